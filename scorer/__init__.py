@@ -1,0 +1,27 @@
+"""mjscore: a hand-scoring calculator for Chinese mahjong, with rulesets as data.
+
+The library is the product; the ``mjscore`` command is a thin layer over it::
+
+    >>> from scorer import score, Context
+    >>> result = score("[EEE][123m]55p789s23p4p", "mcr", Context(discarder="N"))  # doctest: +SKIP
+    >>> result.best.score, result.payments  # doctest: +SKIP
+
+Pipeline: :mod:`scorer.notation` → :mod:`scorer.hand` → :mod:`scorer.decompose`
+/ :mod:`scorer.readings` → :mod:`scorer.ruleset` → :mod:`scorer.scoring` →
+:mod:`scorer.payments` → :mod:`scorer.report` / :mod:`scorer.cli`.
+"""
+
+from .context import Context
+from .errors import (ContextError, EvaluationError, HandError, MjscoreError, NotationError,
+                     NotAWin, RulesetError)
+from .hand import Hand, Meld
+from .notation import parse_hand
+from .ruleset import Ruleset, load_ruleset
+from .scoring import Result, score
+
+__all__ = [
+    "Context", "ContextError", "EvaluationError", "Hand", "HandError", "Meld", "MjscoreError",
+    "NotAWin", "NotationError", "Result", "Ruleset", "RulesetError", "load_ruleset",
+    "parse_hand", "score",
+]
+__version__ = "0.1.0"

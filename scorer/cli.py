@@ -1,0 +1,226 @@
+"""The ``mjscore`` command: a thin layer over the library.
+
+Each command parses its flags, calls one library function and renders the
+result with :mod:`scorer.report`. Every error is one line on stderr with a
+documented exit status (never a traceback):
+
+* 0 — scored
+* 1 — ``batch``: at least one line failed
+* 2 — bad input: hand notation, impossible hand, bad flag, bad ruleset
+* 3 — the hand is not a legal win (the message says why)
+* 70 — an internal error (a bug: please report it with the hand)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import NoReturn
+
+import typer
+
+from .context import Context
+
+app = typer.Typer(
+    name="mjscore",
+    help="Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR).",
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_INTERNAL = 70
+
+
+def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
+    from .errors import MjscoreError
+    from .report import error_json
+
+    if isinstance(e, MjscoreError):
+        if as_json:
+            print(json.dumps(error_json(e, lang), ensure_ascii=False))
+        print(f"mjscore: {e.message}", file=sys.stderr)
+        raise SystemExit(e.exit_code)
+    if as_json:
+        print(json.dumps({"error": {"kind": "internal", "message": repr(e)}}))
+    print(f"mjscore: internal error: {type(e).__name__}: {e} (please report this hand)",
+          file=sys.stderr)
+    raise SystemExit(EXIT_INTERNAL)
+
+
+def _options(values: list[str] | None) -> tuple[tuple[str, str], ...]:
+    from .errors import ContextError
+
+    out = []
+    for v in values or []:
+        if "=" not in v:
+            raise ContextError(f"--option {v}: write KEY=VALUE (e.g. cap=128)", "--option")
+        k, _, val = v.partition("=")
+        out.append((k.strip(), val.strip()))
+    return tuple(out)
+
+
+def build_context(*, self_draw: bool = False, from_: str | None = None, seat: str = "E",
+                  round_: str = "E", wild: str | None = None, dealer_streak: int | None = None,
+                  kong_draw: bool = False, kongs: int | None = None, robbing_kong: bool = False,
+                  last_tile: bool = False, fourth_tile: bool = False, piao: int | None = None,
+                  you: int | None = None, ready_at_deal: bool = False, heavenly: bool = False,
+                  earthly: bool = False, human: bool = False, flowers: str | None = None,
+                  chengbao: list[str] | None = None, base: int | None = None,
+                  option: list[str] | None = None) -> Context:
+    """The Context for the score flags (shared by ``score`` and ``batch``)."""
+    return Context(
+        self_draw=self_draw, discarder=from_, seat=seat, round=round_, wild=wild,
+        dealer_streak=dealer_streak, kong_draw=kong_draw, kongs=kongs,
+        robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
+        you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly, human=human,
+        flowers=flowers, chengbao=tuple(chengbao or ()), base=base, options=_options(option),
+    )
+
+
+@app.command()
+def score(
+    hand: str = typer.Argument(..., help="The hand, e.g. '[EEE][123m]55p789s23p4p' "
+                               "(the last tile is the winning tile)."),
+    rules: str = typer.Option(..., "--rules", help="Ruleset: hangzhou, jinhua, xiamen, mcr, "
+                              "or a path to a YAML file."),
+    self_draw: bool = typer.Option(False, "--self-draw", help="The winning tile was self-drawn."),
+    from_: str | None = typer.Option(None, "--from", help="Seat that discarded the winning "
+                                     "tile (E S W N)."),
+    seat: str = typer.Option("E", "--seat", help="The winner's seat; E is the dealer."),
+    round_: str = typer.Option("E", "--round", help="Prevalent wind."),
+    wild: str | None = typer.Option(None, "--wild", help="Wildcard face (财神 / 金), e.g. 3m."),
+    dealer_streak: int | None = typer.Option(None, "--dealer-streak",
+                                             help="老庄 / 连庄 count."),
+    kong_draw: bool = typer.Option(False, "--kong-draw", help="Won on a kong replacement."),
+    kongs: int | None = typer.Option(None, "--kongs", help="Consecutive kongs before the win."),
+    robbing_kong: bool = typer.Option(False, "--robbing-kong", help="Won by robbing a kong."),
+    last_tile: bool = typer.Option(False, "--last-tile", help="Won on the last tile."),
+    fourth_tile: bool = typer.Option(False, "--fourth-tile", help="和绝张: the last copy."),
+    piao: int | None = typer.Option(None, "--piao", help="财飘: consecutive wildcard discards."),
+    you: int | None = typer.Option(None, "--you", help="游金 level: 1, 2 (双游), 3 (三游)."),
+    ready_at_deal: bool = typer.Option(False, "--ready-at-deal", help="天听."),
+    heavenly: bool = typer.Option(False, "--heavenly", help="天胡 / 三金倒 at the deal."),
+    earthly: bool = typer.Option(False, "--earthly", help="地胡."),
+    human: bool = typer.Option(False, "--human", help="人胡."),
+    flowers: str | None = typer.Option(None, "--flowers", help="A count 0-8, or which: "
+                                       "1258f / 春夏梅."),
+    chengbao: list[str] | None = typer.Option(None, "--chengbao", help="A:B — A made three "
+                                              "摊 off B (repeatable)."),
+    base: int | None = typer.Option(None, "--base", help="底分 / 底注."),
+    option: list[str] | None = typer.Option(None, "--option", help="Ruleset option "
+                                            "KEY=VALUE (repeatable), e.g. cap=128."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    explain: bool = typer.Option(False, "--explain", help="List every reading considered."),
+    lang: str = typer.Option("zh", "--lang", help="Pattern names: zh or en."),
+    no_unicode: bool = typer.Option(False, "--no-unicode", help="Do not print Unicode tiles."),
+) -> None:
+    """Score one hand and show why: reading, wildcards, patterns, chain, payments."""
+    try:
+        from .report import human as render_human
+        from .report import to_json
+        from .scoring import score as score_hand
+
+        if lang not in ("zh", "en"):
+            from .errors import ContextError
+            raise ContextError(f"--lang {lang}: use zh or en", "--lang")
+        ctx = build_context(
+            self_draw=self_draw, from_=from_, seat=seat, round_=round_, wild=wild,
+            dealer_streak=dealer_streak, kong_draw=kong_draw, kongs=kongs,
+            robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
+            you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly,
+            human=human, flowers=flowers, chengbao=chengbao, base=base, option=option)
+        result = score_hand(hand, rules, ctx)
+        if as_json:
+            out = to_json(result, lang)
+            if explain:
+                from .report import explain_json
+                out["explain"] = explain_json(result, lang)
+            print(json.dumps(out, ensure_ascii=False))
+        else:
+            print(render_human(result, lang=lang, explain=explain, unicode=not no_unicode))
+    except SystemExit:
+        raise
+    except Exception as e:  # every error becomes one line and an exit status
+        _fail(e, as_json, lang)
+
+
+@app.command()
+def rules(
+    ruleset: str | None = typer.Argument(None, help="A ruleset id or path; omit to list them."),
+    lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
+) -> None:
+    """List the rulesets, or show one: patterns, values, options and defaults."""
+    try:
+        from .rulesview import list_text, show_text
+
+        print(show_text(ruleset, lang) if ruleset else list_text())
+    except SystemExit:
+        raise
+    except Exception as e:
+        _fail(e)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the app, turning usage errors into one line and exit 2."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        app(args=args, prog_name="mjscore", standalone_mode=False)
+    except typer.Exit as e:
+        raise SystemExit(e.exit_code) from None
+    except typer.Abort:
+        print("mjscore: aborted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except typer.TyperException as e:  # usage errors of the vendored click
+        if type(e).__name__ == "NoArgsIsHelpError":
+            ctx = getattr(e, "ctx", None)
+            print(ctx.get_help() if ctx is not None else "mjscore --help")
+            raise SystemExit(0) from None
+        fmt = getattr(e, "format_message", None)
+        msg = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
+        ctx = getattr(e, "ctx", None)
+        where = f" (mjscore {ctx.info_name} --help)" if ctx is not None and ctx.info_name and \
+            ctx.info_name != "mjscore" else " (mjscore --help)"
+        print(f"mjscore: {msg}{where}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except SystemExit:
+        raise
+    except Exception as e:  # pragma: no cover - last line of defence
+        _fail(e)
+
+
+
+
+_SCORE_CMD = None
+
+
+def parse_score_args(argv: list[str]) -> dict[str, object]:
+    """Parse ``HAND --flag ...`` exactly as ``mjscore score`` would; return its parameters.
+
+    Raises :class:`~scorer.errors.ContextError` with click's one-line message on a bad flag.
+
+    >>> p = parse_score_args(["123m456p789s234sPP", "--rules", "hangzhou", "--self-draw"])
+    >>> p["hand"], p["rules"], p["self_draw"]
+    ('123m456p789s234sPP', 'hangzhou', True)
+    """
+    global _SCORE_CMD
+    from .errors import ContextError
+
+    if _SCORE_CMD is None:
+        group = typer.main.get_command(app)
+        _SCORE_CMD = group.commands["score"]  # type: ignore[attr-defined]
+    try:
+        ctx = _SCORE_CMD.make_context("score", list(argv), resilient_parsing=False)
+    except typer.TyperException as e:
+        fmt = getattr(e, "format_message", None)
+        raise ContextError((fmt() if callable(fmt) else str(e)).replace("\n", " ")) from None
+    return dict(ctx.params)
+
+
+def context_from_params(p: dict[str, object]) -> Context:
+    """Build the Context from parsed score parameters."""
+    keys = ("self_draw", "from_", "seat", "round_", "wild", "dealer_streak", "kong_draw",
+            "kongs", "robbing_kong", "last_tile", "fourth_tile", "piao", "you", "ready_at_deal",
+            "heavenly", "earthly", "human", "flowers", "chengbao", "base", "option")
+    return build_context(**{k: p[k] for k in keys if k in p})  # type: ignore[arg-type]

@@ -1,0 +1,291 @@
+"""The context of a win (the flags of CONTRACT.md) and its validation against a ruleset.
+
+:class:`Context` is what a caller says about the win; :func:`resolve` checks it
+against the ruleset and the hand — unknown or unused flags, ranges,
+contradictions — and returns a :class:`Table` holding the values every
+expression sees.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields
+from typing import Any
+
+from . import tiles as T
+from .errors import ContextError, NotationError
+from .facts import Env
+from .hand import Hand
+from .notation import parse_flowers
+from .readings import ALL_TILES, NO_WILD, WildSpec
+from .ruleset import INT_FLAGS, Ruleset
+
+MAX_FLAG_INT = 10**6
+MAX_BASE = 10**12
+
+# Context field -> the flag as written on the command line.
+FLAG_TEXT = {
+    "self_draw": "--self-draw", "discarder": "--from", "seat": "--seat", "round": "--round",
+    "wild": "--wild", "dealer_streak": "--dealer-streak", "kong_draw": "--kong-draw",
+    "kongs": "--kongs", "robbing_kong": "--robbing-kong", "last_tile": "--last-tile",
+    "fourth_tile": "--fourth-tile", "piao": "--piao", "you": "--you",
+    "ready_at_deal": "--ready-at-deal", "heavenly": "--heavenly", "earthly": "--earthly",
+    "human": "--human", "flowers": "--flowers", "chengbao": "--chengbao", "base": "--base",
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What is known about the win besides the tiles. Every field is optional.
+
+    >>> Context(self_draw=True, seat="S", wild="3m", options=(("cap", "128"),)).seat
+    'S'
+    """
+
+    self_draw: bool = False
+    discarder: str | None = None
+    seat: str = "E"
+    round: str = "E"
+    wild: str | None = None
+    dealer_streak: int | None = None
+    kong_draw: bool = False
+    kongs: int | None = None
+    robbing_kong: bool = False
+    last_tile: bool = False
+    fourth_tile: bool = False
+    piao: int | None = None
+    you: int | None = None
+    ready_at_deal: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    human: bool = False
+    flowers: str | None = None
+    chengbao: tuple[str, ...] = ()
+    base: int | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+    def given(self) -> list[str]:
+        """Names of the fields that were set (bool flags True, others not None/empty)."""
+        out = []
+        for f in fields(self):
+            if f.name in ("seat", "round", "options"):
+                continue
+            v = getattr(self, f.name)
+            if v is True or (v not in (None, False, ()) and not isinstance(v, bool)):
+                out.append(f.name)
+        return out
+
+
+@dataclass
+class Table:
+    """A context checked against a ruleset and a hand: the values expressions see."""
+
+    ruleset: Ruleset
+    context: Context
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    wild: WildSpec
+    self_draw: bool
+    discarder: str | None
+    chengbao: tuple[tuple[str, str], ...]
+    env: Env
+    inferred_self_draw: bool = False
+    suits: tuple[str, ...] = ("m", "p", "s")
+
+
+def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """Option values for a ruleset: defaults overridden by ``--option KEY=VALUE``."""
+    values = {name: spec.default for name, spec in rs.options.items()}
+    for key, text in pairs:
+        spec = rs.options.get(key)
+        if spec is None:
+            if not rs.options:
+                raise ContextError(f"--option {key}: the {rs.id} ruleset has no options",
+                                   "option")
+            close = difflib.get_close_matches(key, list(rs.options), n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())
+            raise ContextError(f"--option {key}: unknown option; {hint}options of {rs.id}: "
+                               f"{listing}", "option")
+        try:
+            values[key] = spec.parse(text)
+        except ValueError as e:
+            raise ContextError(str(e), "option") from None
+    return values
+
+
+def _seat(value: str, flag: str) -> str:
+    v = value.strip()
+    if v not in T.SEATS:
+        raw = {"东": "E", "南": "S", "西": "W", "北": "N", "e": "E", "s": "S", "w": "W",
+               "n": "N"}.get(v)
+        if raw is None:
+            raise ContextError(f"{flag} {value}: a seat is one of E S W N", flag)
+        v = raw
+    return v
+
+
+def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
+    """Check a context against the ruleset and hand; return the Table or raise ContextError."""
+    options = parse_options(rs, ctx.options)
+    # 1. flags the ruleset has no use for (seat, round, from and self-draw are always accepted)
+    for name in ctx.given():
+        if name in ("self_draw", "discarder"):
+            continue
+        if name not in rs.flags:
+            raise ContextError(f"{FLAG_TEXT[name]} has no meaning in the {rs.id} ruleset",
+                               FLAG_TEXT[name])
+    # 2. integer ranges
+    for name in INT_FLAGS:
+        v = getattr(ctx, name)
+        if v is None:
+            continue
+        spec = rs.flags.get(name)
+        limit = MAX_BASE if name == "base" else MAX_FLAG_INT
+        lo = spec.minimum if spec and spec.minimum is not None else (1 if name == "base" else 0)
+        hi = spec.maximum if spec and spec.maximum is not None else limit
+        if not lo <= v <= min(hi, limit):
+            raise ContextError(f"{FLAG_TEXT[name]} {v}: must be between {lo} and {min(hi, limit)}",
+                               FLAG_TEXT[name])
+
+    def flag_default(name: str, fallback: Any) -> Any:
+        v = getattr(ctx, name)
+        if v is not None:
+            return v
+        spec = rs.flags.get(name)
+        return spec.default if spec and spec.default is not None else fallback
+
+    seat = _seat(ctx.seat, "--seat")
+    rnd = _seat(ctx.round, "--round")
+    discarder = _seat(ctx.discarder, "--from") if ctx.discarder is not None else None
+    wild_tile: int | None = None
+    if ctx.wild is not None:
+        try:
+            wild_tile = T.parse_tile(ctx.wild)
+        except ValueError as e:
+            raise ContextError(f"--wild {ctx.wild}: {e}", "--wild") from None
+
+    flowers_count, flower_list = 0, ()
+    if ctx.flowers is not None:
+        try:
+            n, which = parse_flowers(ctx.flowers)
+        except NotationError as e:
+            raise ContextError(f"--flowers {ctx.flowers}: {e.detail}", "--flowers") from None
+        flowers_count, flower_list = (n or 0), which
+
+    kongs = ctx.kongs if ctx.kongs is not None else (1 if ctx.kong_draw else 0)
+    kong_draw = ctx.kong_draw or kongs > 0
+    piao = ctx.piao or 0
+    you = ctx.you or 0
+
+    env = Env()
+    env.update(options)
+    env.update(
+        seat=seat, round=rnd, seat_wind=27 + T.SEATS.index(seat),
+        round_wind=27 + T.SEATS.index(rnd), winner_is_dealer=seat == "E",
+        wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
+        kong_draw=kong_draw, kongs=kongs, robbing_kong=ctx.robbing_kong,
+        last_tile=ctx.last_tile, fourth_tile=ctx.fourth_tile, piao=piao, you=you,
+        ready_at_deal=ctx.ready_at_deal, heavenly=ctx.heavenly, earthly=ctx.earthly,
+        human=ctx.human, flowers=flowers_count, flower_list=flower_list,
+        flowers_known=bool(flower_list) or flowers_count == 0, base=flag_default("base", 1),
+        self_draw=False, discard=True, discarder=discarder,
+    )
+    # 3. the table: players and seats
+    players = rs.players(env)
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise ContextError(f"the {rs.id} ruleset gives {players} players; 2-4 are possible")
+    seats = tuple(T.SEATS[:players])
+    if seat not in seats:
+        raise ContextError(f"--seat {seat}: a {players}-player table has seats "
+                           f"{' '.join(seats)}", "--seat")
+    if discarder is not None and discarder not in seats:
+        raise ContextError(f"--from {discarder}: a {players}-player table has seats "
+                           f"{' '.join(seats)}", "--from")
+    if discarder is not None and discarder == seat:
+        raise ContextError(f"--from {discarder} is the winner's own seat; "
+                           "a self-drawn win is --self-draw", "--from")
+
+    # 4. self-drawn or not
+    if ctx.self_draw and discarder is not None:
+        raise ContextError("--self-draw and --from contradict each other: a self-drawn tile "
+                           "has no discarder", "--from")
+    if ctx.robbing_kong and ctx.self_draw:
+        raise ContextError("--robbing-kong and --self-draw contradict each other: the robbed "
+                           "tile comes from another player's kong", "--robbing-kong")
+    inferred = False
+    if ctx.self_draw:
+        self_draw = True
+    elif discarder is not None or ctx.robbing_kong:
+        self_draw = ctx.robbing_kong and rs.robbing_kong == "self_draw"
+    else:
+        self_draw = bool(kong_draw or piao > 0 or you > 0 or rs.self_draw_default(env))
+        inferred = self_draw
+    if not self_draw:
+        if kong_draw:
+            raise ContextError("--kong-draw/--kongs contradict a discard win: a kong replacement "
+                               "tile is self-drawn", "--kong-draw")
+        if piao:
+            raise ContextError("--piao contradicts a discard win: 财飘 needs a self-drawn win",
+                               "--piao")
+    env["self_draw"] = self_draw
+    env["discard"] = not self_draw
+    if not self_draw and discarder is None and rs.payment.needs_discarder:
+        raise ContextError("a discard win needs --from SEAT (who discarded the winning tile); "
+                           "add --self-draw if the tile was self-drawn", "--from")
+
+    # 5. flags against the hand
+    if kongs > hand.kong_count:
+        raise ContextError(f"--kongs {kongs} (or --kong-draw) needs {kongs} kong meld(s); "
+                           f"the hand shows {hand.kong_count}", "--kongs")
+    if (ctx.heavenly or ctx.earthly) and hand.melds:
+        flag = "--heavenly" if ctx.heavenly else "--earthly"
+        raise ContextError(f"{flag} contradicts the fixed melds: nothing is claimed or "
+                           "declared at the deal", flag)
+
+    # 6. the suits in play and the wildcard model
+    suits = tuple(rs.suits(env))
+    bad = [s for s in suits if s not in T.SUITS]
+    if bad:
+        raise ContextError(f"the {rs.id} ruleset gives unknown suits {bad}")
+    tiles_in_play = tuple(t for t in ALL_TILES if t >= 27 or T.SUITS[t // 9] in suits)
+    spec = NO_WILD
+    if rs.wildcard is not None:
+        w = rs.wildcard
+        face = w.face(env)
+        if face is not None:
+            spec = WildSpec(face=face, in_play=w.in_play(env), stand_in=w.stand_in,
+                            stand_in_scope=w.stand_in_scope,
+                            stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
+                            candidates=tiles_in_play, detail=rs.detail)
+    if piao and spec.face is None:
+        raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
+                           "--piao")
+    env["wild_face"] = spec.face
+
+    # 7. 承包 relations
+    relations: list[tuple[str, str]] = []
+    for text in ctx.chengbao:
+        parts = text.replace(" ", "").split(":")
+        if len(parts) != 2:
+            raise ContextError(f"--chengbao {text}: write A:B (A made three 摊 off B)",
+                               "--chengbao")
+        a, b = (_seat(p, "--chengbao") for p in parts)
+        if a == b:
+            raise ContextError(f"--chengbao {text}: a player cannot 承包 himself", "--chengbao")
+        for s in (a, b):
+            if s not in seats:
+                raise ContextError(f"--chengbao {text}: a {players}-player table has seats "
+                                   f"{' '.join(seats)}", "--chengbao")
+        cb = rs.payment.chengbao
+        if cb is None:
+            raise ContextError(f"--chengbao has no meaning in the {rs.id} ruleset", "--chengbao")
+        cenv = Env(env, a=a, b=b, a_is_dealer=a == "E", b_is_dealer=b == "E")
+        if not cb.allowed(cenv):
+            raise ContextError(f"--chengbao {text}: {cb.message}", "--chengbao")
+        if (a, b) in relations:
+            raise ContextError(f"--chengbao {text} is given twice", "--chengbao")
+        relations.append((a, b))
+
+    return Table(rs, ctx, options, seats, spec, self_draw, discarder, tuple(relations), env,
+                 inferred, suits=suits)

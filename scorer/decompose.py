@@ -1,0 +1,269 @@
+"""Every decomposition of a hand into groups, with wildcards as jokers.
+
+The search works on tile *counts* (a 34-entry tuple) plus a number of jokers,
+never on a 34^k substitution loop: the lowest natural tile left must belong to
+some group, so only the groups containing it are tried (a pair, a pung, or one
+of the up to three chows through it), each filled with natural tiles where the
+hand has them and with jokers where it does not or where using the joker
+instead frees a natural tile. Jokers left when every natural tile is placed
+form groups of their own ("free" groups) whose readings are enumerated
+afterwards by :func:`free_readings`. Results depend only on the counts and
+are memoised (:func:`functools.lru_cache`), so batches of similar hands are cheap.
+
+A :class:`Group` records which of its logical tiles are played by jokers
+(``wild``), so later stages can tell a wildcard used as its own face from one
+that stands in for another tile.
+
+Shapes (see :data:`SHAPES`):
+
+* ``standard``      a pair + N sets (N = 4 for 14-tile hands, 5 for Xiamen's 17)
+* ``seven_pairs``   seven pairs; four identical tiles may count as two pairs
+* ``thirteen_orphans`` one of each terminal and honor + one more of them
+* ``honors_knitted`` 十三不靠 / 全不靠 families: 14 distinct tiles, see :func:`honors_knitted`
+* ``knitted_straight`` 组合龙: 147/258/369 in three suits + a set + a pair
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import NamedTuple
+
+from .tiles import NUM_KINDS
+
+Counts = tuple[int, ...]
+
+
+class Group(NamedTuple):
+    """One group of a decomposition.
+
+    ``kind`` is 'pair', 'chow', 'pung', 'kong', 'single' (a lone tile of a
+    knitted/orphans hand) or 'knit' (a 147-type triple of a knitted straight);
+    ``tiles`` are its logical tiles, sorted; ``wild`` the logical tiles among
+    them played by jokers (sorted, a sub-multiset of ``tiles``); ``meld`` the
+    index of the fixed meld it came from or -1 for concealed tiles;
+    ``exposed`` True for a claimed meld; ``has_win`` True for the group the
+    winning tile completed; ``concealed`` False for claimed melds and for a
+    pung or kong completed by a discarded winning tile.
+    """
+
+    kind: str
+    tiles: tuple[int, ...]
+    wild: tuple[int, ...] = ()
+    meld: int = -1
+    exposed: bool = False
+    has_win: bool = False
+    concealed: bool = True
+
+    @property
+    def naturals(self) -> tuple[int, ...]:
+        """The tiles of the group that are not played by jokers."""
+        if not self.wild:
+            return self.tiles
+        rest = list(self.tiles)
+        for w in self.wild:
+            rest.remove(w)
+        return tuple(rest)
+
+
+# Placeholders for groups made only of jokers; their readings come later.
+FREE_PAIR = Group("pair", ())
+FREE_SET = Group("set", ())
+
+
+def is_free(g: Group) -> bool:
+    return not g.tiles
+
+
+def _chow_starts(i: int) -> list[int]:
+    """Start tiles of the chows that contain suited tile i."""
+    if i >= 27:
+        return []
+    n = i % 9
+    return [i - k for k in (2, 1, 0) if 0 <= n - k <= 6]
+
+
+@lru_cache(maxsize=1 << 16)
+def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
+    """All decompositions of the concealed tiles into one pair and ``sets`` sets.
+
+    Returns sorted group tuples; groups made only of jokers are FREE_PAIR/FREE_SET.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("11123m"): c[t] += 1
+    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 1)]
+    [['chow', 'pair'], ['pair', 'pung']]
+    """
+    if sum(counts) + jokers != 2 + 3 * sets:
+        return ()
+    c = list(counts)
+    acc: list[Group] = []
+    out: set[tuple[Group, ...]] = set()
+
+    def rec(i: int, j: int, need_pair: bool, left: int) -> None:
+        while i < NUM_KINDS and c[i] == 0:
+            i += 1
+        if i == NUM_KINDS:
+            # Only jokers remain: they must form the missing groups by themselves.
+            if j == (2 if need_pair else 0) + 3 * left:
+                out.add(tuple(sorted(acc + [FREE_PAIR] * need_pair + [FREE_SET] * left)))
+            return
+        ci = c[i]
+        if need_pair:
+            for nat in (2, 1):
+                wild = 2 - nat
+                if ci >= nat and j >= wild:
+                    c[i] -= nat
+                    acc.append(Group("pair", (i, i), (i,) * wild))
+                    rec(i, j - wild, False, left)
+                    acc.pop()
+                    c[i] += nat
+        if left == 0:
+            return
+        for nat in (3, 2, 1):
+            wild = 3 - nat
+            if ci >= nat and j >= wild:
+                c[i] -= nat
+                acc.append(Group("pung", (i, i, i), (i,) * wild))
+                rec(i, j - wild, need_pair, left - 1)
+                acc.pop()
+                c[i] += nat
+        for s in _chow_starts(i):
+            # Tiles below i have no natural copies left (i is the lowest), so they are jokers;
+            # each tile above i may be natural (if present) or a joker.
+            below = i - s
+            if below > j:
+                continue
+            options: list[list[tuple[int, bool]]] = [[]]
+            for t in range(i + 1, s + 3):
+                nxt: list[list[tuple[int, bool]]] = []
+                for o in options:
+                    if c[t] > 0:
+                        nxt.append([*o, (t, True)])
+                    nxt.append([*o, (t, False)])
+                options = nxt
+            for o in options:
+                wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
+                if len(wild_tiles) > j:
+                    continue
+                c[i] -= 1
+                for t, nat in o:
+                    if nat:
+                        c[t] -= 1
+                acc.append(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))))
+                rec(i, j - len(wild_tiles), need_pair, left - 1)
+                acc.pop()
+                for t, nat in o:
+                    if nat:
+                        c[t] += 1
+                c[i] += 1
+
+    rec(0, jokers, True, sets)
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=1 << 14)
+def seven_pairs(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """All seven-pairs decompositions; four identical tiles count as two pairs.
+
+    A joker pairs a natural tile or another joker (a free pair). A kind with c
+    natural copies may take a = c mod 2, c mod 2 + 2, ... jokers (a <= c), each
+    making a (tile, joker) pair: the choice matters for 七客 (which tile the lone
+    wildcard pairs).
+
+    >>> c = [0] * 34; c[0] = 4; c[1] = 2; c[2] = 2; c[3] = 2; c[4] = 2; c[5] = 2
+    >>> len(seven_pairs(tuple(c), 0)), [g.tiles for g in seven_pairs(tuple(c), 0)[0]][:2]
+    (1, [(0, 0), (0, 0)])
+    """
+    if sum(counts) + jokers != 14:
+        return ()
+    kinds = [(t, n) for t, n in enumerate(counts) if n]
+    out: set[tuple[Group, ...]] = set()
+
+    def rec(k: int, j: int, acc: list[Group]) -> None:
+        if k == len(kinds):
+            if j % 2 == 0:
+                out.add(tuple(sorted(acc + [FREE_PAIR] * (j // 2))))
+            return
+        t, n = kinds[k]
+        for a in range(n % 2, n + 1, 2):
+            if a > j:
+                break
+            groups = [Group("pair", (t, t))] * ((n - a) // 2) + [Group("pair", (t, t), (t,))] * a
+            rec(k + 1, j - a, acc + groups)
+
+    rec(0, jokers, [])
+    return tuple(sorted(out))
+
+
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+@lru_cache(maxsize=1 << 12)
+def thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """One of each terminal and honor plus a second of one of them (十三幺)."""
+    if sum(counts) + jokers != 14:
+        return ()
+    if any(n and t not in ORPHANS for t, n in enumerate(counts)):
+        return ()
+    out: set[tuple[Group, ...]] = set()
+    for pair_tile in ORPHANS:
+        need_j = 0
+        groups: list[Group] = []
+        ok = True
+        for t in ORPHANS:
+            want = 2 if t == pair_tile else 1
+            have = counts[t]
+            if have > want:
+                ok = False
+                break
+            wild = (t,) * (want - have)
+            need_j += want - have
+            groups.append(Group("pair" if want == 2 else "single", (t,) * want, wild))
+        if ok and need_j == jokers:
+            out.add(tuple(sorted(groups)))
+    return tuple(sorted(out))
+
+
+def free_readings(g: Group, candidates: tuple[int, ...]) -> list[Group]:
+    """Every reading of a group made only of jokers.
+
+    A free pair reads as any candidate tile; a free set as a pung of any
+    candidate tile or any chow made of candidates.
+
+    >>> len(free_readings(FREE_PAIR, tuple(range(34)))), len(free_readings(FREE_SET, tuple(range(34))))
+    (34, 55)
+    """
+    if g.kind == "pair":
+        return [Group("pair", (t, t), (t, t)) for t in candidates]
+    out = [Group("pung", (t, t, t), (t, t, t)) for t in candidates]
+    # A free chow is any chow through a candidate tile (its other tiles need not be
+    # candidates: they are only there to make the chow).
+    starts = sorted({s for t in candidates for s in _chow_starts(t)})
+    for s in starts:
+        out.append(Group("chow", (s, s + 1, s + 2), (s, s + 1, s + 2)))
+    return out
+
+
+def expand_free(groups: tuple[Group, ...], candidates: tuple[int, ...]) -> Iterator[
+        tuple[Group, ...]]:
+    """Yield the decomposition with every free group replaced by each of its readings."""
+    free = [g for g in groups if is_free(g)]
+    if not free:
+        yield groups
+        return
+    fixed = [g for g in groups if not is_free(g)]
+    seen: set[tuple[Group, ...]] = set()
+
+    def rec(k: int, acc: list[Group]) -> Iterator[tuple[Group, ...]]:
+        if k == len(free):
+            key = tuple(sorted(fixed + acc))
+            if key not in seen:
+                seen.add(key)
+                yield key
+            return
+        for r in free_readings(free[k], candidates):
+            yield from rec(k + 1, [*acc, r])
+
+    yield from rec(0, [])

@@ -1,0 +1,184 @@
+"""The hand model: physical tiles as written, fixed melds, the winning tile.
+
+A :class:`Hand` knows nothing about wildcards or rulesets: which tiles are wild
+is decided by the table (see :mod:`scorer.table`). It is a pure, hashable value;
+:func:`scorer.notation.parse_hand` builds one and :meth:`Hand.notation` prints it
+back so that ``parse_hand(h.notation()) == h``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import tiles as T
+from .errors import HandError
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A fixed meld as written in brackets.
+
+    ``tiles`` are the physical tiles (sorted), ``offer`` is 1/2/3 (上家/对家/下家)
+    or 0 when none was written, ``reading`` is what the meld says it is after
+    ``=`` (sorted) or None. Four tiles without an offer are a concealed kong.
+    """
+
+    tiles: tuple[int, ...]
+    offer: int = 0
+    reading: tuple[int, ...] | None = None
+    position: int = field(default=0, compare=False)
+
+    @property
+    def concealed_kong(self) -> bool:
+        """True for a kong written without an offer, e.g. ``[5555p]``."""
+        return len(self.tiles) == 4 and self.offer == 0
+
+    @property
+    def is_kong(self) -> bool:
+        return len(self.tiles) == 4
+
+    def notation(self) -> str:
+        """Return the meld in normal form, e.g. ``[5555p,2]`` or ``[55pP=555p]``."""
+        text = format_tiles(self.tiles)
+        if self.reading is not None:
+            text += "=" + format_tiles(self.reading)
+        if self.offer:
+            text += f",{self.offer}"
+        return f"[{text}]"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A finished hand: fixed melds, concealed tiles and the winning tile.
+
+    ``concealed`` holds the concealed tiles *without* the winning tile, sorted;
+    ``winning`` is the last concealed tile written. ``sources`` maps every physical
+    tile, in the order written, to its 1-based character position (for errors).
+    """
+
+    melds: tuple[Meld, ...]
+    concealed: tuple[int, ...]
+    winning: int
+    sources: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+
+    @property
+    def concealed_with_win(self) -> tuple[int, ...]:
+        """All concealed tiles including the winning tile (sorted)."""
+        return tuple(sorted((*self.concealed, self.winning)))
+
+    @property
+    def kong_count(self) -> int:
+        return sum(1 for m in self.melds if m.is_kong)
+
+    def physical_counts(self) -> Counter[int]:
+        """Count every physical tile, melds included."""
+        c: Counter[int] = Counter(self.concealed)
+        c[self.winning] += 1
+        for m in self.melds:
+            c.update(m.tiles)
+        return c
+
+    def tile_total(self) -> int:
+        return len(self.concealed) + 1 + sum(len(m.tiles) for m in self.melds)
+
+    def notation(self) -> str:
+        """Return the hand in normal form.
+
+        >>> from scorer.notation import parse_hand
+        >>> parse_hand("[EEE] [123m] 55p 789s 23p 4p").notation()
+        '[123m][EEE]2355p789s4p'
+        """
+        return "".join(m.notation() for m in self.melds) + format_tiles(
+            self.concealed
+        ) + format_tiles((self.winning,))
+
+    def unicode(self) -> str:
+        """Return the hand as Unicode tiles, melds in brackets, the winning tile apart.
+
+        >>> from scorer.notation import parse_hand
+        >>> parse_hand("[EEE]123m55p789s23p4p").unicode()
+        '[🀀🀀🀀] 🀇🀈🀉🀚🀛🀝🀝🀖🀗🀘 🀜'
+        """
+        parts = ["[" + "".join(T.glyph(t) for t in m.tiles) + "]" for m in self.melds]
+        parts.append("".join(T.glyph(t) for t in self.concealed))
+        parts.append(T.glyph(self.winning))
+        return " ".join(p for p in parts if p)
+
+    def position_of_copy(self, t: int, n: int) -> int | None:
+        """Return the character position of the n-th (1-based) copy of tile t as written."""
+        seen = 0
+        for tile, pos in self.sources:
+            if tile == t:
+                seen += 1
+                if seen == n:
+                    return pos
+        return None
+
+    def check_size(self, base_size: int, ruleset: str) -> None:
+        """Raise HandError unless the hand holds ``base_size`` tiles plus one per kong.
+
+        >>> from scorer.notation import parse_hand
+        >>> parse_hand("123m456p789s11z2z").check_size(14, "hangzhou")
+        Traceback (most recent call last):
+        ...
+        scorer.errors.HandError: the hand has 12 tiles; a hangzhou hand wins with 14 (plus one per kong)
+        """
+        need = base_size + self.kong_count
+        have = self.tile_total()
+        if have != need:
+            kongs = f" ({base_size} plus {self.kong_count} for kongs)" if self.kong_count else ""
+            raise HandError(
+                f"the hand has {have} tiles; a {ruleset} hand wins with {need}{kongs}"
+                if self.kong_count
+                else f"the hand has {have} tiles; a {ruleset} hand wins with {need} "
+                f"(plus one per kong)"
+            )
+
+    def check_copies(self, limits: dict[int, int] | None = None) -> None:
+        """Raise HandError if any physical tile appears more often than allowed.
+
+        ``limits`` overrides the default of 4 copies for some tiles (e.g. a flipped
+        wildcard has 3 copies in play).
+        """
+        counts = self.physical_counts()
+        for t, n in sorted(counts.items()):
+            limit = (limits or {}).get(t, 4)
+            if n > limit:
+                pos = self.position_of_copy(t, limit + 1)
+                what = f"{n} copies of {T.name(t)}"
+                raise HandError(
+                    f"{what}; only {limit} are in play" if limit != 4 else
+                    f"{what}; a set has only 4",
+                    position=pos,
+                )
+
+
+def format_tiles(tiles: tuple[int, ...] | list[int]) -> str:
+    """Write tiles compactly: suited runs share a suffix, honors are letters.
+
+    Order is kept within the given sequence except that consecutive tiles of one
+    suit share one suffix.
+
+    >>> format_tiles((0, 1, 2, 13, 27, 27, 31))
+    '123m5pEEC'
+    """
+    out: list[str] = []
+    run: list[str] = []
+    run_suit = ""
+    for t in tiles:
+        if t >= 27:
+            if run:
+                out.append("".join(run) + run_suit)
+                run = []
+            out.append(T.HONOR_LETTERS[t - 27])
+            continue
+        s = T.SUITS[t // 9]
+        if run and s != run_suit:
+            out.append("".join(run) + run_suit)
+            run = []
+        run_suit = s
+        run.append(str(t % 9 + 1))
+    if run:
+        out.append("".join(run) + run_suit)
+    return "".join(out)

@@ -1,0 +1,96 @@
+"""Who pays the winner how much: the ruleset's payment rule, 承包, and the zero-sum check.
+
+Each payer's share is the ruleset's ``amount`` (when ``pays`` holds), computed
+with the named intermediate values of ``let`` so the report can show the chain.
+承包 relations then move shares: with A:B (A made three 摊 off B), when A wins
+B pays every share; when B wins A pays every share × the reverse factor; each
+relation involving the winner applies on its own and nobody else pays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expr import EvalError
+from .facts import Env
+from .ruleset import Ruleset
+
+
+@dataclass
+class Share:
+    """One payer's share before 承包: the env it was computed in, for the chain."""
+
+    payer: str
+    amount: int
+    pays: bool
+    env: Env
+    lets: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Settlement:
+    """The final payments (winner positive, payers negative, summing to zero)."""
+
+    payments: dict[str, int]
+    shares: list[Share]
+    chengbao: list[tuple[str, str, str, int]]  # (a, b, who pays, amount)
+
+    @property
+    def won(self) -> int:
+        return max(self.payments.values(), default=0)
+
+
+def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,
+           discarder: str | None, relations: tuple[tuple[str, str], ...],
+           tallies: dict[str, int], score: int) -> Settlement:
+    """Compute every seat's payment for one scored reading."""
+    pay = rs.payment
+    shares: list[Share] = []
+    for payer in seats:
+        if payer == winner:
+            continue
+        env = Env(parent, payer=payer, payer_is_dealer=payer == "E",
+                  payer_is_discarder=payer == discarder, score=score, **tallies)
+        lets: dict[str, int] = {}
+        for let in pay.lets:
+            v = let.value(env)
+            env[let.name] = v
+            lets[let.name] = v
+        pays = bool(pay.pays(env))
+        amount = int(pay.amount(env)) if pays else 0
+        if amount < 0:
+            raise EvalError(f"payment.amount gave {amount} for {payer}; a share cannot be negative")
+        shares.append(Share(payer, amount, pays, env, lets))
+
+    owed = {s.payer: s.amount for s in shares}
+    moves: list[tuple[str, str, str, int]] = []
+    involved = [(a, b) for a, b in relations if winner in (a, b)]
+    if involved and rs.payment.chengbao is not None:
+        total = sum(owed.values())
+        owed = {s: 0 for s in owed}
+        for a, b in involved:
+            cenv = Env(parent, a=a, b=b, a_is_dealer=a == "E", b_is_dealer=b == "E")
+            if a == winner:
+                owed[b] += total
+                moves.append((a, b, b, total))
+            else:
+                factor = int(rs.payment.chengbao.reverse_factor(cenv))
+                owed[a] += total * factor
+                moves.append((a, b, a, total * factor))
+    payments = {s: 0 for s in "ESWN"}
+    for s, v in owed.items():
+        payments[s] -= v
+    payments[winner] = sum(owed.values())
+    # Payments are exact integers and must balance; a ruleset cannot make points vanish.
+    assert sum(payments.values()) == 0, payments
+    return Settlement(payments, shares, moves)
+
+
+def describe_payments(payments: dict[str, int], winner: str) -> str:
+    """One line: ``E +48; S -16, W -16, N -16``."""
+    parts = [f"{s} {v:+d}" for s, v in payments.items() if s != winner and v]
+    return f"{winner} {payments[winner]:+d}" + ("; " + ", ".join(parts) if parts else "")
+
+
+_ = Any

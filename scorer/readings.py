@@ -1,0 +1,320 @@
+"""From a physical hand to every *reading*: a decomposition with a meaning for every tile.
+
+A reading fixes (1) the shape and its groups, (2) what every wildcard stands for
+and (3) which group the winning tile completed. Rulesets judge patterns on one
+reading; the scorer keeps the reading that pays the winner most.
+
+How the physical tiles are read is the table's wildcard model, a
+:class:`WildSpec` built from the ruleset and the context:
+
+* tiles with the wildcard's face are jokers (``face``), at most ``in_play`` copies;
+* a stand-in tile (Jinhua's 白板) is an ordinary copy of the wildcard's face,
+  everywhere (``stand_in_scope='all'``) or only inside fixed melds (``'melds'``,
+  Xiamen, where it may also be read as itself there);
+* in some shapes one stand-in may count as itself instead (Jinhua's 十三不靠/七风).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import product
+
+from . import decompose as D
+from . import tiles as T
+from .decompose import Group
+from .errors import HandError
+from .hand import Hand, Meld, format_tiles
+
+ALL_TILES = tuple(range(T.NUM_KINDS))
+
+
+@dataclass(frozen=True)
+class WildSpec:
+    """How a table reads wildcard and stand-in tiles (see module docstring)."""
+
+    face: int | None = None
+    in_play: int = 4
+    stand_in: int | None = None
+    stand_in_scope: str = "all"  # 'all' | 'melds'
+    stand_in_self_shapes: frozenset[str] = frozenset()
+    in_melds: bool = True
+    candidates: tuple[int, ...] = ALL_TILES
+    detail: int = 2  # how finely the ruleset tells tiles apart (facts.detail_level)
+
+
+NO_WILD = WildSpec()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a hand.
+
+    ``groups`` hold fixed melds first, then the concealed groups; ``win`` is the
+    index of the group the winning tile completed (-1 for shapes judged without
+    it); ``win_wild`` says whether the winning tile is a wildcard.
+    """
+
+    shape: str
+    groups: tuple[Group, ...]
+    win: int
+    win_wild: bool
+
+    @property
+    def win_group(self) -> Group | None:
+        return self.groups[self.win] if self.win >= 0 else None
+
+    def describe(self) -> list[str]:
+        """Each group as text; wildcard positions marked with '*', e.g. ``['123m', '5*5p']``."""
+        return [describe_group(g) for g in self.groups]
+
+
+def describe_group(g: Group) -> str:
+    """Write a group; a tile played by a wildcard gets a '*' and a meld brackets.
+
+    >>> describe_group(Group("chow", (0, 1, 2), (1,)))
+    '12*3m'
+    """
+    wild = list(g.wild)
+    parts: list[str] = []
+    for t in g.tiles:
+        s = format_tiles((t,))
+        if t in wild:
+            wild.remove(t)
+            s = s[:-1] + "*" + s[-1] if t < 27 else s + "*"
+        parts.append(s)
+    # merge the suffixes of a suited run: 1m 2*m 3m -> 12*3m
+    text = ""
+    if g.tiles and g.tiles[0] < 27 and all(T.suit_of(t) == T.suit_of(g.tiles[0]) for t in g.tiles):
+        text = "".join(p[:-1] for p in parts) + parts[0][-1]
+    else:
+        text = "".join(parts)
+    if g.meld >= 0:
+        text = f"[{text}]" if g.exposed else f"[{text}] concealed"
+    return text
+
+
+def _logical(t: int, spec: WildSpec, in_meld: bool) -> list[int | None]:
+    """The logical identities one physical tile can take: a tile, or None for a joker."""
+    if spec.face is not None and t == spec.face:
+        return [None]
+    if spec.stand_in is not None and t == spec.stand_in and spec.face is not None:
+        if spec.stand_in_scope == "all":
+            return [spec.face]
+        if in_meld:
+            return [spec.face, t]
+    return [t]
+
+
+def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
+    """Every way a fixed meld can be read; raise HandError if there is none.
+
+    >>> from scorer.notation import parse_hand
+    >>> m = parse_hand("[5pPP]123m456s789s1p1p").melds[0]
+    >>> [format_tiles(g.tiles) for g in meld_readings(m, 0, WildSpec(face=33))]
+    ['555p', '345p', '456p', '567p']
+    """
+    exposed = not meld.concealed_kong
+    options = [_logical(t, spec, True) for t in meld.tiles]
+    if any(o == [None] for o in options) and not spec.in_melds:
+        raise HandError(
+            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}; "
+            "write P for a 白板 that takes its place",
+            meld.position,
+        )
+    out: dict[Group, None] = {}
+    for combo in product(*options):
+        naturals = sorted(t for t in combo if t is not None)
+        jokers = len(combo) - len(naturals)
+        for kind, tiles in _set_shapes(naturals, jokers, len(combo), spec.candidates):
+            if meld.reading is not None and tiles != meld.reading:
+                continue
+            wild = list(tiles)
+            for t in naturals:
+                wild.remove(t)
+            out[Group(kind, tiles, tuple(wild), index, exposed, False, not exposed)] = None
+    if not out:
+        written = format_tiles(meld.tiles)
+        if meld.reading is not None:
+            raise HandError(
+                f"[{written}] cannot be read as {format_tiles(meld.reading)}", meld.position
+            )
+        raise HandError(f"[{written}] is not a chow, pung or kong", meld.position)
+    return list(out)
+
+
+def _set_shapes(naturals: list[int], jokers: int, size: int,
+                candidates: tuple[int, ...]) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """Sets of ``size`` tiles containing the given naturals, jokers filling the rest."""
+    distinct = sorted(set(naturals))
+    if len(distinct) <= 1:
+        pung_tiles = distinct or list(candidates)
+        for t in pung_tiles:
+            yield ("kong" if size == 4 else "pung"), (t,) * size
+    if size != 3 or len(distinct) != len(naturals):
+        return
+    starts: set[int] = set()
+    if distinct:
+        lo, hi = distinct[0], distinct[-1]
+        if hi >= 27 or hi - lo > 2 or T.suit_of(lo) != T.suit_of(hi):
+            return
+        for s in range(hi - 2, lo + 1):
+            if s >= 0 and T.suit_of(s) == T.suit_of(lo) and s % 9 <= 6:
+                starts.add(s)
+    else:
+        starts = {t for t in candidates if t < 27 and t % 9 <= 6}
+    cand = set(candidates)
+    for s in sorted(starts):
+        tiles = (s, s + 1, s + 2)
+        if all(t in cand or t in distinct for t in tiles):
+            yield "chow", tiles
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """The physical hand as the table reads it: natural counts, jokers and meld options."""
+
+    counts: tuple[int, ...]
+    jokers: int
+    win_tile: int | None  # None when the winning tile is a joker
+    melds: tuple[tuple[Group, ...], ...]
+    wild_count: int  # every wildcard tile in the hand, melds included
+    stand_ins: int  # stand-in tiles among the concealed ones
+
+
+def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
+    """Read the physical hand under a wildcard model (raises HandError for impossible melds)."""
+    counts = [0] * T.NUM_KINDS
+    jokers = 0
+    stand_ins = 0
+    for t in (*hand.concealed, hand.winning):
+        lg = _logical(t, spec, False)[0]
+        if lg is None:
+            jokers += 1
+        else:
+            counts[lg] += 1
+            if lg != t:
+                stand_ins += 1
+    win_lg = _logical(hand.winning, spec, False)[0]
+    melds = tuple(meld_readings(m, i, spec) for i, m in enumerate(hand.melds))
+    wild_count = jokers + sum(
+        1 for m in hand.melds for t in m.tiles if spec.face is not None and t == spec.face
+    )
+    return Interpretation(tuple(counts), jokers, win_lg, melds, wild_count, stand_ins)
+
+
+def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
+             self_draw: bool) -> list[Reading]:
+    """Every distinct reading of the hand in the given shapes.
+
+    ``sets`` is the number of sets of the standard shape (4, or 5 for 17-tile
+    hands), melds included.
+    """
+    out: dict[Reading, None] = {}
+    concealed_sets = sets - len(interp.melds)
+    cands = free_candidates(interp, spec)
+    for shape in shapes:
+        for counts, win_tile in _stand_in_variants(interp, spec, shape):
+            decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds))
+            for d in decomps:
+                for concrete in D.expand_free(d, cands):
+                    for meld_groups in product(*interp.melds):
+                        _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out)
+    return list(out)
+
+
+_CLASS_ORDER = {
+    # suited: terminals, then simples from the middle out; honors: each on its own
+    "terminal": (0, 8), "simple": (4, 3, 5, 2, 6, 1, 7),
+}
+
+
+def free_candidates(interp: Interpretation, spec: WildSpec) -> tuple[int, ...]:
+    """The tiles a group made only of wildcards is read as, exact for the ruleset.
+
+    With ``spec.detail`` 2 every tile in play. Otherwise the tiles already in the
+    hand (a wildcard pair may duplicate one: 豪华, a fifth copy), the wildcard's own
+    face, and "fresh" tiles: as many per class as there can be free groups (one
+    per two jokers), where a class is every fresh tile (detail 0) or each suit's
+    terminals and simples, the winds and the dragons (detail 1). Tiles the
+    ruleset cannot tell apart would only repeat the same scores.
+
+    >>> from scorer.notation import parse_hand
+    >>> h = parse_hand("1122m3344p55sPPPP")
+    >>> spec = WildSpec(face=33, detail=0)
+    >>> [format_tiles((t,)) for t in free_candidates(interpret(h, spec), spec)]
+    ['1m', '2m', '3m', '3p', '4p', '5s', 'P', '4m']
+    """
+    if spec.detail >= 2 or interp.jokers < 2:
+        return spec.candidates
+    allowed = set(spec.candidates)
+    present = {t for t, n in enumerate(interp.counts) if n}
+    for options in interp.melds:
+        for g in options:
+            present.update(g.tiles)
+    keep = set(present)
+    if spec.face is not None:
+        keep.add(spec.face)
+    k = interp.jokers // 2
+    if spec.detail == 0:
+        classes = [[t for s in range(3) for t in (s * 9 + o for o in (4, 3, 5, 2, 6, 1, 7, 0, 8))]
+                   + list(range(27, 34))]
+    else:
+        classes = [[s * 9 + o for o in _CLASS_ORDER[c]] for s in range(3)
+                   for c in ("terminal", "simple")] + [list(T.WINDS), list(T.DRAGONS)]
+    for cls in classes:
+        fresh = [t for t in cls if t in allowed and t not in keep]
+        keep.update(fresh[:k])
+    # a free chow of fresh tiles needs its neighbours: keep every tile that starts or
+    # completes a chow with a kept suited tile
+    return tuple(sorted(t for t in keep if t in allowed))
+
+
+def _stand_in_variants(interp: Interpretation, spec: WildSpec, shape: str) -> Iterator[
+        tuple[tuple[int, ...], int | None]]:
+    yield interp.counts, interp.win_tile
+    if (shape in spec.stand_in_self_shapes and interp.stand_ins and spec.face is not None
+            and spec.stand_in is not None):
+        counts = list(interp.counts)
+        counts[spec.face] -= 1
+        counts[spec.stand_in] += 1
+        yield tuple(counts), interp.win_tile
+        # the winning tile itself may be the stand-in counted as itself
+        if interp.win_tile == spec.face:
+            yield tuple(counts), spec.stand_in
+
+
+def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
+               has_melds: bool) -> tuple[tuple[Group, ...], ...]:
+    if shape == "standard":
+        return D.standard(counts, jokers, sets) if sets >= 0 else ()
+    if has_melds:
+        return ()
+    fn = SHAPES.get(shape)
+    if fn is None:
+        raise ValueError(f"unknown shape {shape!r}")
+    return fn(counts, jokers)
+
+
+def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
+               win_tile: int | None, self_draw: bool, out: dict[Reading, None]) -> None:
+    seen: set[Group] = set()
+    for k, g in enumerate(groups):
+        if g in seen:
+            continue
+        if win_tile is None:
+            if not g.wild:
+                continue
+        elif win_tile not in g.naturals:
+            continue
+        seen.add(g)
+        concealed = self_draw or g.kind not in ("pung", "kong")
+        won = g._replace(has_win=True, concealed=concealed)
+        rest = groups[:k] + (won,) + groups[k + 1:]
+        out[Reading(shape, melds + rest, len(melds) + k, win_tile is None)] = None
+
+
+SHAPES = {
+    "seven_pairs": D.seven_pairs,
+    "thirteen_orphans": D.thirteen_orphans,
+}

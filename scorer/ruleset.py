@@ -1,0 +1,974 @@
+"""Rulesets: YAML files loaded, validated and compiled once into a frozen :class:`Ruleset`.
+
+A ruleset says which shapes win, how wildcards are read, which context flags it
+uses, its options, its patterns (condition + value, in *tallies* that combine
+by max / sum / product), which patterns replace others, what makes a hand not
+a legal win, and how each payer's share is computed. Every condition and
+formula is an expression of :mod:`scorer.expr`, type-checked against the
+vocabulary of :mod:`scorer.facts` at load time; a mistake is reported with
+file, line, column and key, and all problems are collected before failing.
+
+``extends:`` makes a ruleset start from another (a built-in id or a path
+relative to the file): mappings merge key by key, lists of entries with an
+``id`` (patterns, errors, not_a_win) merge by id, ``remove:`` drops entries.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from . import facts as F
+from . import tiles as T
+from .errors import Problem, RulesetError
+from .expr import (BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr,
+                   is_numeric)
+from .readings import SHAPES
+from .yamlsafe import Mark, YList, YMap, load
+
+BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
+MAX_EXTENDS = 8
+
+# Context flags a ruleset may use (CONTRACT.md), and the facts each one feeds.
+FLAGS: dict[str, tuple[str, ...]] = {
+    "wild": ("wild",),
+    "dealer_streak": ("dealer_streak",),
+    "kong_draw": ("kong_draw", "kongs"),
+    "kongs": ("kongs",),
+    "robbing_kong": ("robbing_kong",),
+    "last_tile": ("last_tile",),
+    "fourth_tile": ("fourth_tile",),
+    "piao": ("piao",),
+    "you": ("you",),
+    "ready_at_deal": ("ready_at_deal",),
+    "heavenly": ("heavenly",),
+    "earthly": ("earthly",),
+    "human": ("human",),
+    "flowers": ("flowers", "flower_list", "flowers_known"),
+    "chengbao": (),
+    "base": ("base",),
+}
+INT_FLAGS = ("dealer_streak", "kongs", "piao", "you", "base")
+ALWAYS_FLAGS = ("seat", "round", "from", "self_draw")
+
+TOP_KEYS = {
+    "id": "the ruleset's id (letters, digits, - and _)",
+    "name": "Chinese name",
+    "name_en": "English name",
+    "extends": "a built-in ruleset id or a path to start from",
+    "source": "where the rules come from",
+    "notes": "rulings and remarks (a list of texts)",
+    "hand_size": "tiles in a winning hand before kong extras (14, or 17 for Xiamen)",
+    "shapes": f"winning shapes: {', '.join(['standard', *SHAPES])}",
+    "players": "number of players (an expression over options)",
+    "suits": "suits in play, e.g. ['m', 'p'] for a table without bamboo (an expression)",
+    "robbing_kong": "how a robbed kong counts: discard (default) or self_draw",
+    "self_draw_default": "condition: treat a win as self-drawn when neither --self-draw nor "
+    "--from is given",
+    "context": "the context flags this ruleset uses, with default/min/max",
+    "options": "house options with their values and default",
+    "wildcard": "the wildcard model (face, in_play, stand_in, …)",
+    "labels": "display names of values in the calculation chain",
+    "errors": "input errors (exit 2): when + message",
+    "not_a_win": "conditions that make a hand not a legal win (exit 3)",
+    "tallies": "how pattern values combine: max, sum or product",
+    "score": "the headline number (an expression over tallies)",
+    "patterns": "the scoring patterns",
+    "payment": "what each payer pays",
+    "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
+}
+PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
+                "notes"}
+CHECK_KEYS = {"id", "when", "message", "on", "reason"}
+COMBINES = ("max", "sum", "product")
+
+
+# ----------------------------------------------------------------------------- model
+@dataclass(frozen=True)
+class OptionSpec:
+    """A house option: allowed values (or an integer range) and the default."""
+
+    name: str
+    values: tuple[Any, ...] | None
+    default: Any
+    type: str
+    minimum: int | None = None
+    maximum: int | None = None
+    description: str = ""
+
+    def parse(self, text: str) -> Any:
+        """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones."""
+        if self.values is not None:
+            for v in self.values:
+                if _show(v) == text.strip().lower() or str(v) == text.strip():
+                    return v
+            raise ValueError(
+                f"--option {self.name}={text}: valid values are "
+                f"{', '.join(_show(v) for v in self.values)}"
+            )
+        try:
+            n = int(text)
+        except ValueError:
+            raise ValueError(f"--option {self.name}={text}: expected a whole number") from None
+        if (self.minimum is not None and n < self.minimum) or (
+            self.maximum is not None and n > self.maximum
+        ):
+            raise ValueError(f"--option {self.name}={text}: must be between "
+                             f"{self.minimum} and {self.maximum}")
+        return n
+
+    def describe_values(self) -> str:
+        if self.values is not None:
+            return ", ".join(_show(v) for v in self.values)
+        return f"{self.minimum}..{self.maximum if self.maximum is not None else ''}"
+
+
+def _show(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    """A context flag the ruleset uses, with its default and range."""
+
+    name: str
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """An input error (``errors``) or a not-a-win condition (``not_a_win``)."""
+
+    id: str
+    when: Compiled
+    message: str
+    on: str = "hand"  # hand | reading | result
+    reason: str = "illegal"
+
+
+@dataclass(frozen=True)
+class Tally:
+    name: str
+    combine: str
+    label: str
+    label_en: str
+    default: int
+
+
+@dataclass(frozen=True)
+class Pattern:
+    id: str
+    name: str
+    name_en: str
+    tally: str
+    when: Compiled
+    value: Compiled
+    count: Compiled | None
+    replaces: frozenset[str]
+    also: tuple[tuple[str, Compiled], ...]
+    notes: str
+    index: int
+
+
+@dataclass(frozen=True)
+class Let:
+    name: str
+    label: str
+    label_en: str
+    value: Compiled
+
+
+@dataclass(frozen=True)
+class Chengbao:
+    allowed: Compiled
+    message: str
+    reverse_factor: Compiled
+
+
+@dataclass(frozen=True)
+class Payment:
+    pays: Compiled
+    amount: Compiled
+    lets: tuple[Let, ...]
+    chengbao: Chengbao | None
+    needs_discarder: bool
+    per_reading: bool  # uses reading facts, so it cannot be cached by tally values
+
+
+@dataclass(frozen=True)
+class Wildcard:
+    face: Compiled
+    in_play: Compiled
+    stand_in: int | None
+    stand_in_scope: str
+    stand_in_self_shapes: frozenset[str]
+    in_melds: bool
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A compiled ruleset; immutable and shared by every hand scored with it."""
+
+    id: str
+    name: str
+    name_en: str
+    file: str
+    source: str
+    notes: tuple[str, ...]
+    hand_size: int
+    shapes: tuple[str, ...]
+    players: Compiled
+    suits: Compiled
+    robbing_kong: str
+    self_draw_default: Compiled
+    flags: dict[str, FlagSpec]
+    options: dict[str, OptionSpec]
+    wildcard: Wildcard | None
+    labels: dict[str, tuple[str, str]]
+    errors: tuple[Check, ...]
+    not_a_win: tuple[Check, ...]
+    tallies: tuple[Tally, ...]
+    score: Compiled
+    patterns: tuple[Pattern, ...]
+    payment: Payment
+    detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    chain: tuple[str, ...] = ()
+    data: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def sets(self) -> int:
+        """Sets in a standard winning hand (4 for 14 tiles, 5 for 17)."""
+        return (self.hand_size - 2) // 3
+
+    def label(self, name: str, lang: str = "zh") -> str:
+        zh, en = self.labels.get(name, (name, name))
+        return zh if lang == "zh" else en
+
+    def pattern(self, pid: str) -> Pattern:
+        for p in self.patterns:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+
+# ----------------------------------------------------------------------------- loading
+def builtin_dir() -> Path:
+    """The folder of the built-in rulesets.
+
+    Installed, they are the data package ``scorer/rulesets``; in a source checkout
+    (editable install, tests) they are the top-level ``rulesets/`` folder. Found by
+    path rather than importlib.resources, which costs 8 ms of start-up.
+    """
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "rulesets", here.parent / "rulesets"):
+        if (candidate / "hangzhou.yaml").is_file():
+            return candidate
+    from importlib import resources  # pragma: no cover
+
+    return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
+
+
+def builtin_path(rid: str) -> Path:
+    """Path of a built-in ruleset file."""
+    return builtin_dir() / f"{rid}.yaml"
+
+
+def list_builtin() -> list[str]:
+    """Ids of the built-in rulesets that are installed."""
+    return sorted(p.name[:-5] for p in builtin_dir().iterdir() if p.name.endswith(".yaml"))
+
+
+def load_ruleset(spec: str) -> Ruleset:
+    """Load a ruleset by built-in id or path; compiled once per process and cached.
+
+    >>> load_ruleset("hangzhou").name_en
+    'Hangzhou'
+    """
+    path, text = _locate(spec, None, [])
+    key = str(path)
+    return _load_cached(key, text)
+
+
+@lru_cache(maxsize=64)
+def _load_cached(key: str, text: str) -> Ruleset:
+    return compile_ruleset(text, key)
+
+
+def _is_path(spec: str) -> bool:
+    return "/" in spec or "\\" in spec or spec.endswith((".yaml", ".yml"))
+
+
+def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, str]:
+    """Find a ruleset by id or path and read its text."""
+    if not _is_path(spec):
+        path = builtin_path(spec)
+        if not path.is_file():
+            known = list_builtin()
+            close = difflib.get_close_matches(spec, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
+            raise RulesetError(
+                f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
+                f"or give a path to a YAML file{via}"
+            )
+    else:
+        path = Path(spec)
+        if base_dir is not None and not path.is_absolute():
+            path = base_dir / path
+        if not path.is_file():
+            via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
+            raise RulesetError(f"ruleset file not found: {spec}{via}")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
+    if len(raw) > 512 * 1024:
+        raise RulesetError(f"{path}: file is larger than 512 KiB; refused")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesetError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
+    return path, text
+
+
+def _display(path: str) -> str:
+    """Show built-in files as rulesets/<id>.yaml, user files as given."""
+    p = Path(path)
+    try:
+        if p.resolve().parent == builtin_dir():
+            return f"rulesets/{p.name}"
+    except OSError:  # pragma: no cover
+        pass
+    return path
+
+
+def is_builtin(path: str) -> bool:
+    try:
+        return Path(path).resolve().parent == builtin_dir()
+    except OSError:  # pragma: no cover
+        return False
+
+
+def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[YMap, list[str]]:
+    """Parse a ruleset file and everything it extends; return the merged map and the chain."""
+    chain = list(chain or [])
+    shown = _display(file)
+    # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
+    data = load(text, shown, trusted=is_builtin(file))
+    if not isinstance(data, YMap):
+        raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
+    ident = str(Path(file).resolve()) if Path(file).exists() else file
+    if ident in chain:
+        names = [Path(c).name for c in [*chain, ident]]
+        raise RulesetError(Problem(shown, None, None, "extends",
+                                   f"extends itself in a cycle: {' → '.join(names)}"))
+    chain.append(ident)
+    parent_spec = data.get("extends")
+    if parent_spec is None:
+        return data, chain
+    m = data.marks.get("extends")
+    if not isinstance(parent_spec, str):
+        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                   "extends", "must be a ruleset id or a path"))
+    if len(chain) > MAX_EXTENDS:
+        raise RulesetError(Problem(shown, m.line if m else None, None, "extends",
+                                   f"more than {MAX_EXTENDS} levels of extends"))
+    try:
+        ppath, ptext = _locate(parent_spec, Path(file).parent, [Path(c).name for c in chain])
+    except RulesetError as e:
+        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                   "extends", e.message)) from None
+    parent, chain = read_merged(ptext, str(ppath), chain)
+    return merge(parent, data), chain
+
+
+def merge(parent: Any, child: Any) -> Any:
+    """Merge a child ruleset over its parent (see module docstring)."""
+    if isinstance(parent, YMap) and isinstance(child, YMap):
+        out = YMap(child.mark)
+        for k, v in parent.items():
+            out[k] = v
+            out.marks[k] = parent.marks.get(k) or out.mark  # type: ignore[assignment]
+            if k in parent.vmarks:
+                out.vmarks[k] = parent.vmarks[k]
+        for k, v in child.items():
+            if k in ("extends", "remove"):
+                continue
+            out[k] = merge(out[k], v) if k in out else v
+            out.marks[k] = child.marks[k]
+            out.vmarks[k] = child.vmarks[k]
+        removed = child.get("remove") or []
+        if isinstance(removed, list):
+            for key in ("patterns", "errors", "not_a_win"):
+                lst = out.get(key)
+                if isinstance(lst, YList):
+                    kept = YList(lst.mark)
+                    for item, mk in zip(lst, lst.marks, strict=False):
+                        if not (isinstance(item, dict) and item.get("id") in removed):
+                            kept.append(item)
+                            kept.marks.append(mk)
+                    out[key] = kept
+        return out
+    if isinstance(parent, YList) and isinstance(child, YList) and _has_ids(parent) and _has_ids(
+            child):
+        out_list = YList(child.mark)
+        index: dict[Any, int] = {}
+        for item, mk in zip(parent, parent.marks, strict=False):
+            index[item.get("id")] = len(out_list)
+            out_list.append(item)
+            out_list.marks.append(mk)
+        for item, mk in zip(child, child.marks, strict=False):
+            pid = item.get("id")
+            if pid in index:
+                k = index[pid]
+                out_list[k] = merge(out_list[k], item)
+                out_list.marks[k] = mk
+            else:
+                out_list.append(item)
+                out_list.marks.append(mk)
+        return out_list
+    return child
+
+
+def _has_ids(lst: list[Any]) -> bool:
+    return bool(lst) and all(isinstance(i, dict) and "id" in i for i in lst)
+
+
+# ----------------------------------------------------------------------------- compiling
+def compile_ruleset(text: str, file: str) -> Ruleset:
+    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem."""
+    data, chain = read_merged(text, file)
+    c = _Compiler(_display(file), data)
+    rs = c.build()
+    if c.problems:
+        raise RulesetError(c.problems)
+    assert rs is not None
+    return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
+                           "data": data})
+
+
+class _Compiler:
+    def __init__(self, file: str, data: YMap) -> None:
+        self.file = file
+        self.data = data
+        self.problems: list[Problem] = []
+
+    # -- reporting ----------------------------------------------------------------
+    def problem(self, where: Mark | None, key: str, message: str) -> None:
+        f = where.file if where else self.file
+        self.problems.append(Problem(f, where.line if where else None,
+                                     where.column if where else None, key, message))
+
+    def mark_of(self, container: Any, key: Any) -> Mark | None:
+        if isinstance(container, YMap):
+            return container.vmarks.get(key) or container.marks.get(key) or container.mark
+        if isinstance(container, YList) and isinstance(key, int) and key < len(container.marks):
+            return container.marks[key]
+        return getattr(container, "mark", None)
+
+    def key_mark(self, container: Any, key: str) -> Mark | None:
+        if isinstance(container, YMap):
+            return container.marks.get(key) or container.mark
+        return None
+
+    def check_keys(self, m: YMap, allowed: set[str] | dict[str, str], path: str) -> None:
+        for k in m:
+            if k not in allowed:
+                close = difflib.get_close_matches(k, list(allowed), n=1, cutoff=0.6)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
+                             f"unknown key '{k}'{hint}")
+
+    def expr(self, container: Any, key: Any, path: str, scope: Scope, want: str | None = None,
+             default: Any = None) -> Compiled | None:
+        value = container.get(key, default) if isinstance(container, dict) else container[key]
+        if value is None:
+            value = default
+        if value is None:
+            self.problem(self.mark_of(container, key), path, "missing")
+            return None
+        try:
+            c = compile_expr(value, scope)
+        except ExprError as e:
+            mk = self.mark_of(container, key) if (isinstance(container, dict) and
+                                                  key in container) else None
+            col = None
+            if mk is not None:
+                col = mk.column + e.col + (1 if mk.quoted else 0)
+                mk = Mark(mk.file, mk.line, col, mk.quoted)
+            self.problem(mk, path, e.message)
+            return None
+        if want == "number" and not is_numeric(c.type):
+            self.problem(self.mark_of(container, key), path,
+                         f"must be a number, this expression gives a {c.type}")
+            return None
+        return c
+
+    def text(self, m: YMap, key: str, path: str, required: bool = False,
+             default: str = "") -> str:
+        v = m.get(key)
+        if v is None:
+            if required:
+                self.problem(m.mark, path, "missing")
+            return default
+        if not isinstance(v, str | int) or isinstance(v, bool):
+            self.problem(self.mark_of(m, key), path, "must be text")
+            return default
+        return str(v)
+
+    # -- the whole file -----------------------------------------------------------
+    def build(self) -> Ruleset | None:
+        d = self.data
+        self.check_keys(d, TOP_KEYS, "")
+        rid = self.text(d, "id", "id", required=True)
+        if rid and not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", rid):
+            self.problem(self.mark_of(d, "id"), "id", "use letters, digits, '-' and '_' only")
+        name = self.text(d, "name", "name", default=rid)
+        name_en = self.text(d, "name_en", "name_en", default=name)
+        source = self.text(d, "source", "source")
+        notes_raw = d.get("notes") or []
+        if isinstance(notes_raw, str):
+            notes_raw = [notes_raw]
+        notes = tuple(str(n) for n in notes_raw) if isinstance(notes_raw, list) else ()
+
+        hand_size = d.get("hand_size", 14)
+        if not isinstance(hand_size, int) or isinstance(hand_size, bool) or not (
+                5 <= hand_size <= 20 and (hand_size - 2) % 3 == 0):
+            self.problem(self.mark_of(d, "hand_size"), "hand_size",
+                         "must be a whole number like 14 or 17 (a pair plus sets of three)")
+            hand_size = 14
+        shapes = self.shapes(d)
+
+        options = self.options(d.get("options"))
+        flags = self.flags(d.get("context"))
+        tallies = self.tallies(d.get("tallies"))
+        tally_names = {t.name: INT for t in tallies}
+
+        base_names = {**F.names_at("context"), **{o.name: o.type for o in options.values()}}
+        opt_scope = Scope(base_names, F.ATTRS, {TILE: F.coerce_tile})
+        hand_names = {**base_names, **F.names_at("hand")}
+        reading_names = {**hand_names, **F.names_at("reading")}
+        reading_scope = Scope(reading_names, F.ATTRS, {TILE: F.coerce_tile})
+        hand_scope = Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}, readings=reading_scope)
+        result_scope = Scope({**reading_names, **tally_names, "score": INT}, F.ATTRS,
+                             {TILE: F.coerce_tile})
+
+        for oname in options:
+            if oname in F.FACTS or oname in tally_names:
+                self.problem(self.key_mark(d.get("options"), oname), f"options.{oname}",
+                             f"'{oname}' is already the name of a fact; choose another name")
+
+        players = self.expr(d, "players", "players", opt_scope, "number", default=4)
+        suits = self.expr(d, "suits", "suits", opt_scope, default="['m', 'p', 's']")
+        if suits is not None and suits.type not in ("list[str]", "list[any]"):
+            self.problem(self.mark_of(d, "suits"), "suits",
+                         f"must give a list of suit letters, this gives a {suits.type}")
+        rk = d.get("robbing_kong", "discard")
+        if rk not in ("discard", "self_draw"):
+            self.problem(self.mark_of(d, "robbing_kong"), "robbing_kong",
+                         "must be 'discard' or 'self_draw'")
+            rk = "discard"
+        sdd = self.expr(d, "self_draw_default", "self_draw_default", opt_scope, default=False)
+        wildcard = self.wildcard(d.get("wildcard"), opt_scope)
+        labels = self.labels(d.get("labels"))
+        for t in tallies:
+            labels.setdefault(t.name, (t.label, t.label_en))
+        errors = self.checks(d.get("errors"), "errors", hand_scope, default_on="hand",
+                             allow_on=("hand",))
+        not_a_win = self.checks(d.get("not_a_win"), "not_a_win", hand_scope,
+                                default_on="hand", allow_on=("hand", "reading", "result"),
+                                scopes={"reading": reading_scope, "result": result_scope})
+        patterns = self.patterns(d.get("patterns"), reading_scope, tallies)
+        score = self.expr(d, "score", "score", Scope({**tally_names}, F.ATTRS), "number",
+                          default=tallies[0].name if tallies else "0")
+        pay_scope_names = {**reading_names, **tally_names, **F.names_at("payment")}
+        payment = self.payment(d.get("payment"), pay_scope_names, opt_scope)
+
+        self.check_flags_used(flags, [p.when for p in patterns] + [p.value for p in patterns]
+                              + [c.when for c in errors] + [c.when for c in not_a_win])
+        if (self.problems or players is None or sdd is None or score is None or payment is None
+                or suits is None):
+            return None
+        reading_exprs: list[Compiled] = []
+        for p in patterns:
+            reading_exprs += [p.when, p.value] + ([p.count] if p.count else []) + [
+                c for _, c in p.also]
+        reading_exprs += [c.when for c in not_a_win]
+        if payment.per_reading:
+            reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
+        detail = F.detail_level(reading_exprs)
+        return Ruleset(
+            id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
+            hand_size=hand_size, shapes=shapes, players=players, suits=suits,
+            robbing_kong=str(rk),
+            self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
+            labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
+            patterns=patterns, payment=payment, detail=detail,
+        )
+
+    def shapes(self, d: YMap) -> tuple[str, ...]:
+        raw = d.get("shapes", ["standard"])
+        known = ["standard", *SHAPES]
+        if not isinstance(raw, list) or not raw:
+            self.problem(self.mark_of(d, "shapes"), "shapes", f"must be a list of: {', '.join(known)}")
+            return ("standard",)
+        out = []
+        for i, s in enumerate(raw):
+            if s not in known:
+                close = difflib.get_close_matches(str(s), known, n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                self.problem(self.mark_of(raw, i), f"shapes[{i}]", f"unknown shape '{s}'{hint}")
+            else:
+                out.append(str(s))
+        return tuple(out)
+
+    def options(self, raw: Any) -> dict[str, OptionSpec]:
+        out: dict[str, OptionSpec] = {}
+        if raw is None:
+            return out
+        if not isinstance(raw, YMap):
+            self.problem(getattr(raw, "mark", None), "options", "must be a mapping name: {...}")
+            return out
+        for name, spec in raw.items():
+            path = f"options.{name}"
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,40}", name):
+                self.problem(self.key_mark(raw, name), path,
+                             "option names use lowercase letters, digits and _")
+                continue
+            if not isinstance(spec, YMap):
+                self.problem(self.mark_of(raw, name), path,
+                             "must be a mapping with values/default/description")
+                continue
+            self.check_keys(spec, {"values", "default", "description", "description_en", "min",
+                                   "max"}, path)
+            desc = str(spec.get("description", ""))
+            values = spec.get("values")
+            default = spec.get("default")
+            if values is not None:
+                if not isinstance(values, list) or not values:
+                    self.problem(self.mark_of(spec, "values"), f"{path}.values",
+                                 "must be a non-empty list")
+                    continue
+                vals = tuple(None if (isinstance(v, str) and v == "none") else v for v in values)
+                if isinstance(default, str) and default == "none":
+                    default = None
+                if not any(default is v or (type(default) is type(v) and default == v)
+                           for v in vals):
+                    self.problem(self.mark_of(spec, "default"), f"{path}.default",
+                                 f"must be one of the values ({', '.join(_show(v) for v in vals)})")
+                    continue
+                kinds = {type(v) for v in vals if v is not None}
+                typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), "any") if len(
+                    kinds) == 1 else "any"
+                if None in vals:
+                    typ += "?"
+                out[name] = OptionSpec(name, vals, default, typ, description=desc)
+            else:
+                lo, hi = spec.get("min"), spec.get("max")
+                if not isinstance(default, int) or isinstance(default, bool):
+                    self.problem(self.mark_of(spec, "default"), f"{path}.default",
+                                 "give values: [...] or a whole-number default with min/max")
+                    continue
+                out[name] = OptionSpec(name, None, default, INT, lo, hi, desc)
+        return out
+
+    def flags(self, raw: Any) -> dict[str, FlagSpec]:
+        out: dict[str, FlagSpec] = {}
+        if raw is None:
+            return out
+        items: list[tuple[str, Any]]
+        if isinstance(raw, YList):
+            items = [(str(x), None) for x in raw]
+        elif isinstance(raw, YMap):
+            items = list(raw.items())
+        else:
+            self.problem(getattr(raw, "mark", None), "context", "must list the flags used")
+            return out
+        for name, spec in items:
+            path = f"context.{name}"
+            if name not in FLAGS:
+                close = difflib.get_close_matches(name, list(FLAGS), n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                extra = " (always accepted, no need to list)" if name in ALWAYS_FLAGS else ""
+                self.problem(self.key_mark(raw, name) if isinstance(raw, YMap) else raw.mark,
+                             path, f"unknown context flag '{name}'{hint}{extra}")
+                continue
+            if spec is None:
+                out[name] = FlagSpec(name)
+                continue
+            if not isinstance(spec, YMap):
+                self.problem(self.mark_of(raw, name), path, "must be a mapping (default/min/max)")
+                continue
+            self.check_keys(spec, {"default", "min", "max"}, path)
+            vals = {k: spec.get(k) for k in ("default", "min", "max")}
+            for k, v in vals.items():
+                if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+            out[name] = FlagSpec(name, vals["default"], vals["min"], vals["max"])
+        return out
+
+    def tallies(self, raw: Any) -> tuple[Tally, ...]:
+        if raw is None:
+            return (Tally("score", "sum", "分", "points", 0),)
+        if not isinstance(raw, YMap) or not raw:
+            self.problem(getattr(raw, "mark", None), "tallies", "must be a mapping name: {combine}")
+            return (Tally("score", "sum", "分", "points", 0),)
+        out = []
+        for name, spec in raw.items():
+            path = f"tallies.{name}"
+            if not isinstance(spec, YMap):
+                self.problem(self.mark_of(raw, name), path, "must be a mapping with combine:")
+                continue
+            self.check_keys(spec, {"combine", "label", "label_en", "default"}, path)
+            comb = spec.get("combine")
+            if comb not in COMBINES:
+                self.problem(self.mark_of(spec, "combine"), f"{path}.combine",
+                             f"must be one of {', '.join(COMBINES)}")
+                continue
+            default = spec.get("default", 1 if comb == "product" else 0)
+            if not isinstance(default, int):
+                self.problem(self.mark_of(spec, "default"), f"{path}.default", "must be a number")
+                default = 0
+            out.append(Tally(name, str(comb), str(spec.get("label", name)),
+                             str(spec.get("label_en", spec.get("label", name))), default))
+        return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
+
+    def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, YMap):
+            self.problem(getattr(raw, "mark", None), "wildcard", "must be a mapping")
+            return None
+        self.check_keys(raw, {"face", "in_play", "stand_in", "stand_in_scope",
+                              "stand_in_self_shapes", "in_melds"}, "wildcard")
+        face = self.expr(raw, "face", "wildcard.face", scope)
+        if face is not None and face.type.rstrip("?") not in (TILE, "none"):
+            self.problem(self.mark_of(raw, "face"), "wildcard.face",
+                         f"must give a tile (e.g. wild, or 'P'), this gives a {face.type}")
+        in_play = self.expr(raw, "in_play", "wildcard.in_play", scope, "number", default=4)
+        stand_in = raw.get("stand_in")
+        st: int | None = None
+        if stand_in is not None:
+            try:
+                st = T.parse_tile(str(stand_in))
+            except ValueError as e:
+                self.problem(self.mark_of(raw, "stand_in"), "wildcard.stand_in", str(e))
+        scope_v = raw.get("stand_in_scope", "all")
+        if scope_v not in ("all", "melds"):
+            self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
+                         "must be 'all' or 'melds'")
+        shapes = raw.get("stand_in_self_shapes") or []
+        in_melds = raw.get("in_melds", True)
+        if face is None or in_play is None:
+            return None
+        return Wildcard(face, in_play, st, str(scope_v), frozenset(map(str, shapes)),
+                        bool(in_melds))
+
+    def labels(self, raw: Any) -> dict[str, tuple[str, str]]:
+        out: dict[str, tuple[str, str]] = {}
+        if raw is None:
+            return out
+        if not isinstance(raw, YMap):
+            self.problem(getattr(raw, "mark", None), "labels", "must be a mapping name: label")
+            return out
+        for k, v in raw.items():
+            if isinstance(v, YMap):
+                out[k] = (str(v.get("zh", k)), str(v.get("en", v.get("zh", k))))
+            else:
+                out[k] = (str(v), str(v))
+        return out
+
+    def checks(self, raw: Any, key: str, scope: Scope, default_on: str,
+               allow_on: tuple[str, ...], scopes: dict[str, Scope] | None = None) -> tuple[
+            Check, ...]:
+        if raw is None:
+            return ()
+        if not isinstance(raw, YList):
+            self.problem(getattr(raw, "mark", None), key, "must be a list of {when, message}")
+            return ()
+        out = []
+        for i, item in enumerate(raw):
+            path = f"{key}[{i}]"
+            if not isinstance(item, YMap):
+                self.problem(self.mark_of(raw, i), path, "must be a mapping with when and message")
+                continue
+            self.check_keys(item, CHECK_KEYS, path)
+            on = item.get("on", default_on)
+            if on not in allow_on:
+                self.problem(self.mark_of(item, "on"), f"{path}.on",
+                             f"must be one of {', '.join(allow_on)}")
+                continue
+            sc = (scopes or {}).get(on, scope)
+            when = self.expr(item, "when", f"{path}.when", sc)
+            message = self.text(item, "message", f"{path}.message", required=True)
+            if when is not None:
+                out.append(Check(str(item.get("id", f"{key}{i}")), when, message, on,
+                                 str(item.get("reason", "illegal"))))
+        return tuple(out)
+
+    def patterns(self, raw: Any, scope: Scope, tallies: tuple[Tally, ...]) -> tuple[Pattern, ...]:
+        if not isinstance(raw, YList):
+            self.problem(getattr(raw, "mark", self.data.mark), "patterns",
+                         "must be a list of patterns")
+            return ()
+        ids: dict[str, int] = {}
+        tally_names = [t.name for t in tallies]
+        out: list[Pattern] = []
+        replaces_at: list[tuple[int, str, Any]] = []
+        for i, item in enumerate(raw):
+            path = f"patterns[{i}]"
+            if not isinstance(item, YMap):
+                self.problem(self.mark_of(raw, i), path, "must be a mapping (id, name, when, value)")
+                continue
+            self.check_keys(item, PATTERN_KEYS, path)
+            pid = self.text(item, "id", f"{path}.id", required=True)
+            if pid in ids:
+                self.problem(self.mark_of(item, "id"), f"{path}.id",
+                             f"id '{pid}' is used twice (also patterns[{ids[pid]}])")
+            ids[pid] = i
+            tally = item.get("tally", tally_names[0] if tally_names else "score")
+            if tally not in tally_names:
+                close = difflib.get_close_matches(str(tally), tally_names, n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                self.problem(self.mark_of(item, "tally"), f"{path}.tally",
+                             f"unknown tally '{tally}'{hint}")
+                continue
+            when = self.expr(item, "when", f"{path}.when", scope, default=True)
+            value = self.expr(item, "value", f"{path}.value", scope, "number")
+            count = None
+            if "count" in item:
+                count = self.expr(item, "count", f"{path}.count", scope, "number")
+            also: list[tuple[str, Compiled]] = []
+            also_raw = item.get("also")
+            if also_raw is not None:
+                if not isinstance(also_raw, YMap):
+                    self.problem(self.mark_of(item, "also"), f"{path}.also",
+                                 "must be a mapping tally: value")
+                else:
+                    for tname in also_raw:
+                        if tname not in tally_names:
+                            self.problem(self.key_mark(also_raw, tname), f"{path}.also.{tname}",
+                                         f"unknown tally '{tname}'")
+                            continue
+                        c = self.expr(also_raw, tname, f"{path}.also.{tname}", scope, "number")
+                        if c is not None:
+                            also.append((tname, c))
+            rep = item.get("replaces") or []
+            if isinstance(rep, str):
+                rep = [rep]
+            if not isinstance(rep, list):
+                self.problem(self.mark_of(item, "replaces"), f"{path}.replaces",
+                             "must be a list of pattern ids")
+                rep = []
+            replaces_at.append((i, path, item))
+            if when is None or value is None:
+                continue
+            out.append(Pattern(pid, self.text(item, "name", f"{path}.name", default=pid),
+                               self.text(item, "name_en", f"{path}.name_en",
+                                         default=str(item.get("name", pid))),
+                               str(tally), when, value, count, frozenset(map(str, rep)),
+                               tuple(also), self.text(item, "notes", f"{path}.notes"), i))
+        for _i, path, item in replaces_at:
+            rep = item.get("replaces") or []
+            if isinstance(rep, str):
+                rep = [rep]
+            for j, r in enumerate(rep if isinstance(rep, list) else []):
+                if r not in ids:
+                    close = difflib.get_close_matches(str(r), list(ids), n=1)
+                    hint = f"; did you mean '{close[0]}'?" if close else ""
+                    container = item.get("replaces")
+                    self.problem(self.mark_of(container, j) if isinstance(container, YList)
+                                 else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
+                                 f"no pattern with id '{r}'{hint}")
+        return tuple(out)
+
+    def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
+        if not isinstance(raw, YMap):
+            self.problem(getattr(raw, "mark", self.data.mark), "payment",
+                         "must be a mapping with amount (and pays, let, chengbao)")
+            return None
+        self.check_keys(raw, {"pays", "amount", "let", "chengbao"}, "payment")
+        lets: list[Let] = []
+        scope_names = dict(names)
+        let_raw = raw.get("let")
+        if let_raw is not None:
+            if not isinstance(let_raw, YMap):
+                self.problem(self.mark_of(raw, "let"), "payment.let",
+                             "must be a mapping name: {label, value}")
+            else:
+                for lname, spec in let_raw.items():
+                    path = f"payment.let.{lname}"
+                    if lname in scope_names:
+                        self.problem(self.key_mark(let_raw, lname), path,
+                                     f"'{lname}' is already a name; choose another")
+                        continue
+                    if isinstance(spec, YMap):
+                        self.check_keys(spec, {"label", "label_en", "value"}, path)
+                        c = self.expr(spec, "value", f"{path}.value",
+                                      Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile}), "number")
+                        label = str(spec.get("label", lname))
+                        label_en = str(spec.get("label_en", label))
+                    else:
+                        c = self.expr(let_raw, lname, path,
+                                      Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile}), "number")
+                        label = label_en = lname
+                    if c is not None:
+                        lets.append(Let(lname, label, label_en, c))
+                        scope_names[lname] = INT
+        scope = Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile})
+        pays = self.expr(raw, "pays", "payment.pays", scope, default=True)
+        amount = self.expr(raw, "amount", "payment.amount", scope, "number")
+        cb: Chengbao | None = None
+        cb_raw = raw.get("chengbao")
+        if cb_raw is not None:
+            if not isinstance(cb_raw, YMap):
+                self.problem(self.mark_of(raw, "chengbao"), "payment.chengbao",
+                             "must be a mapping (allowed, message, reverse_factor)")
+            else:
+                self.check_keys(cb_raw, {"allowed", "message", "reverse_factor"},
+                                "payment.chengbao")
+                cb_scope = Scope({**opt_scope.names, **F.names_at("chengbao")}, F.ATTRS,
+                                 {TILE: F.coerce_tile})
+                allowed = self.expr(cb_raw, "allowed", "payment.chengbao.allowed", cb_scope,
+                                    default=True)
+                rf = self.expr(cb_raw, "reverse_factor", "payment.chengbao.reverse_factor",
+                               cb_scope, "number", default=2)
+                msg = str(cb_raw.get("message", "承包 does not apply here"))
+                if allowed is not None and rf is not None:
+                    cb = Chengbao(allowed, msg, rf)
+        if pays is None or amount is None:
+            return None
+        used = set(pays.names) | set(amount.names)
+        for let in lets:
+            used |= set(let.value.names)
+        reading_level = set(F.names_at("reading"))
+        needs = bool(used & {"payer_is_discarder", "discarder"})
+        return Payment(pays, amount, tuple(lets), cb, needs, bool(used & reading_level))
+
+    def check_flags_used(self, flags: dict[str, FlagSpec], exprs: list[Compiled]) -> None:
+        used: set[str] = set()
+        for c in exprs:
+            used |= set(c.names)
+        for flag, feeds in FLAGS.items():
+            if flag in flags:
+                continue
+            for name in feeds:
+                if name in used and not (flag == "kongs" and "kong_draw" in flags) and not (
+                        flag == "kong_draw" and name == "kongs" and "kongs" in flags):
+                    self.problem(self.data.marks.get("context") or self.data.mark, "context",
+                                 f"expressions use '{name}' but the context list does not "
+                                 f"include the flag '{flag}'")
+                    break
+
+
+_ = (BOOL, GROUP, STR)  # re-exported type names used by tests and docs

@@ -1,0 +1,57 @@
+"""Text views of rulesets for ``mjscore rules``."""
+
+from __future__ import annotations
+
+from .ruleset import Ruleset, _show, list_builtin, load_ruleset
+
+
+def list_text() -> str:
+    """A table of the built-in rulesets."""
+    from tabulate import tabulate
+
+    rows = []
+    for rid in list_builtin():
+        rs = load_ruleset(rid)
+        rows.append([rs.id, rs.name, rs.name_en, len(rs.patterns), rs.hand_size])
+    return tabulate(rows, headers=["id", "name", "English", "patterns", "tiles"]) + (
+        "\n\nShow one with: mjscore rules ID   (or a path to your own YAML file)")
+
+
+def show_text(spec: str, lang: str = "zh") -> str:
+    """One ruleset: patterns with values and conditions, options with defaults, flags, notes."""
+    from tabulate import tabulate
+
+    rs: Ruleset = load_ruleset(spec)
+    out = [f"{rs.name} {rs.name_en} ({rs.id})  —  {rs.file}"]
+    if rs.chain and len(rs.chain) > 1:
+        out.append("extends: " + " → ".join(reversed(rs.chain)))
+    out.append(f"hand: {rs.hand_size} tiles; shapes: {', '.join(rs.shapes)}")
+    tallies = ", ".join(f"{t.name} ({t.label}, {t.combine})" for t in rs.tallies)
+    out.append(f"tallies: {tallies}; headline: {rs.score.src}")
+    out.append("")
+    rows = []
+    for p in rs.patterns:
+        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, p.when.src,
+                     ", ".join(sorted(p.replaces))])
+    out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
+                                       "replaces"]))
+    if rs.options:
+        out.append("")
+        orows = [[o.name, o.describe_values(), _show(o.default), o.description]
+                 for o in rs.options.values()]
+        out.append(tabulate(orows, headers=["option", "values", "default", "meaning"]))
+    flags = []
+    for f in rs.flags.values():
+        rng = ""
+        if f.minimum is not None or f.maximum is not None:
+            rng = f" {f.minimum if f.minimum is not None else ''}..{f.maximum if f.maximum is not None else ''}"
+        dflt = f" (default {f.default})" if f.default is not None else ""
+        flags.append(f"--{f.name.replace('_', '-')}{rng}{dflt}")
+    out.append("")
+    out.append("context flags: " + (", ".join(flags) or "none beyond --seat --round --from "
+                                     "--self-draw"))
+    if rs.notes:
+        out.append("")
+        out.append("notes:")
+        out.extend(f"  - {n}" for n in rs.notes)
+    return "\n".join(out)

@@ -1,0 +1,143 @@
+"""The 34 tile kinds and the 8 flowers: indices, names, suits and Unicode glyphs.
+
+A tile kind is an ``int`` in ``0..33``:
+
+* ``0..8``   characters 1m..9m (万)
+* ``9..17``  dots 1p..9p (筒/饼)
+* ``18..26`` bamboo 1s..9s (条/索)
+* ``27..33`` honors E S W N (winds), C F P (red, green, white dragons)
+
+Keeping tiles as small ints makes the decomposition search a matter of
+counting, the way fast mahjong calculators do it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+NUM_KINDS: Final = 34
+SUITS: Final = "mps"
+HONOR_LETTERS: Final = "ESWNCFP"
+HONOR_CHARS: Final = "东南西北中发白"
+# Traditional forms, accepted on input (the seeds are partly traditional).
+HONOR_CHARS_TRAD: Final = "東南西北中發白"
+FLOWER_CHARS: Final = "春夏秋冬梅兰竹菊"
+
+EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE = range(27, 34)
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (RED, GREEN, WHITE)
+SEATS: Final = "ESWN"
+
+
+def tile(number: int, suit: str) -> int:
+    """Return the index of a suited tile.
+
+    >>> tile(5, "p")
+    13
+    """
+    return SUITS.index(suit) * 9 + number - 1
+
+
+def is_honor(t: int) -> bool:
+    """True for winds and dragons.
+
+    >>> is_honor(27), is_honor(8)
+    (True, False)
+    """
+    return t >= 27
+
+
+def is_wind(t: int) -> bool:
+    """True for E S W N."""
+    return 27 <= t <= 30
+
+
+def is_dragon(t: int) -> bool:
+    """True for C F P (中 发 白)."""
+    return t >= 31
+
+
+def suit_of(t: int) -> str:
+    """Return 'm', 'p', 's' or 'z' (honors).
+
+    >>> suit_of(20)
+    's'
+    """
+    return "z" if t >= 27 else SUITS[t // 9]
+
+
+def number_of(t: int) -> int:
+    """Return 1..9 for suited tiles and 1..7 for honors (E=1 … P=7, as in ``1z``..``7z``).
+
+    >>> number_of(13), number_of(33)
+    (5, 7)
+    """
+    return t - 26 if t >= 27 else t % 9 + 1
+
+
+def is_terminal(t: int) -> bool:
+    """True for suited 1 and 9."""
+    return t < 27 and t % 9 in (0, 8)
+
+
+def name(t: int) -> str:
+    """Return the short name of a tile.
+
+    >>> name(0), name(13), name(27), name(33)
+    ('1m', '5p', 'E', 'P')
+    """
+    if t >= 27:
+        return HONOR_LETTERS[t - 27]
+    return f"{t % 9 + 1}{SUITS[t // 9]}"
+
+
+def glyph(t: int) -> str:
+    """Return the Unicode mahjong glyph of a tile.
+
+    >>> glyph(0), glyph(27)
+    ('🀇', '🀀')
+    """
+    if t >= 27:
+        return chr(0x1F000 + t - 27)
+    suit, n = divmod(t, 9)
+    start = {0: 0x1F007, 1: 0x1F019, 2: 0x1F010}[suit]  # man, pin, sou blocks
+    return chr(start + n)
+
+
+def flower_name(f: int) -> str:
+    """Return the Chinese name of flower 1..8 (春夏秋冬 梅兰竹菊).
+
+    >>> flower_name(5)
+    '梅'
+    """
+    return FLOWER_CHARS[f - 1]
+
+
+def flower_glyph(f: int) -> str:
+    """Return the Unicode glyph of flower 1..8 (1-4 seasons, 5-8 plants)."""
+    # U+1F022..1F025 plum orchid bamboo chrysanthemum, U+1F026..1F029 spring..winter
+    return chr(0x1F026 + f - 1) if f <= 4 else chr(0x1F022 + f - 5)
+
+
+def parse_tile(text: str) -> int:
+    """Parse one tile name ('5p', '5b', 'E', '1z', '东'); raise ValueError if it is not one.
+
+    >>> parse_tile("3w"), parse_tile("7z"), parse_tile("發")
+    (2, 33, 32)
+    """
+    s = text.strip()
+    if len(s) == 1:
+        for table in (HONOR_LETTERS, HONOR_CHARS, HONOR_CHARS_TRAD):
+            if s in table:
+                return 27 + table.index(s)
+    if len(s) == 2 and s[0] in "123456789":
+        suit = ALIASES.get(s[1])
+        if suit is not None:
+            return tile(int(s[0]), suit)
+        if s[1] == "z" and s[0] in "1234567":
+            return 27 + int(s[0]) - 1
+    raise ValueError(f"'{text}' is not a tile (write e.g. 5p, 3m, 7s, E, C, 1z, 东)")
+
+
+# Suffix letter -> canonical suit. w/b/t are the pinyin initials 万/饼/条.
+ALIASES: Final = {"m": "m", "p": "p", "s": "s", "w": "m", "b": "p", "t": "s"}

@@ -1,0 +1,156 @@
+"""Load YAML safely and keep where every value came from.
+
+Only :class:`yaml.SafeLoader` nodes are composed (no Python tags, no object
+construction); the node graph is then turned into :class:`YMap`/:class:`YList`
+containers that remember the line and column of each key and item, so a schema
+error can say ``rulesets/x.yaml:42 patterns[3].value``.
+
+Hostile files are refused cheaply: a size limit, a limit on the number of
+nodes visited (aliases are followed, so an alias-expansion "billion laughs" bomb
+hits the limit instead of the memory), a nesting limit, and a digit limit on
+numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from .errors import Problem, RulesetError
+
+MAX_BYTES = 512 * 1024
+MAX_NODES = 50_000
+MAX_DEPTH = 32
+MAX_INT_DIGITS = 30
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a key or value starts (1-based); ``quoted`` for '...' / "..." scalars."""
+
+    file: str
+    line: int
+    column: int
+    quoted: bool = False
+
+
+class YMap(dict[str, Any]):
+    """A mapping that remembers the position of each key (``marks``) and its own (``mark``)."""
+
+    def __init__(self, mark: Mark | None = None) -> None:
+        super().__init__()
+        self.mark = mark
+        self.marks: dict[str, Mark] = {}  # where each key is written
+        self.vmarks: dict[str, Mark] = {}  # where each value starts
+
+
+class YList(list[Any]):
+    """A list that remembers the position of each item."""
+
+    def __init__(self, mark: Mark | None = None) -> None:
+        super().__init__()
+        self.mark = mark
+        self.marks: list[Mark] = []
+
+
+def _mark(node: yaml.Node, file: str) -> Mark:
+    m = node.start_mark
+    quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
+    return Mark(file, m.line + 1, m.column + 1, quoted)
+
+
+def load(text: str, file: str, trusted: bool = False) -> Any:
+    """Parse YAML text into YMap/YList/scalars; raise RulesetError on any problem.
+
+    >>> load("a: 1\\nb: [x, 2]", "t.yaml")
+    {'a': 1, 'b': ['x', 2]}
+    """
+    if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
+        raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
+    try:
+        # The pure-Python SafeLoader raises RecursionError on absurd nesting, which we can catch;
+        # it builds nodes only (compose), never Python objects from tags.
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader) if trusted else yaml.SafeLoader
+        node = yaml.compose(text, Loader=loader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark else None
+        col = mark.column + 1 if mark else None
+        msg = f"{e.problem or e.context or 'invalid YAML'}"
+        raise RulesetError(Problem(file, line, col, "", f"invalid YAML: {msg}")) from None
+    except yaml.YAMLError as e:
+        raise RulesetError(Problem(file, None, None, "", f"invalid YAML: {e}")) from None
+    except RecursionError:
+        raise RulesetError(Problem(file, None, None, "", "YAML nested too deeply")) from None
+    if node is None:
+        return None
+    budget = [MAX_NODES]
+    return _convert(node, file, 0, budget)
+
+
+def _convert(node: yaml.Node, file: str, depth: int, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise RulesetError(Problem(
+            file, None, None, "",
+            f"more than {MAX_NODES} values (an alias-expansion bomb?); refused",
+        ))
+    if depth > MAX_DEPTH:
+        m = _mark(node, file)
+        raise RulesetError(Problem(file, m.line, m.column, "", f"nested more than {MAX_DEPTH} levels"))
+    if isinstance(node, yaml.MappingNode):
+        out = YMap(_mark(node, file))
+        for k, v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                m = _mark(k, file)
+                raise RulesetError(Problem(file, m.line, m.column, "", "keys must be plain words"))
+            if k.tag == "tag:yaml.org,2002:merge":
+                m = _mark(k, file)
+                raise RulesetError(Problem(file, m.line, m.column, "<<",
+                                           "YAML merge keys (<<) are not supported"))
+            key = str(k.value)
+            if key in out:
+                m = _mark(k, file)
+                raise RulesetError(Problem(file, m.line, m.column, key, "key given twice"))
+            out.marks[key] = _mark(k, file)
+            out.vmarks[key] = _mark(v, file)
+            out[key] = _convert(v, file, depth + 1, budget)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        lst = YList(_mark(node, file))
+        for item in node.value:
+            lst.marks.append(_mark(item, file))
+            lst.append(_convert(item, file, depth + 1, budget))
+        return lst
+    return _scalar(node, file)
+
+
+def _scalar(node: yaml.ScalarNode, file: str) -> Any:
+    tag = node.tag
+    value = node.value
+    if tag == "tag:yaml.org,2002:int":
+        digits = value.lstrip("+-").replace("_", "")
+        if len(digits) > MAX_INT_DIGITS:
+            m = _mark(node, file)
+            raise RulesetError(Problem(file, m.line, m.column, "",
+                                       f"number with more than {MAX_INT_DIGITS} digits"))
+        try:
+            return int(value.replace("_", ""), 10)
+        except ValueError:
+            # 0x1F, 0o17, 1:30 (YAML 1.1 forms): let PyYAML read this one short scalar
+            parsed = yaml.safe_load(value)
+            return parsed if isinstance(parsed, int) else value
+    if tag == "tag:yaml.org,2002:bool":
+        return value.lower() in ("true", "yes", "on", "y")
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag == "tag:yaml.org,2002:float":
+        m = _mark(node, file)
+        raise RulesetError(Problem(file, m.line, m.column, "",
+                                   f"'{value}': numbers in rulesets are whole numbers"))
+    if tag in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"):
+        return str(value)
+    m = _mark(node, file)
+    raise RulesetError(Problem(file, m.line, m.column, "", f"YAML tag {tag} is not allowed"))
