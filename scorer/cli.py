@@ -148,18 +148,47 @@ def score(
 
 @app.command()
 def rules(
-    ruleset: str | None = typer.Argument(None, help="A ruleset id or path; omit to list them."),
+    ruleset: str | None = typer.Argument(None, help="A ruleset id or path to show; omit to "
+                                         "list them; 'check' to validate files."),
+    files: list[str] | None = typer.Argument(None, help="With 'check': the YAML files."),
     lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
 ) -> None:
-    """List the rulesets, or show one: patterns, values, options and defaults."""
+    """List the rulesets, show one (patterns, values, options), or 'check FILE...'."""
     try:
+        if ruleset == "check":
+            raise SystemExit(_rules_check(files or []))
         from .rulesview import list_text, show_text
 
+        if files:
+            from .errors import ContextError
+            raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(files)}")
         print(show_text(ruleset, lang) if ruleset else list_text())
     except SystemExit:
         raise
     except Exception as e:
         _fail(e)
+
+
+def _rules_check(files: list[str]) -> int:
+    """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
+    from .errors import ContextError, RulesetError
+    from .ruleset import compile_ruleset, _locate
+
+    if not files:
+        raise ContextError("rules check needs at least one ruleset file")
+    status = 0
+    for f in files:
+        try:
+            path, text = _locate(f, None, [])
+            rs = compile_ruleset(text, str(path))
+        except RulesetError as e:
+            status = 2
+            for p in e.problems:
+                print(str(p))
+            print(f"{f}: {len(e.problems)} problem(s)", file=sys.stderr)
+            continue
+        print(f"{f}: ok — {rs.id} ({rs.name_en}), {len(rs.patterns)} patterns")
+    return status
 
 
 def main(argv: list[str] | None = None) -> None:
