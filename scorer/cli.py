@@ -172,7 +172,7 @@ def rules(
 def _rules_check(files: list[str]) -> int:
     """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
     from .errors import ContextError, RulesetError
-    from .ruleset import compile_ruleset, _locate
+    from .ruleset import _locate, compile_ruleset
 
     if not files:
         raise ContextError("rules check needs at least one ruleset file")

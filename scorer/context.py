@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, cast
 
 from . import tiles as T
 from .errors import ContextError, NotationError
@@ -165,7 +165,7 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
         except ValueError as e:
             raise ContextError(f"--wild {ctx.wild}: {e}", "--wild") from None
 
-    flowers_count, flower_list = 0, ()
+    flowers_count, flower_list = 0, cast(tuple[int, ...], ())
     if ctx.flowers is not None:
         try:
             n, which = parse_flowers(ctx.flowers)
@@ -249,19 +249,19 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
     if bad:
         raise ContextError(f"the {rs.id} ruleset gives unknown suits {bad}")
     tiles_in_play = tuple(t for t in ALL_TILES if t >= 27 or T.SUITS[t // 9] in suits)
-    spec = NO_WILD
+    wspec = NO_WILD
     if rs.wildcard is not None:
         w = rs.wildcard
         face = w.face(env)
         if face is not None:
-            spec = WildSpec(face=face, in_play=w.in_play(env), stand_in=w.stand_in,
+            wspec = WildSpec(face=face, in_play=w.in_play(env), stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
                             candidates=tiles_in_play, detail=rs.detail)
-    if piao and spec.face is None:
+    if piao and wspec.face is None:
         raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
                            "--piao")
-    env["wild_face"] = spec.face
+    env["wild_face"] = wspec.face
 
     # 7. 承包 relations
     relations: list[tuple[str, str]] = []
@@ -287,5 +287,5 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
             raise ContextError(f"--chengbao {text} is given twice", "--chengbao")
         relations.append((a, b))
 
-    return Table(rs, ctx, options, seats, spec, self_draw, discarder, tuple(relations), env,
+    return Table(rs, ctx, options, seats, wspec, self_draw, discarder, tuple(relations), env,
                  inferred, suits=suits)

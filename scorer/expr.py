@@ -159,11 +159,13 @@ def safe_pow(a: int, b: int) -> int:
         return 1 if b % 2 == 0 else -1
     if b > MAX_BITS or abs(a).bit_length() * b > MAX_BITS + 64:
         raise EvalError(f"{a} ** {b} is larger than 2**{MAX_BITS} (refused to keep memory bounded)")
-    return _check_bits(a**b)
+    result: int = _check_bits(a**b)
+    return result
 
 
 def safe_mul(a: int, b: int) -> int:
-    return _check_bits(a * b)
+    result: int = _check_bits(a * b)
+    return result
 
 
 def safe_floordiv(a: int, b: int) -> int:
@@ -410,10 +412,7 @@ class _Compiler:
         if isinstance(node.op, ast.USub | ast.UAdd):
             if not is_numeric(t):
                 raise self.err(node, f"arithmetic needs numbers, this is a {t}")
-            if isinstance(node.op, ast.USub):
-                g = lambda env: -f(env)  # noqa: E731
-            else:
-                g = f
+            g = (lambda env: -f(env)) if isinstance(node.op, ast.USub) else f
             return self.fold(node, g, INT, [node.operand])
         raise self.err(node, "operator ~ is not allowed")
 
@@ -515,7 +514,7 @@ class _Compiler:
         if a0 != b0:
             raise self.err(node, f"cannot compare a {a} with a {b}")
         if not isinstance(op, ast.Eq | ast.NotEq) and a0 in (GROUP,):
-            raise self.err(node, f"groups can only be compared with == and !=")
+            raise self.err(node, "groups can only be compared with == and !=")
 
     def v_IfExp(self, node: ast.IfExp) -> tuple[Fn, str]:
         tf, _ = self.visit(node.test)

@@ -196,7 +196,7 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
             if lg != t:
                 stand_ins += 1
     win_lg = _logical(hand.winning, spec, False)[0]
-    melds = tuple(meld_readings(m, i, spec) for i, m in enumerate(hand.melds))
+    melds = tuple(tuple(meld_readings(m, i, spec)) for i, m in enumerate(hand.melds))
     wild_count = jokers + sum(
         1 for m in hand.melds for t in m.tiles if spec.face is not None and t == spec.face
     )
@@ -310,7 +310,7 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
         seen.add(g)
         concealed = self_draw or g.kind not in ("pung", "kong")
         won = g._replace(has_win=True, concealed=concealed)
-        rest = groups[:k] + (won,) + groups[k + 1:]
+        rest = (*groups[:k], won, *groups[k + 1:])
         out[Reading(shape, melds + rest, len(melds) + k, win_tile is None)] = None
 
 

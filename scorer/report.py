@@ -198,7 +198,7 @@ def explain_text(result: Result, lang: str = "zh") -> str:
     """Every reading considered, best first, with its patterns and what the winner gets."""
     from tabulate import tabulate
 
-    rows = []
+    rows: list[list[Any]] = []
     seen: set[tuple[Any, ...]] = set()
     winner = result.winner
     for s in result.candidates:
@@ -267,10 +267,11 @@ def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
     out = []
     seen: set[tuple[Any, ...]] = set()
     for s in result.candidates:
-        item = {"shape": s.reading.shape, "decomposition": s.reading.describe(),
-                "patterns": [hit_json(h) for h in s.hits], "score": s.score,
-                "payments": dict(s.payments)}
-        key = (tuple(item["decomposition"]), tuple(h["id"] for h in item["patterns"]), s.score)
+        decomposition = s.reading.describe()
+        patterns = [hit_json(h) for h in s.hits]
+        item = {"shape": s.reading.shape, "decomposition": decomposition,
+                "patterns": patterns, "score": s.score, "payments": dict(s.payments)}
+        key = (tuple(decomposition), tuple(h["id"] for h in patterns), s.score)
         if key not in seen:
             seen.add(key)
             out.append(item)

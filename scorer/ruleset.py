@@ -25,8 +25,7 @@ from typing import Any
 from . import facts as F
 from . import tiles as T
 from .errors import Problem, RulesetError
-from .expr import (BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr,
-                   is_numeric)
+from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
 from .readings import SHAPES
 from .yamlsafe import Mark, YList, YMap, load
 
@@ -430,9 +429,9 @@ def merge(parent: Any, child: Any) -> Any:
         for item, mk in zip(child, child.marks, strict=False):
             pid = item.get("id")
             if pid in index:
-                k = index[pid]
-                out_list[k] = merge(out_list[k], item)
-                out_list.marks[k] = mk
+                pos = index[pid]
+                out_list[pos] = merge(out_list[pos], item)
+                out_list.marks[pos] = mk
             else:
                 out_list.append(item)
                 out_list.marks.append(mk)

@@ -44,7 +44,9 @@ def show_text(spec: str, lang: str = "zh") -> str:
     for f in rs.flags.values():
         rng = ""
         if f.minimum is not None or f.maximum is not None:
-            rng = f" {f.minimum if f.minimum is not None else ''}..{f.maximum if f.maximum is not None else ''}"
+            lo = "" if f.minimum is None else f.minimum
+            hi = "" if f.maximum is None else f.maximum
+            rng = f" {lo}..{hi}"
         dflt = f" (default {f.default})" if f.default is not None else ""
         flags.append(f"--{f.name.replace('_', '-')}{rng}{dflt}")
     out.append("")

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import facts as F
 from . import tiles as T
+from .context import Context, Table, resolve
 from .errors import ContextError, EvaluationError, HandError, NotAWin
 from .expr import EvalError
 from .facts import Env
@@ -27,7 +28,6 @@ from .notation import parse_hand
 from .payments import Settlement, settle
 from .readings import Reading, interpret, readings
 from .ruleset import Pattern, Ruleset, load_ruleset
-from .context import Context, Table, resolve
 
 
 @dataclass
