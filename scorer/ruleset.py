@@ -18,7 +18,6 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +78,8 @@ TOP_KEYS = {
     "patterns": "the scoring patterns",
     "payment": "what each payer pays",
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
+    "house_examples": "common house changes offered by 'mjscore rules new --from ID': "
+    "a list of {title, yaml}",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
                 "notes"}
@@ -215,6 +216,18 @@ class Wildcard:
 
 
 @dataclass(frozen=True)
+class HouseExample:
+    """A common house change, offered (commented out) by ``mjscore rules new --from ID``.
+
+    ``yaml`` is the text to add to a file that extends the ruleset; ``title`` says in
+    a few words what it changes (e.g. "封顶 128 (cap 128)").
+    """
+
+    title: str
+    yaml: str
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A compiled ruleset; immutable and shared by every hand scored with it."""
 
@@ -241,7 +254,9 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
-    chain: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()  # file names: this one, then what it extends, in order
+    sources: tuple[str, ...] = ()  # the same files as full paths
+    house_examples: tuple[HouseExample, ...] = ()
     data: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -290,17 +305,34 @@ def list_builtin() -> list[str]:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
+    The cache is keyed by the file and its text, and checked against the files it
+    extends (their modification times), so editing a parent file is seen at once.
+
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
     """
     path, text = _locate(spec, None, [])
-    key = str(path)
-    return _load_cached(key, text)
+    key = (str(path.resolve()), text)
+    hit = _CACHE.get(key)
+    if hit is not None and all(_stamp(p) == st for p, st in hit[1]):
+        return hit[0]
+    rs = compile_ruleset(text, str(path))
+    if len(_CACHE) >= 64:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = (rs, tuple((p, _stamp(p)) for p in rs.sources[1:]))
+    return rs
 
 
-@lru_cache(maxsize=64)
-def _load_cached(key: str, text: str) -> Ruleset:
-    return compile_ruleset(text, key)
+_CACHE: dict[tuple[str, str], tuple[Ruleset, tuple[tuple[str, Any], ...]]] = {}
+
+
+def _stamp(path: str) -> Any:
+    """What tells a file's content apart cheaply: (mtime, size), or None if it is gone."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 
 def _is_path(spec: str) -> bool:
@@ -308,14 +340,19 @@ def _is_path(spec: str) -> bool:
 
 
 def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, str]:
-    """Find a ruleset by id or path and read its text."""
+    """Find a ruleset by id or path and read its text.
+
+    ``base_dir`` is the folder of the file that names ``spec`` in its ``extends:``
+    (relative paths are relative to that file); ``chain`` the files read so far, shown
+    in the message when the ruleset is missing.
+    """
+    via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
     if not _is_path(spec):
         path = builtin_path(spec)
-        if not path.is_file():
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
             close = difflib.get_close_matches(spec, known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
             raise RulesetError(
                 f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
                 f"or give a path to a YAML file{via}"
@@ -325,8 +362,9 @@ def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, s
         if base_dir is not None and not path.is_absolute():
             path = base_dir / path
         if not path.is_file():
-            via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
-            raise RulesetError(f"ruleset file not found: {spec}{via}")
+            where = f" (looked for {path}, relative to the file that extends it)" if str(
+                path) != spec else ""
+            raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -358,85 +396,254 @@ def is_builtin(path: str) -> bool:
         return False
 
 
+# Top-level lists whose entries have an ``id``: a child's entry with an inherited id
+# changes that entry key by key; one with a new id is added; ``remove:`` drops ids.
+ID_LISTS = ("patterns", "errors", "not_a_win")
+
+
+def _ident(path: str) -> str:
+    p = Path(path)
+    return str(p.resolve()) if p.exists() else path
+
+
 def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[YMap, list[str]]:
-    """Parse a ruleset file and everything it extends; return the merged map and the chain."""
+    """Parse a ruleset file and everything it extends; return the merged map and the chain.
+
+    The chain lists the files read, the given one first (resolved paths). A file
+    that extends another (``extends: hangzhou`` or ``extends: ../base.yaml``, a path
+    relative to the file) starts from the parent's merged map: see :func:`merge_ruleset`.
+    A missing parent, a cycle or more than ``MAX_EXTENDS`` levels is a RulesetError at
+    the ``extends:`` line, with the chain of files.
+
+    >>> data, chain = read_merged("extends: hangzhou\nid: mine\n", "mine.yaml")
+    >>> data["id"], data["name_en"], [c.rsplit("/", 1)[-1] for c in chain]
+    ('mine', 'Hangzhou', ['mine.yaml', 'hangzhou.yaml'])
+    """
     chain = list(chain or [])
     shown = _display(file)
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
     data = load(text, shown, trusted=is_builtin(file))
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
-    ident = str(Path(file).resolve()) if Path(file).exists() else file
-    if ident in chain:
-        names = [Path(c).name for c in [*chain, ident]]
-        raise RulesetError(Problem(shown, None, None, "extends",
-                                   f"extends itself in a cycle: {' → '.join(names)}"))
-    chain.append(ident)
+    chain.append(_ident(file))
     parent_spec = data.get("extends")
     if parent_spec is None:
+        if "remove" in data:
+            m = data.marks.get("remove")
+            raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                       "remove", "remove: drops inherited entries; it needs "
+                                       "extends: (the ruleset to start from)"))
         return data, chain
-    m = data.marks.get("extends")
-    if not isinstance(parent_spec, str):
-        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                   "extends", "must be a ruleset id or a path"))
+    m = data.vmarks.get("extends")
+    line, col = (m.line, m.column) if m else (None, None)
+    names = [Path(c).name for c in chain]
+    if not isinstance(parent_spec, str) or not parent_spec.strip():
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   "must be a built-in ruleset id (e.g. hangzhou) or a path to "
+                                   "a YAML file, relative to this file"))
     if len(chain) > MAX_EXTENDS:
-        raise RulesetError(Problem(shown, m.line if m else None, None, "extends",
-                                   f"more than {MAX_EXTENDS} levels of extends"))
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   f"more than {MAX_EXTENDS} levels of extends "
+                                   f"(chain: {' → '.join(names)})"))
     try:
-        ppath, ptext = _locate(parent_spec, Path(file).parent, [Path(c).name for c in chain])
+        ppath, ptext = _locate(parent_spec, Path(file).parent, names)
     except RulesetError as e:
-        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                   "extends", e.message)) from None
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   e.problems[0].message if e.problems else e.message)) from None
+    if _ident(str(ppath)) in chain:
+        cycle = [*names, ppath.name]
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   f"extends itself in a cycle: {' → '.join(cycle)}"))
     parent, chain = read_merged(ptext, str(ppath), chain)
-    return merge(parent, data), chain
+    problems: list[Problem] = []
+    merged = merge_ruleset(parent, data, problems)
+    if problems:
+        raise RulesetError(problems)
+    if "id" not in data:
+        # A house file without its own id is named after the file, so that results and
+        # disputes never show it under its parent's id.
+        merged["id"] = Path(file).stem
+        merged.marks["id"] = merged.vmarks["id"] = Mark(shown, 1, 1)
+    return merged, chain
+
+
+def merge_ruleset(parent: YMap, child: YMap, problems: list[Problem]) -> YMap:
+    """Merge a child ruleset file over its (merged) parent.
+
+    * mappings (``options``, ``context``, ``labels``, ``payment`` …) merge key by key,
+      recursively: ``options: {cap: {default: 128}}`` changes one default;
+    * the lists of :data:`ID_LISTS` merge by ``id``: an entry with an inherited id
+      changes that entry key by key (``{id: baotou, value: 4}``), a new id adds an
+      entry (a new pattern must say ``when:``);
+    * ``remove: [id, ...]`` drops inherited entries before the child's are added (so
+      remove + an entry with the same id replaces it whole); ``replaces:`` lists of
+      inherited patterns forget the removed ids;
+    * any other value (text, numbers, other lists) is replaced by the child's.
+
+    Problems (an unknown id in ``remove``, an override of a pattern that does not
+    exist) are appended to ``problems`` with the child's file and line.
+    """
+    removed = _removals(parent, child, problems)
+    base = _without(parent, removed) if removed else parent
+    out = YMap(child.mark)
+    _copy_into(out, base)
+    for k, v in child.items():
+        if k in ("extends", "remove"):
+            continue
+        if k in ID_LISTS and isinstance(v, YList) and isinstance(out.get(k), YList):
+            out[k] = _merge_by_id(out[k], v, k, problems)
+        else:
+            out[k] = merge(out[k], v) if k in out else v
+        out.marks[k] = child.marks[k]
+        out.vmarks[k] = child.vmarks[k]
+    return out
 
 
 def merge(parent: Any, child: Any) -> Any:
-    """Merge a child ruleset over its parent (see module docstring)."""
-    if isinstance(parent, YMap) and isinstance(child, YMap):
-        out = YMap(child.mark)
-        for k, v in parent.items():
-            out[k] = v
-            out.marks[k] = parent.marks.get(k) or out.mark  # type: ignore[assignment]
-            if k in parent.vmarks:
-                out.vmarks[k] = parent.vmarks[k]
+    """Merge two values of a ruleset: mappings key by key, lists of entries with ids by id,
+    anything else is the child's value.
+
+    >>> merge({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"d": 4}})
+    {'a': 1, 'b': {'c': 2, 'd': 4}}
+    """
+    if isinstance(parent, dict) and isinstance(child, dict):
+        out = YMap(getattr(child, "mark", None))
+        _copy_into(out, parent)
         for k, v in child.items():
-            if k in ("extends", "remove"):
-                continue
             out[k] = merge(out[k], v) if k in out else v
-            out.marks[k] = child.marks[k]
-            out.vmarks[k] = child.vmarks[k]
-        removed = child.get("remove") or []
-        if isinstance(removed, list):
-            for key in ("patterns", "errors", "not_a_win"):
-                lst = out.get(key)
-                if isinstance(lst, YList):
-                    kept = YList(lst.mark)
-                    for item, mk in zip(lst, lst.marks, strict=False):
-                        if not (isinstance(item, dict) and item.get("id") in removed):
-                            kept.append(item)
-                            kept.marks.append(mk)
-                    out[key] = kept
+            if isinstance(child, YMap):
+                if k in child.marks:
+                    out.marks[k] = child.marks[k]
+                if k in child.vmarks:
+                    out.vmarks[k] = child.vmarks[k]
         return out
     if isinstance(parent, YList) and isinstance(child, YList) and _has_ids(parent) and _has_ids(
             child):
-        out_list = YList(child.mark)
-        index: dict[Any, int] = {}
-        for item, mk in zip(parent, parent.marks, strict=False):
-            index[item.get("id")] = len(out_list)
-            out_list.append(item)
-            out_list.marks.append(mk)
-        for item, mk in zip(child, child.marks, strict=False):
-            pid = item.get("id")
-            if pid in index:
-                pos = index[pid]
-                out_list[pos] = merge(out_list[pos], item)
-                out_list.marks[pos] = mk
-            else:
-                out_list.append(item)
-                out_list.marks.append(mk)
-        return out_list
+        return _merge_by_id(parent, child, "", [])
     return child
+
+
+def _copy_into(out: YMap, src: dict[str, Any]) -> None:
+    for k, v in src.items():
+        out[k] = v
+        if isinstance(src, YMap):
+            if k in src.marks:
+                out.marks[k] = src.marks[k]
+            if k in src.vmarks:
+                out.vmarks[k] = src.vmarks[k]
+
+
+def _origin(lst: YList, i: int) -> int:
+    """The index an entry of a merged list had in the file it was written in."""
+    origins = getattr(lst, "origins", None)
+    return origins[i] if origins is not None and i < len(origins) else i
+
+
+def _new_list(mark: Mark | None) -> YList:
+    out = YList(mark)
+    out.origins = []  # type: ignore[attr-defined]
+    return out
+
+
+def _append(out: YList, item: Any, mark: Mark, origin: int) -> None:
+    out.append(item)
+    out.marks.append(mark)
+    out.origins.append(origin)  # type: ignore[attr-defined]
+
+
+def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem]) -> YList:
+    out = _new_list(child.mark)
+    index: dict[str, int] = {}
+    for i, (item, mk) in enumerate(zip(parent, parent.marks, strict=False)):
+        pid = item.get("id") if isinstance(item, dict) else None
+        if isinstance(pid, str):
+            index[pid] = len(out)
+        _append(out, item, mk, _origin(parent, i))
+    for j, (item, mk) in enumerate(zip(child, child.marks, strict=False)):
+        pid = item.get("id") if isinstance(item, dict) else None
+        if isinstance(pid, str) and pid in index:
+            pos = index[pid]
+            out[pos] = merge(out[pos], item)
+            out.marks[pos] = mk
+            out.origins[pos] = j  # type: ignore[attr-defined]
+            continue
+        if key == "patterns" and isinstance(item, YMap) and isinstance(pid, str) and (
+                "when" not in item):
+            # An override whose id matches nothing would silently add a pattern that always
+            # applies (when defaults to true): almost surely a misspelt id.
+            close = difflib.get_close_matches(pid, list(index), n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            mark = item.vmarks.get("id") or mk
+            problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
+                                    f"no inherited pattern '{pid}' to change; {hint}a new "
+                                    "pattern needs when: (and name, value)"))
+        _append(out, item, mk, j)
+    return out
+
+
+def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
+    """The ids a child's ``remove:`` drops, each checked against the parent's entries."""
+    raw = child.get("remove")
+    if raw is None:
+        return set()
+    m = child.vmarks.get("remove") or child.mark
+    if isinstance(raw, str):
+        lst = YList(m)
+        lst.append(raw)
+        lst.marks.append(m)  # type: ignore[arg-type]
+        raw = lst
+    if not isinstance(raw, YList):
+        problems.append(Problem(m.file if m else "", m.line if m else None,
+                                m.column if m else None, "remove",
+                                "must be a list of inherited ids, e.g. [qingqidui, gangkai]"))
+        return set()
+    known: list[str] = []
+    for key in ID_LISTS:
+        entries = parent.get(key)
+        if isinstance(entries, list):
+            known += [str(i["id"]) for i in entries if isinstance(i, dict) and "id" in i]
+    out: set[str] = set()
+    for j, rid in enumerate(raw):
+        mk = raw.marks[j] if j < len(raw.marks) else m
+        if not isinstance(rid, str) or rid not in known:
+            close = difflib.get_close_matches(str(rid), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
+                                    mk.column if mk else None, f"remove[{j}]",
+                                    f"no inherited pattern, error or not_a_win with id "
+                                    f"'{rid}'{hint}"))
+            continue
+        out.add(rid)
+    return out
+
+
+def _without(parent: YMap, removed: set[str]) -> YMap:
+    """A copy of ``parent`` without the removed entries; ``replaces`` lists forget them."""
+    out = YMap(parent.mark)
+    _copy_into(out, parent)
+    for key in ID_LISTS:
+        lst = parent.get(key)
+        if not isinstance(lst, YList):
+            continue
+        kept = _new_list(lst.mark)
+        for i, (item, mk) in enumerate(zip(lst, lst.marks, strict=False)):
+            if isinstance(item, dict) and item.get("id") in removed:
+                continue
+            if key == "patterns" and isinstance(item, YMap) and item.get("replaces"):
+                rep = item["replaces"]
+                reps = [rep] if isinstance(rep, str) else rep
+                if isinstance(reps, list) and any(r in removed for r in reps):
+                    item = merge(item, YMap())
+                    new = YList(getattr(rep, "mark", None))
+                    for r, rm in zip(reps, getattr(rep, "marks", [item.vmarks.get("replaces")]
+                                                   * len(reps)), strict=False):
+                        if r not in removed:
+                            new.append(r)
+                            new.marks.append(rm)
+                    item["replaces"] = new
+            _append(kept, item, mk, _origin(lst, i))
+        out[key] = kept
+    return out
 
 
 def _has_ids(lst: list[Any]) -> bool:
@@ -445,15 +652,22 @@ def _has_ids(lst: list[Any]) -> bool:
 
 # ----------------------------------------------------------------------------- compiling
 def compile_ruleset(text: str, file: str) -> Ruleset:
-    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem."""
+    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem.
+
+    A problem found in a file that this one extends is reported at its place in that
+    file, with a note that the file is inherited (an override here may be the cause).
+    """
     data, chain = read_merged(text, file)
-    c = _Compiler(_display(file), data)
+    shown = _display(file)
+    c = _Compiler(shown, data)
     rs = c.build()
     if c.problems:
-        raise RulesetError(c.problems)
+        probs = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
+                 if p.file and p.file != shown else p for p in c.problems]
+        raise RulesetError(probs)
     assert rs is not None
     return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
-                           "data": data})
+                           "sources": tuple(chain), "data": data})
 
 
 class _Compiler:
@@ -592,6 +806,7 @@ class _Compiler:
                           default=tallies[0].name if tallies else "0")
         pay_scope_names = {**reading_names, **tally_names, **F.names_at("payment")}
         payment = self.payment(d.get("payment"), pay_scope_names, opt_scope)
+        house_examples = self.house_examples(d.get("house_examples"))
 
         self.check_flags_used(flags, [p.when for p in patterns] + [p.value for p in patterns]
                               + [c.when for c in errors] + [c.when for c in not_a_win])
@@ -613,7 +828,39 @@ class _Compiler:
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
             patterns=patterns, payment=payment, detail=detail,
+            house_examples=house_examples,
         )
+
+    def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
+        if raw is None:
+            return ()
+        if not isinstance(raw, YList):
+            self.problem(getattr(raw, "mark", None), "house_examples",
+                         "must be a list of {title, yaml}")
+            return ()
+        out = []
+        for i, item in enumerate(raw):
+            path = f"house_examples[{i}]"
+            if not isinstance(item, YMap):
+                self.problem(self.mark_of(raw, i), path, "must be a mapping with title and yaml")
+                continue
+            self.check_keys(item, {"title", "yaml"}, path)
+            title = self.text(item, "title", f"{path}.title", required=True)
+            text = self.text(item, "yaml", f"{path}.yaml", required=True)
+            if text:
+                # the snippet is added to a file that extends this one: it must be a mapping
+                try:
+                    snippet = load(text, self.file)
+                except RulesetError as e:
+                    self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
+                                 e.problems[0].message)
+                    continue
+                if not isinstance(snippet, YMap):
+                    self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
+                                 "must be YAML keys to add to a file that extends this ruleset")
+                    continue
+            out.append(HouseExample(title, text))
+        return tuple(out)
 
     def shapes(self, d: YMap) -> tuple[str, ...]:
         raw = d.get("shapes", ["standard"])
@@ -797,7 +1044,7 @@ class _Compiler:
             return ()
         out = []
         for i, item in enumerate(raw):
-            path = f"{key}[{i}]"
+            path = f"{key}[{_origin(raw, i)}]"
             if not isinstance(item, YMap):
                 self.problem(self.mark_of(raw, i), path, "must be a mapping with when and message")
                 continue
@@ -825,7 +1072,7 @@ class _Compiler:
         out: list[Pattern] = []
         replaces_at: list[tuple[int, str, Any]] = []
         for i, item in enumerate(raw):
-            path = f"patterns[{i}]"
+            path = f"patterns[{_origin(raw, i)}]"
             if not isinstance(item, YMap):
                 self.problem(self.mark_of(raw, i), path, "must be a mapping (id, name, when, value)")
                 continue
@@ -834,7 +1081,7 @@ class _Compiler:
             if pid in ids:
                 self.problem(self.mark_of(item, "id"), f"{path}.id",
                              f"id '{pid}' is used twice (also patterns[{ids[pid]}])")
-            ids[pid] = i
+            ids[pid] = _origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
                 close = difflib.get_close_matches(str(tally), tally_names, n=1)
