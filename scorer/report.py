@@ -87,11 +87,11 @@ def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
             parts.append(f"{pattern_name(h, lang)}{_formula(rs, h, s, lang)} = {label} {h.value}")
         elif t.combine == "product":
             items = [f"{pattern_name(h, lang)} ×{h.value}" + (f"^{h.count}" if h.count > 1 else "")
-                     for h in hits]
+                     + _formula(rs, h, s, lang) for h in hits]
             parts.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
         else:
             items = [f"{pattern_name(h, lang)} {h.value}" + (f"×{h.count}" if h.count > 1 else "")
-                     for h in hits]
+                     + _formula(rs, h, s, lang) for h in hits]
             parts.append(" + ".join(items) + f" = {s.tallies[t.name]} {label}")
     return "; ".join(parts)
 
