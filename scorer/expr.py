@@ -418,6 +418,14 @@ class _Compiler:
 
     def v_BoolOp(self, node: ast.BoolOp) -> tuple[Fn, str]:
         fns = [self.visit(v)[0] for v in node.values]
+        # two operands are by far the commonest: give them a closure without a loop
+        if len(fns) == 2:
+            a, b = fns
+            if isinstance(node.op, ast.And):
+                fn2: Fn = lambda env: a(env) and b(env)  # noqa: E731
+            else:
+                fn2 = lambda env: a(env) or b(env)  # noqa: E731
+            return self.fold(node, fn2, BOOL, list(node.values))
         if isinstance(node.op, ast.And):
             def fn(env: Any) -> Any:
                 v: Any = True
@@ -466,7 +474,12 @@ class _Compiler:
         del prev_node
         if len(parts) == 1:
             cmp, rf = parts[0]
-            fn: Fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
+            right_node = node.comparators[0]
+            if id(right_node) in self.consts:  # `x == 3`: no call for the constant side
+                const = self.consts[id(right_node)]
+                fn: Fn = lambda env: cmp(lf(env), const)  # noqa: E731
+            else:
+                fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
         else:
             def fn(env: Any) -> Any:
                 left = lf(env)

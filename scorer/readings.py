@@ -309,7 +309,7 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
             continue
         seen.add(g)
         concealed = self_draw or g.kind not in ("pung", "kong")
-        won = g._replace(has_win=True, concealed=concealed)
+        won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True, concealed)
         rest = (*groups[:k], won, *groups[k + 1:])
         out[Reading(shape, melds + rest, len(melds) + k, win_tile is None)] = None
 
