@@ -273,8 +273,10 @@ def compile_expr(src: Any, scope: Scope) -> Compiled:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
-        col = max((e.offset or 1) - 1, 0) + lead
-        raise ExprError(f"syntax error: {e.msg}", col) from None
+        # Python reports offset 0 when the expression ends too early: point at its end
+        col = (e.offset - 1 if e.offset else len(text)) + lead
+        where = "" if e.offset else " (the expression ends too early)"
+        raise ExprError(f"syntax error: {e.msg}{where}", col) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expression is nested too deeply") from None
     _check_size(tree)

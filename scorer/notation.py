@@ -70,14 +70,16 @@ def parse_tiles(text: str, offset: int = 0, what: str = "tile list") -> list[tup
             pending = []
             i += 1
             continue
-        if pending:
+        if pending and (ch in _HONOR_INPUT or ch.isspace() or ch in "[]"):
             d, dpos = pending[-1]
             raise NotationError(f"'{d}' has no suit letter after it", dpos, text)
         if ch in _HONOR_INPUT:
             out.append((_HONOR_INPUT[ch], pos))
         elif ch.isspace():
             pass
-        elif ch in "eswncfp" or ch in "ESWNCFP".lower():
+        elif ch == "f" and pending:
+            raise NotationError("flowers are given with --flowers, not in the hand", pos, text)
+        elif ch in "encf":
             raise NotationError(
                 f"'{ch}' is not a tile; honors are uppercase (E S W N C F P)", pos, text
             )

@@ -243,7 +243,7 @@ def free_candidates(interp: Interpretation, spec: WildSpec) -> tuple[int, ...]:
     >>> h = parse_hand("1122m3344p55sPPPP")
     >>> spec = WildSpec(face=33, detail=0)
     >>> [format_tiles((t,)) for t in free_candidates(interpret(h, spec), spec)]
-    ['1m', '2m', '3m', '3p', '4p', '5s', 'P', '4m']
+    ['1m', '2m', '4m', '5m', '3p', '4p', '5s', 'P']
     """
     if spec.detail >= 2 or interp.jokers < 2:
         return spec.candidates
