@@ -54,6 +54,7 @@ def test_human_report_shows_reading_chain_and_table() -> None:
 def test_explain_lists_every_reading_best_first() -> None:
     code, out, _ = run("score", "123m456p789s234sPP", "--rules", "hangzhou", "--self-draw",
                        "--explain", "--json")
+    assert code == 0
     data = json.loads(out)
     scores = [item["payments"]["E"] for item in data["explain"]]
     assert scores == sorted(scores, reverse=True)
