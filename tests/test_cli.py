@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -97,9 +99,13 @@ def test_rules_list_and_show() -> None:
         assert fragment in out
 
 
-def test_python_dash_m_is_the_same_command() -> None:
-    r = subprocess.run([sys.executable, "-m", "scorer", "score", "11223344556677s", "--rules",
-                        "hangzhou", "--self-draw", "--json"], capture_output=True, text=True,
-                       check=False)
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["payments"]["E"] == 24
+def test_installed_command_finds_its_rulesets(tmp_path: Path) -> None:
+    # Run from an empty folder so the installed package (not the source tree) is used,
+    # both as the console script and as `python -m scorer`.
+    exe = shutil.which("mjscore") or str(Path(sys.executable).parent / "mjscore")
+    for cmd in ([exe], [sys.executable, "-m", "scorer"]):
+        r = subprocess.run([*cmd, "score", "11223344556677s", "--rules", "hangzhou",
+                            "--self-draw", "--json"], capture_output=True, text=True,
+                           check=False, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["payments"]["E"] == 24
