@@ -9,7 +9,7 @@ expression sees.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, cast
 
 from . import tiles as T
@@ -146,7 +146,9 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
     _check_hand(table, hand)
     env = Env()
     dict.update(env, table.env)
-    return replace(table, env=env)
+    return Table(table.ruleset, table.context, table.options, table.seats, table.wild,
+                 table.self_draw, table.discarder, table.chengbao, env,
+                 table.inferred_self_draw, table.suits)
 
 
 def _check_hand(table: Table, hand: Hand) -> None:

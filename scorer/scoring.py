@@ -113,7 +113,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
-    hand_level = set(F.names_at("hand"))
+    hand_level = _HAND_LEVEL
     # Input errors that depend on the context alone come before any check of the tiles.
     late = []
     for chk in rs.errors:
@@ -190,6 +190,7 @@ def _shapes_text(rs: Ruleset) -> str:
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
+_HAND_LEVEL = frozenset(F.names_at("hand"))
 _PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
 
