@@ -33,10 +33,12 @@ MAX_LINE = 4096
 
 @dataclass
 class Record:
-    """The outcome of one input line: ``data`` is the JSON of ``score --json`` plus ``line``."""
+    """The outcome of one input line: ``data`` is the JSON of ``score --json`` plus ``line``;
+    ``text`` is the line already rendered in the requested output format (if any)."""
 
     line: int
     data: dict[str, Any]
+    text: str = ""
 
     @property
     def ok(self) -> bool:
@@ -99,9 +101,26 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     return rec
 
 
-def _score_chunk(chunk: list[tuple[int, str]], defaults: Sequence[str],
-                 lang: str) -> list[dict[str, Any]]:
-    return [score_record(text, defaults, n, lang) for n, text in chunk]
+def _score_chunk(chunk: list[tuple[int, str]], defaults: Sequence[str], lang: str,
+                 fmt: str | None = None) -> list[Record]:
+    """Score and (in the worker, where it runs in parallel) render a chunk of lines."""
+    out = []
+    for n, text in chunk:
+        rec = score_record(text, defaults, n, lang)
+        if rec.get("skip"):
+            continue
+        r = Record(n, rec)
+        if fmt == "jsonl":
+            r.text = jsonl_text(r)
+        elif fmt == "csv":
+            r.text = csv_text(csv_row(r))
+        if fmt is not None:
+            # keep only what the parent needs: the error, or the few fields of a table row
+            r.data = {k: v for k, v in rec.items() if k in ("error", "line")} if fmt != "table" \
+                else {"line": n, "row": csv_row(r), **({"error": rec["error"]} if "error" in rec
+                                                       else {})}
+        out.append(r)
+    return out
 
 
 def _chunks(lines: Iterable[tuple[int, str]], size: int) -> Iterator[list[tuple[int, str]]]:
@@ -116,12 +135,15 @@ def _chunks(lines: Iterable[tuple[int, str]], size: int) -> Iterator[list[tuple[
 
 
 def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] = (),
-               jobs: int = 1, lang: str = "zh", chunk: int = CHUNK) -> Iterator[Record]:
+               jobs: int = 1, lang: str = "zh", chunk: int = CHUNK,
+               fmt: str | None = None) -> Iterator[Record]:
     """Score lines in order, in this process (jobs=1) or in ``jobs`` processes.
 
     ``lines`` are texts (numbered from 1) or ``(line number, text)`` pairs; blank
     and comment lines are skipped. At most ``4 × jobs`` chunks are in flight, so
-    memory does not grow with the input.
+    memory does not grow with the input. With ``fmt`` ('jsonl', 'csv', 'table')
+    each record arrives rendered in ``Record.text`` (or ``data['row']``) and its
+    ``data`` keeps only the error, so the parent process does no rendering.
     """
     numbered = ((i, x) if isinstance(x, str) else x for i, x in enumerate(lines, 1))
     chunks = _chunks(numbered, chunk)
@@ -130,22 +152,16 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
     head = [c for _, c in zip(range(2), chunks, strict=False)] if jobs > 1 else []
     if jobs <= 1 or len(head) < 2:
         for c in [*head, *chunks]:
-            yield from _records(_score_chunk(c, defaults, lang))
+            yield from _score_chunk(c, defaults, lang, fmt)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque[Future[list[dict[str, Any]]]] = deque()
+        pending: deque[Future[list[Record]]] = deque()
         for c in itertools.chain(head, chunks):
-            pending.append(pool.submit(_score_chunk, c, list(defaults), lang))
+            pending.append(pool.submit(_score_chunk, c, list(defaults), lang, fmt))
             if len(pending) >= 4 * jobs:
-                yield from _records(pending.popleft().result())
+                yield from pending.popleft().result()
         while pending:
-            yield from _records(pending.popleft().result())
-
-
-def _records(recs: list[dict[str, Any]]) -> Iterator[Record]:
-    for rec in recs:
-        if not rec.get("skip"):
-            yield Record(int(rec["line"]), rec)
+            yield from pending.popleft().result()
 
 
 def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
@@ -161,6 +177,8 @@ def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
 def csv_row(rec: Record) -> list[Any]:
     """The CSV columns: line, hand, ruleset, score, pattern ids, E, S, W, N, error."""
     d = rec.data
+    if "row" in d:
+        return list(d["row"])
     if not rec.ok:
         return [rec.line, d.get("hand", ""), d.get("ruleset", ""), "", "", "", "", "", "",
                 d["error"]["message"]]
