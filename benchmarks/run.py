@@ -221,7 +221,7 @@ def to_riichi(line: str) -> Callable[[], object] | None:
             melds.append(Meld(Meld.CHI, ts))
     conc = [t136(t) for t in h.concealed]
     win = t136(h.winning)
-    all_tiles += conc + [win]
+    all_tiles += [*conc, win]
     calc = HandCalculator()
     cfg = HandConfig(is_tsumo=ctx.self_draw)
 
@@ -256,7 +256,7 @@ def main() -> None:
         print(f"\n== {rid}")
         everything: list[str] = []
         for w, lines in sets.items():
-            hps, med, worst, worst_line, errors = time_in_process(rid, lines)
+            hps, med, worst, _worst_line, errors = time_in_process(rid, lines)
             label = f"{w} wildcard{'s' if w != 1 else ''}" if st.max_wilds else "no wildcards"
             err = f", {errors} not scored (exit 2/3)" if errors else ""
             print(f"  in-process, {label:12s}: {hps:8,.0f} hands/s  median {med:6.3f} ms  "
