@@ -3,12 +3,16 @@
 This is how a table settles "under your rule it is X, under mine Y"::
 
     >>> from scorer.context import Context
-    >>> d = dispute("123m456p789s234sP9m", "hangzhou", Context(self_draw=True, piao=2),
-    ...             "hangzhou", Context(self_draw=True, piao=2, options=(("cap", "64"),)))
+    >>> ctx = Context(self_draw=True, dealer_streak=3)
+    >>> d = dispute("1111m2222m3333p55s", "hangzhou", ctx,
+    ...             "hangzhou", Context(self_draw=True, dealer_streak=3, options=(("cap", "64"),)))
     >>> d.differences
-    []
+    ['payment', 'payments']
     >>> [s.result.payments["E"] for s in (d.a, d.b)]
-    [48, 48]
+    [768, 192]
+
+(清七对 with three 豪华 is 2^(2+3) = 32 番; at 3 老庄 each idle player pays 8 × 32 = 256,
+or 64 with 封顶 64.)
 
 Each side is scored independently; a side that fails (not a legal win there, or a flag
 that ruleset has no use for) keeps its error instead of a result, so the comparison

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +258,12 @@ class Ruleset:
     chain: tuple[str, ...] = ()  # file names: this one, then what it extends, in order
     sources: tuple[str, ...] = ()  # the same files as full paths
     house_examples: tuple[HouseExample, ...] = ()
+    # (pattern, when, value, count) closures, unwrapped for the per-reading loop
+    fast: tuple[tuple[Pattern, Any, Any, Any], ...] = field(default=(), compare=False,
+                                                             repr=False)
+    max_tallies: frozenset[str] = frozenset()
+    payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
+    reusable: bool = False  # a reading's outcome depends only on its patterns' values
     data: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -276,6 +283,7 @@ class Ruleset:
 
 
 # ----------------------------------------------------------------------------- loading
+@lru_cache(maxsize=1)
 def builtin_dir() -> Path:
     """The folder of the built-in rulesets.
 
@@ -305,24 +313,41 @@ def list_builtin() -> list[str]:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
-    The cache is keyed by the file and its text, and checked against the files it
-    extends (their modification times), so editing a parent file is seen at once.
+    A file is read again only when its size or modification time changes, or that of
+    a file it extends, so editing a parent file is seen at once.
 
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
     """
+    path = builtin_path(spec) if not _is_path(spec) else Path(spec)
+    try:
+        st = path.stat()
+        stamp: tuple[object, ...] = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (spec,)
+    hit = _RECENT.get(spec)
+    if hit is not None and hit[0] == stamp and all(_stamp(p) == s for p, s in hit[2]):
+        return hit[1]
     path, text = _locate(spec, None, [])
     key = (str(path.resolve()), text)
-    hit = _CACHE.get(key)
-    if hit is not None and all(_stamp(p) == st for p, st in hit[1]):
-        return hit[0]
-    rs = compile_ruleset(text, str(path))
-    if len(_CACHE) >= 64:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = (rs, tuple((p, _stamp(p)) for p in rs.sources[1:]))
+    cached = _CACHE.get(key)
+    if cached is not None and all(_stamp(p) == s for p, s in cached[1]):
+        rs, parents = cached
+    else:
+        rs = compile_ruleset(text, str(path))
+        parents = tuple((p, _stamp(p)) for p in rs.sources[1:])
+        if len(_CACHE) >= 64:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (rs, parents)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[spec] = (stamp, rs, parents)
     return rs
 
 
+# spec -> (stamp of the file, ruleset, stamps of the files it extends)
+_RECENT: dict[str, tuple[tuple[object, ...], Ruleset, tuple[tuple[str, Any], ...]]] = {}
+# (resolved path, text) -> (ruleset, stamps of the files it extends)
 _CACHE: dict[tuple[str, str], tuple[Ruleset, tuple[tuple[str, Any], ...]]] = {}
 
 
@@ -415,7 +440,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
     A missing parent, a cycle or more than ``MAX_EXTENDS`` levels is a RulesetError at
     the ``extends:`` line, with the chain of files.
 
-    >>> data, chain = read_merged("extends: hangzhou\nid: mine\n", "mine.yaml")
+    >>> data, chain = read_merged("extends: hangzhou\\nid: mine\\n", "mine.yaml")
     >>> data["id"], data["name_en"], [c.rsplit("/", 1)[-1] for c in chain]
     ('mine', 'Hangzhou', ['mine.yaml', 'hangzhou.yaml'])
     """
@@ -829,6 +854,15 @@ class _Compiler:
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
             patterns=patterns, payment=payment, detail=detail,
             house_examples=house_examples,
+            fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None)
+                       for p in patterns),
+            max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
+            reusable=not payment.per_reading and not any(p.also for p in patterns),
+            payment_names=tuple(sorted(
+                (set(payment.pays.names) | set(payment.amount.names)
+                 | {n for x in payment.lets for n in x.value.names}
+                 | (set(payment.chengbao.reverse_factor.names) if payment.chengbao else set()))
+                - set(tally_names) - set(F.names_at("payment")) - {x.name for x in payment.lets})),
         )
 
     def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
