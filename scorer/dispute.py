@@ -100,13 +100,18 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
             ctx_b: Context) -> Dispute:
     """Score ``hand`` under ruleset ``a`` with ``ctx_a`` and under ``b`` with ``ctx_b``.
 
-    A hand that cannot be read is an error for both sides and is raised; a ruleset
-    that cannot be loaded is raised too. Any other error stays with its side.
+    A hand that cannot be read, a ruleset that cannot be loaded and an unknown option
+    or option value are mistakes in the question, not answers: they are raised. Any
+    other error stays with its side.
     """
+    from .context import parse_options
+
     h = parse_hand(hand) if isinstance(hand, str) else hand
+    rulesets = [load_ruleset(s) if isinstance(s, str) else s for s in (a, b)]
+    for rs, ctx in zip(rulesets, (ctx_a, ctx_b), strict=True):
+        parse_options(rs, ctx.options)
     sides = []
-    for spec, ctx in ((a, ctx_a), (b, ctx_b)):
-        rs = load_ruleset(spec) if isinstance(spec, str) else spec
+    for spec, ctx, rs in ((a, ctx_a, rulesets[0]), (b, ctx_b, rulesets[1])):
         used, ignored = drop_unused_flags(rs, ctx)
         side = Side(spec if isinstance(spec, str) else rs.id, rs, used, ignored=ignored)
         try:
