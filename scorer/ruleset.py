@@ -389,6 +389,9 @@ def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, s
         if not path.is_file():
             where = f" (looked for {path}, relative to the file that extends it)" if str(
                 path) != spec else ""
+            stem = Path(spec).stem
+            if stem in list_builtin() and Path(spec).name == f"{stem}.yaml":
+                where += f"; a built-in ruleset is named by its id: extends: {stem}"
             raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
     try:
         raw = path.read_bytes()
@@ -452,7 +455,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
     chain.append(_ident(file))
     parent_spec = data.get("extends")
-    if parent_spec is None:
+    if parent_spec is None and "extends" not in data:
         if "remove" in data:
             m = data.marks.get("remove")
             raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
@@ -462,6 +465,10 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
     m = data.vmarks.get("extends")
     line, col = (m.line, m.column) if m else (None, None)
     names = [Path(c).name for c in chain]
+    if "extends" in data and parent_spec is None:
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   "give the ruleset to start from: a built-in id (e.g. "
+                                   "hangzhou) or a path to a YAML file, relative to this file"))
     if not isinstance(parent_spec, str) or not parent_spec.strip():
         raise RulesetError(Problem(shown, line, col, "extends",
                                    "must be a built-in ruleset id (e.g. hangzhou) or a path to "
@@ -558,7 +565,7 @@ def _copy_into(out: YMap, src: dict[str, Any]) -> None:
                 out.vmarks[k] = src.vmarks[k]
 
 
-def _origin(lst: YList, i: int) -> int:
+def _origin(lst: Any, i: int) -> int:
     """The index an entry of a merged list had in the file it was written in."""
     origins = getattr(lst, "origins", None)
     return origins[i] if origins is not None and i < len(origins) else i
@@ -630,7 +637,12 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
     out: set[str] = set()
     for j, rid in enumerate(raw):
         mk = raw.marks[j] if j < len(raw.marks) else m
-        if not isinstance(rid, str) or rid not in known:
+        if not isinstance(rid, str):
+            problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
+                                    mk.column if mk else None, f"remove[{j}]",
+                                    "must be the id of an inherited entry (text)"))
+            continue
+        if rid not in known:
             close = difflib.get_close_matches(str(rid), known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
@@ -833,8 +845,7 @@ class _Compiler:
         payment = self.payment(d.get("payment"), pay_scope_names, opt_scope)
         house_examples = self.house_examples(d.get("house_examples"))
 
-        self.check_flags_used(flags, [p.when for p in patterns] + [p.value for p in patterns]
-                              + [c.when for c in errors] + [c.when for c in not_a_win])
+        self.check_flags_used(flags, self.located(d, patterns, errors, not_a_win))
         if (self.problems or players is None or sdd is None or score is None or payment is None
                 or suits is None):
             return None
@@ -1235,20 +1246,46 @@ class _Compiler:
         needs = bool(used & {"payer_is_discarder", "discarder"})
         return Payment(pays, amount, tuple(lets), cb, needs, bool(used & reading_level))
 
-    def check_flags_used(self, flags: dict[str, FlagSpec], exprs: list[Compiled]) -> None:
-        used: set[str] = set()
-        for c in exprs:
-            used |= set(c.names)
+    def located(self, d: YMap, patterns: tuple[Pattern, ...], errors: tuple[Check, ...],
+                not_a_win: tuple[Check, ...]) -> list[tuple[Compiled, Mark | None, str]]:
+        """The conditions and values of patterns and checks, with where each is written."""
+        out: list[tuple[Compiled, Mark | None, str]] = []
+        raw = d.get("patterns")
+        for p in patterns:
+            item = raw[p.index] if isinstance(raw, YList) and p.index < len(raw) else None
+            for attr in ("when", "value"):
+                out.append((getattr(p, attr), self.mark_of(item, attr) if item else None,
+                            f"patterns[{_origin(raw, p.index)}].{attr}"))
+        for key, checks in (("errors", errors), ("not_a_win", not_a_win)):
+            raw = d.get(key)
+            items = list(raw) if isinstance(raw, YList) else []
+            for c in checks:
+                idx = next((i for i, it in enumerate(items) if isinstance(it, YMap)
+                            and str(it.get("id", f"{key}{i}")) == c.id), None)
+                out.append((c.when, self.mark_of(items[idx], "when") if idx is not None else None,
+                            f"{key}[{_origin(raw, idx)}].when" if idx is not None else key))
+        return out
+
+    def check_flags_used(self, flags: dict[str, FlagSpec],
+                         exprs: list[tuple[Compiled, Mark | None, str]]) -> None:
+        """A fact fed by a context flag needs the flag listed under ``context:``; the
+        problem is reported at the first expression that uses it."""
         for flag, feeds in FLAGS.items():
             if flag in flags:
                 continue
             for name in feeds:
-                if name in used and not (flag == "kongs" and "kong_draw" in flags) and not (
+                if (flag == "kongs" and "kong_draw" in flags) or (
                         flag == "kong_draw" and name == "kongs" and "kongs" in flags):
-                    self.problem(self.data.marks.get("context") or self.data.mark, "context",
-                                 f"expressions use '{name}' but the context list does not "
-                                 f"include the flag '{flag}'")
-                    break
+                    continue
+                user = next(((m, k) for c, m, k in exprs if name in c.names), None)
+                if user is None:
+                    continue
+                mark, key = user
+                if mark is None:
+                    mark, key = self.data.marks.get("context") or self.data.mark, "context"
+                self.problem(mark, key, f"uses '{name}', which needs the flag '{flag}' listed "
+                             f"under context: (a line '  {flag}:' below 'context:')")
+                break
 
 
 _ = (BOOL, GROUP, STR)  # re-exported type names used by tests and docs

@@ -291,3 +291,68 @@ def test_new_pattern_without_id_in_a_child(tmp_path: Path) -> None:
             value: 3
         """)
     assert problems(f) == [f"{f}:4:5 patterns[1].id: missing"]
+
+
+# ----------------------------------------------------------------------------- broken house files
+# (file text, the first problem after the file name). Positions counted in the text:
+# line:column of the offending key or value, 1-based.
+BROKEN = [
+    ("extends: hangzhou\noptions:\n  cap: {default: 100}\n",
+     ":3:18 options.cap.default: must be one of the values (none, 64, 128, 256)"),
+    ("extends: hangzhou\npatterns: [baotou]\n",
+     ":2:12 patterns[0]: must be a mapping (id, name, when, value)"),
+    ("extends: hangzhou\npatterns:\n  id: baotou\n  value: 4\n",
+     ":3:3 patterns: must be a list of patterns"),
+    ("extends: hangzhou\nremove: [{id: x}]\n",
+     ":2:10 remove[0]: must be the id of an inherited entry (text)"),
+    ("extends: [hangzhou]\n",
+     ":1:10 extends: must be a built-in ruleset id (e.g. hangzhou) or a path to a YAML file, "
+     "relative to this file"),
+    ("extends:\nid: f\n",
+     ":1:9 extends: give the ruleset to start from: a built-in id (e.g. hangzhou) or a path to "
+     "a YAML file, relative to this file"),
+    ("extends: hangzhou\npattern:\n  - {id: baotou, value: 4}\n",
+     ":2:1 pattern: unknown key 'pattern'; did you mean 'patterns'?"),
+    ("extends: hangzhou\npatterns:\n  - {id: baotou, valeu: 4}\n",
+     ":3:18 patterns[0].valeu: unknown key 'valeu'; did you mean 'value'?"),
+    ("extends: hangzhou\npatterns:\n  - id: haidi\n    name: 海底\n    when: last_tile and "
+     "self_draw\n    value: 4\n",
+     ":5:11 patterns[0].when: uses 'last_tile', which needs the flag 'last_tile' listed under "
+     "context: (a line '  last_tile:' below 'context:')"),
+    ("extends: hangzhou.yaml\n",
+     ":1:10 extends: ruleset file not found: hangzhou.yaml; a built-in ruleset is named by its "
+     "id: extends: hangzhou (chain: x.yaml → hangzhou.yaml)"),
+    ("extends: hangzhou\npatterns:\n  - {id: baotou, tally: fann}\n",
+     ":3:25 patterns[0].tally: unknown tally 'fann'; did you mean 'fan'?"),
+    ("extends: hangzhou\ncontext:\n  last_tile: yes\n",
+     ":3:14 context.last_tile: must be a mapping (default/min/max)"),
+    ("extends: hangzhou\n\tpatterns: []\n",
+     ":2:1: invalid YAML: found character '\\t' that cannot start any token"),
+    ("extends: hangzhou\npatterns:\n  - id: x\n    when: self_draw\n    value: 2\n  - id: x\n"
+     "    when: seven_pairs\n    value: 2\n",
+     ":6:9 patterns[1].id: id 'x' is used twice (also patterns[0])"),
+    ("extends: hangzhou\npatterns:\n  - id: baotou\n    replaces: [zimoo]\n",
+     ":4:16 patterns[0].replaces[0]: no pattern with id 'zimoo'; did you mean 'zimo'?"),
+    ("extends: hangzhou\nid: my table\n", ":2:5 id: use letters, digits, '-' and '_' only"),
+    ("extends: hangzhou\noptions:\n  cap: 128\n",
+     ":3:8 options.cap: must be a mapping with values/default/description"),
+    ("extends: hangzhou\nnot_a_win:\n  - when: self_draw\n", ":3:5 not_a_win[0].message: missing"),
+]
+
+
+@pytest.mark.parametrize("text,first", BROKEN, ids=[f"broken{i}" for i in range(len(BROKEN))])
+def test_broken_house_file_names_file_line_and_key(tmp_path: Path, monkeypatch, text: str,
+                                                   first: str) -> None:
+    monkeypatch.chdir(tmp_path)  # the file as a newcomer names it: x.yaml
+    Path("x.yaml").write_text(text, encoding="utf-8")
+    assert problems("x.yaml")[0] == f"x.yaml{first}"
+
+
+def test_score_with_a_broken_house_file_is_one_line_exit_2(tmp_path: Path) -> None:
+    from .test_cli import run
+
+    f = tmp_path / "x.yaml"
+    f.write_text(BROKEN[8][0], encoding="utf-8")
+    code, out, err = run("score", "123m456m789p234s55s", "--rules", str(f))
+    assert (code, out) == (2, "")
+    assert err == f"mjscore: {f}{BROKEN[8][1]}\n"
