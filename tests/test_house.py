@@ -65,3 +65,20 @@ def test_platform_file_is_data_only() -> None:
     assert [t.combine for t in rs.tallies] == ["product"]
     assert rs.pattern("qidui").value.src == "2 ** (1 + physical_quads)"
     assert rs.flags["dealer_streak"].minimum == rs.flags["dealer_streak"].maximum == 3
+
+
+def test_batch_takes_a_house_file_and_options(tmp_path: Path) -> None:
+    import json
+
+    from .test_cli import run
+
+    f = tmp_path / "hands.txt"
+    f.write_text("1111m2222m3333p55s\n1111m2222m3333p55s --option cap=64\n"
+                 "1111m2222m3333p55s --option cap=65\n", encoding="utf-8")
+    code, out, _ = run("batch", str(f), "--rules", str(EXAMPLES / "hangzhou-platform.yaml"))
+    assert code == 1  # the third line fails
+    recs = [json.loads(line) for line in out.splitlines()]
+    # why: platform 七对 2^(1+3) = 16 (three physical quads); dealer at 3 老庄: each idle
+    # pays 8 × 16 = 128 (E +384); with 封顶 64 each pays 64 (E +192)
+    assert [r.get("payments", {}).get("E") for r in recs[:2]] == [384, 192]
+    assert recs[2]["error"]["message"] == "--option cap=65: valid values are none, 64, 128, 256"
