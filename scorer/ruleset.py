@@ -241,6 +241,7 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
     chain: tuple[str, ...] = ()
     data: Any = field(default=None, compare=False, repr=False)
 
@@ -606,13 +607,14 @@ class _Compiler:
         if payment.per_reading:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
+        features = F.class_features(reading_exprs)
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, players=players, suits=suits,
             robbing_kong=str(rk),
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail,
+            patterns=patterns, payment=payment, detail=detail, features=features,
         )
 
     def shapes(self, d: YMap) -> tuple[str, ...]:
