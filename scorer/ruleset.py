@@ -81,7 +81,7 @@ TOP_KEYS = {
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
-                "notes"}
+                "notes", "fallback"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 
@@ -177,6 +177,8 @@ class Pattern:
     also: tuple[tuple[str, Compiled], ...]
     notes: str
     index: int
+    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
+    fallback: bool = False
 
 
 @dataclass(frozen=True)
@@ -513,6 +515,14 @@ class _Compiler:
                          f"must be a number, this expression gives a {c.type}")
             return None
         return c
+
+    def flag(self, m: YMap, key: str, path: str) -> bool:
+        """A true/false key (default false)."""
+        v = m.get(key, False)
+        if not isinstance(v, bool):
+            self.problem(self.mark_of(m, key), path, "must be true or false")
+            return False
+        return v
 
     def text(self, m: YMap, key: str, path: str, required: bool = False,
              default: str = "") -> str:
@@ -878,7 +888,8 @@ class _Compiler:
                                self.text(item, "name_en", f"{path}.name_en",
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
-                               tuple(also), self.text(item, "notes", f"{path}.notes"), i))
+                               tuple(also), self.text(item, "notes", f"{path}.notes"), i,
+                               self.flag(item, "fallback", f"{path}.fallback")))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):

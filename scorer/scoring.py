@@ -194,6 +194,9 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
     counted = [h for h in hits if h.pattern.id not in removed]
+    # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
+    busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
+    counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
     replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
                 if h.pattern.id in removed]
 
