@@ -334,15 +334,16 @@ def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = N
     missing_honors = [t for t in HONORS if not counts[t]]
     honor_fills = [_by_code(list(combinations(missing_honors, k)), codes)
                    for k in range(len(missing_honors) + 1)]
-    out: set[tuple[Group, ...]] = set()
+    every: list[tuple[int, ...]] = []
     for fills in product(*options):
         suited = sum(len(f) for f in fills)
         if suited > jokers or jokers - suited > len(missing_honors):
             continue
         for honors in honor_fills[jokers - suited]:
-            tiles = [t for f in fills for t in f] + list(honors)
-            out.add(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in tiles])))
-    return tuple(sorted(out))
+            every.append(tuple(sorted([t for f in fills for t in f] + list(honors))))
+    # one per code across suits too (a fresh m tile and a fresh honor may share a code)
+    return tuple(sorted(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in tiles]))
+                        for tiles in _by_code(every, codes)))
 
 
 def fill_key(fill: tuple[int, ...], codes: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]],
