@@ -95,7 +95,7 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
     )
 
 
-def _check(c: Any, env: Env, where: str) -> Any:
+def _check(c: Any, env: Any, where: str) -> Any:
     try:
         return c(env)
     except EvalError as e:
@@ -113,7 +113,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
-    hand_level = set(F.names_at("hand"))
+    hand_level = _HAND_LEVEL
     # Input errors that depend on the context alone come before any check of the tiles.
     late = []
     for chk in rs.errors:
@@ -139,7 +139,11 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
                       f"{_shapes_text(rs)}", "not_winning")
     renvs = []
     for r in rds:
-        renv = Env(env, __reading__=r)
+        # Seed each reading's names with the hand's (a C-level dict copy), so only
+        # reading facts are computed through Env.__missing__.
+        renv = Env(env)
+        dict.update(renv, env)
+        renv["__reading__"] = r
         if interp.win_tile is not None:
             renv["__win_natural__"] = interp.win_tile
         renvs.append(renv)
@@ -151,17 +155,22 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
-    pay_cache: dict[tuple[Any, ...], Settlement] = {}
+    pay_cache = _pay_cache(rs, table)
+    seen: dict[tuple[Any, ...], list[Variant]] = {}
+    reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
     for renv in renvs:
         dropped = None
-        for chk in rs.not_a_win:
-            if chk.on == "reading" and _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                dropped = chk.message
-                break
+        try:
+            for fn, message in reading_checks:
+                if fn(renv):
+                    dropped = message
+                    break
+        except Exception as e:
+            raise _eval_error(rs, "not_a_win", e) from None
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     scored.sort(key=lambda s: s.key(winner), reverse=True)
@@ -181,37 +190,97 @@ def _shapes_text(rs: Ruleset) -> str:
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
+_HAND_LEVEL = frozenset(F.names_at("hand"))
+_PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
+
+
+def _pay_cache(rs: Ruleset, table: Table) -> dict[tuple[Any, ...], Settlement]:
+    """Settlements keyed by tallies, shared by hands with the same payment inputs.
+
+    A payment that uses no reading facts depends only on the tallies and on the
+    context names it mentions, so hands scored with the same flags share it.
+    """
+    names = rs.payment_names
+    key = (id(rs), table.seats, table.env["seat"], table.discarder, table.chengbao,
+           tuple(repr(table.env.get(n)) for n in names))
+    hit = _PAY_CACHES.get(key)
+    if hit is None or hit[0] is not rs:
+        if len(_PAY_CACHES) > 256:
+            _PAY_CACHES.clear()
+        hit = _PAY_CACHES[key] = (rs, {})
+    elif len(hit[1]) > 4096:
+        hit[1].clear()
+    return hit[1]
+
+
+def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
+    """A ruleset expression failed while scoring: say which file and what."""
+    return EvaluationError(f"{rs.file} {where}: {type(e).__name__ if not isinstance(e, EvalError) else ''}"
+                           f"{'' if isinstance(e, EvalError) else ': '}{e}")
+
+
+Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement]
+
+
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
-                   pay_cache: dict[tuple[Any, ...], Settlement]) -> list[Scored]:
-    hits: list[Hit] = []
-    for p in rs.patterns:
-        if _check(p.when, renv, f"pattern '{p.id}' when"):
-            n = _check(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
-            if n > 0:
-                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), int(n)))
+                   pay_cache: dict[tuple[Any, ...], Settlement],
+                   seen: dict[tuple[Any, ...], list[Variant]]) -> list[Scored]:
+    found: list[tuple[Pattern, int, int]] = []
+    try:
+        for p, when, value, count in rs.fast:
+            if when(renv):
+                n = count(renv) if count is not None else 1
+                if n > 0:
+                    found.append((p, int(value(renv)), int(n)))
+    except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
+            OverflowError, RecursionError) as e:
+        raise _eval_error(rs, "patterns", e) from None
+    reading = renv["__reading__"]
+    sub = renv["wild_substituted"]
+    # Readings of one hand that meet the same patterns with the same values score alike
+    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
+    sig = tuple((p.index, v, n) for p, v, n in found)
+    variants = seen.get(sig) if rs.reusable else None
+    if variants is None:
+        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        if rs.reusable:
+            seen[sig] = variants
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub)
+            for used, replaced, tallies, headline, settlement in variants]
+
+
+def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+              pay_cache: dict[tuple[Any, ...], Settlement],
+              found: list[tuple[Pattern, int, int]]) -> list[Variant]:
+    hits = [Hit(p, v, n) for p, v, n in found]
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
-    counted = [h for h in hits if h.pattern.id not in removed]
+    if removed:
+        counted = [h for h in hits if h.pattern.id not in removed]
+        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
+                    if h.pattern.id in removed]
+    else:
+        counted, replaced = hits, []
     # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
     busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
     counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
-    replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
-                if h.pattern.id in removed]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
+    max_names = rs.max_tallies
     choices: list[list[Hit | None]] = []
-    max_tallies = [t for t in rs.tallies if t.combine == "max"]
-    for t in max_tallies:
-        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == t.name]
+    for tname in max_names:
+        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
         choices.append(opts or [None])
-    out: list[Scored] = []
-    sub = renv["wild_substituted"]
+    out: list[Variant] = []
     for combo in product(*choices):
-        chosen = {h.pattern.id for h in combo if h is not None}
-        used = [h for h in counted if h.pattern.tally not in {t.name for t in max_tallies}
-                or h.pattern.id in chosen]
+        if max_names:
+            chosen = {h.pattern.id for h in combo if h is not None}
+            used = [h for h in counted if h.pattern.tally not in max_names
+                    or h.pattern.id in chosen]
+        else:
+            used = counted
         tallies: dict[str, int] = {}
         for t in rs.tallies:
             vals = [(h.value, h.count) for h in used if h.pattern.tally == t.name]
@@ -230,8 +299,8 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                 tallies[t.name] = total
             else:
                 tallies[t.name] = max(v for v, _ in vals)
-        headline = int(_check(rs.score, Env(None, **tallies), "score"))
-        key = (tuple(sorted(tallies.items())), headline)
+        headline = int(_check(rs.score, tallies, "score"))
+        key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:
             try:
@@ -241,6 +310,5 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                 raise EvaluationError(f"{rs.file} payment: {e}") from None
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
-        out.append(Scored(renv["__reading__"], used, replaced, tallies, headline, settlement,
-                          renv, sub))
+        out.append((used, replaced, tallies, headline, settlement))
     return out
