@@ -186,7 +186,9 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
 
 def _shapes_text(rs: Ruleset) -> str:
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans"}
+             "thirteen_orphans": "thirteen orphans",
+             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
+             "all_honors": "all honors"}
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
