@@ -285,7 +285,7 @@ def _gapped(nums: list[int]) -> bool:
     return all(b - a >= GAP for a, b in pairwise(nums))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every set of extra numbers 0..8 one suit can take so that the suit stays gapped.
 

@@ -218,13 +218,15 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     out: dict[Reading, None] = {}
     concealed_sets = sets - len(interp.melds)
     cands = free_candidates(interp, spec)
+    meld_tiles = frozenset(t for opts in interp.melds for g in opts for t in g.tiles)
     for shape in shapes:
         melds = interp.melds
         meld_ok = MELD_SHAPES.get(shape)
         if meld_ok is not None:
             melds = tuple(tuple(g for g in opts if meld_ok(g)) for opts in melds)
         for counts, win_tile in _stand_in_variants(interp, spec, shape):
-            codes = tile_codes(spec, counts, win_tile) if shape in CODED_SHAPES else None
+            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
+                else None
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
                                  codes)
             for d in decomps:
@@ -234,8 +236,8 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     return list(out)
 
 
-def tile_codes(spec: WildSpec, counts: tuple[int, ...],
-               win_tile: int | None = None) -> tuple[int, ...] | None:
+def tile_codes(spec: WildSpec, counts: tuple[int, ...], win_tile: int | None = None,
+               keep: frozenset[int] = frozenset()) -> tuple[int, ...] | None:
     """For each tile, what the ruleset can tell about it when a wildcard plays it; None = all.
 
     Shapes judged by kind of tile (十三不靠, 乱风) could fill their wildcards with
@@ -244,8 +246,9 @@ def tile_codes(spec: WildSpec, counts: tuple[int, ...],
     alike. Tiles with the same code are interchangeable: swapping them changes
     nothing the ruleset can see, because they have the same class (the features
     it uses; one class for all at detail 0) and the hand holds the same number of
-    each. The wildcard's face (a wildcard used as itself) and the natural winning
-    tile keep a code of their own. At detail 2 every tile counts: None.
+    each. The wildcard's face (a wildcard used as itself), the natural winning
+    tile and the tiles in ``keep`` (those of fixed melds, which ``counts`` does
+    not hold) keep a code of their own. At detail 2 every tile counts: None.
 
     >>> spec = WildSpec(face=4, detail=1, features=frozenset({"suit"}))
     >>> c = tile_codes(spec, (0,) * 34)
@@ -257,7 +260,7 @@ def tile_codes(spec: WildSpec, counts: tuple[int, ...],
     f = spec.features if spec.detail == 1 else frozenset()
     out = []
     for t in range(T.NUM_KINDS):
-        if t == spec.face or t == win_tile:
+        if t == spec.face or t == win_tile or t in keep:
             out.append(-1 - t)
             continue
         code = 0

@@ -192,6 +192,8 @@ def test_tile_codes() -> None:
     assert c[29] == c[30] != c[27]  # W, N: fresh honors
     assert c[1] == c[8] != c[0]  # 2m ~ 9m (fresh); 1m is held
     assert c[4] not in c[:4] + c[5:]  # the face keeps its own code
+    kept = tile_codes(spec, (0,) * 34, keep=frozenset({29}))  # W in a fixed meld
+    assert kept is not None and kept[29] not in kept[27:29] + kept[30:]
     assert tile_codes(WildSpec(detail=2), (0,) * 34) is None
     c0 = tile_codes(WildSpec(face=None, detail=0), (0,) * 34)
     assert c0 is not None and len(set(c0)) == 1
@@ -223,6 +225,7 @@ THREE_WILD_HANDS = [
     "EESSWWNNCCF5s5s5s --wild 5s --from W",
     "147m258p3sSWNCPEE --wild E --self-draw",
     "147m2p3sESWNCFPPP --wild P --self-draw",
+    "[EEE,1]SSWWNNCF5s5s5s --wild 5s --from W",
 ]
 
 
