@@ -83,7 +83,7 @@ TOP_KEYS = {
     "a list of {title, yaml}",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
-                "notes"}
+                "notes", "fallback"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 
@@ -179,6 +179,8 @@ class Pattern:
     also: tuple[tuple[str, Compiled], ...]
     notes: str
     index: int
+    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
+    fallback: bool = False
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,7 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
     chain: tuple[str, ...] = ()  # file names: this one, then what it extends, in order
     sources: tuple[str, ...] = ()  # the same files as full paths
     house_examples: tuple[HouseExample, ...] = ()
@@ -764,6 +767,14 @@ class _Compiler:
             return None
         return c
 
+    def flag(self, m: YMap, key: str, path: str) -> bool:
+        """A true/false key (default false)."""
+        v = m.get(key, False)
+        if not isinstance(v, bool):
+            self.problem(self.mark_of(m, key), path, "must be true or false")
+            return False
+        return v
+
     def text(self, m: YMap, key: str, path: str, required: bool = False,
              default: str = "") -> str:
         v = m.get(key)
@@ -857,13 +868,14 @@ class _Compiler:
         if payment.per_reading:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
+        features = F.class_features(reading_exprs)
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, players=players, suits=suits,
             robbing_kong=str(rk),
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail,
+            patterns=patterns, payment=payment, detail=detail, features=features,
             house_examples=house_examples,
             fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None)
                        for p in patterns),
@@ -1168,7 +1180,8 @@ class _Compiler:
                                self.text(item, "name_en", f"{path}.name_en",
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
-                               tuple(also), self.text(item, "notes", f"{path}.notes"), i))
+                               tuple(also), self.text(item, "notes", f"{path}.notes"), i,
+                               self.flag(item, "fallback", f"{path}.fallback")))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):

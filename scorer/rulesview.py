@@ -100,7 +100,8 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
     out.append("")
     rows = []
     for p in rs.patterns:
-        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, p.when.src,
+        when = p.when.src + ("  (only if nothing else counts)" if p.fallback else "")
+        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
                      ", ".join(sorted(p.replaces))])
     out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
                                        "replaces"]))

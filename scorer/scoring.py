@@ -186,7 +186,9 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
 
 def _shapes_text(rs: Ruleset) -> str:
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans"}
+             "thirteen_orphans": "thirteen orphans",
+             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
+             "all_honors": "all honors"}
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
@@ -263,6 +265,9 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                     if h.pattern.id in removed]
     else:
         counted, replaced = hits, []
+    # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
+    busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
+    counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
     max_names = rs.max_tallies

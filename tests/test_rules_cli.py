@@ -44,7 +44,10 @@ def signature(rs: Ruleset) -> dict[str, object]:
         "errors": [(c.id, c.when.src, c.message) for c in rs.errors],
         "not_a_win": [(c.id, c.on, c.when.src, c.message, c.reason) for c in rs.not_a_win],
         "payment": (rs.payment.pays.src, rs.payment.amount.src,
-                    [(x.name, x.value.src) for x in rs.payment.lets]),
+                    [(x.name, x.value.src) for x in rs.payment.lets],
+                    None if rs.payment.chengbao is None else (
+                        rs.payment.chengbao.allowed.src, rs.payment.chengbao.message,
+                        rs.payment.chengbao.reverse_factor.src)),
         "notes": rs.notes, "house_examples": rs.house_examples,
     }
 
