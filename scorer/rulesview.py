@@ -316,7 +316,8 @@ def markdown(rs: Ruleset) -> str:
         also = "; ".join(f"also {t}: {c.src}" for t, c in p.also)
         cnt = f" × count `{_md(p.count.src)}`" if p.count is not None else ""
         out.append(f"| `{p.id}` | {_md(p.name)} | {_md(p.name_en)} | {p.tally} | "
-                   f"{_code(p.value.src)}{cnt} | {_code(p.when.src)} | "
+                   f"{_code(p.value.src)}{cnt} | {_code(p.when.src)}"
+                   f"{' (only if nothing else counts)' if p.fallback else ''} | "
                    f"{', '.join(sorted(p.replaces))} | {_md('; '.join(x for x in (p.notes, also) if x))} |")
     out.append("")
     if rs.labels:

@@ -40,7 +40,8 @@ def signature(rs: Ruleset) -> dict[str, object]:
         "tallies": rs.tallies, "score": rs.score.src, "labels": rs.labels,
         "patterns": [(p.id, p.name, p.name_en, p.tally, p.when.src, p.value.src,
                       p.count.src if p.count else None, sorted(p.replaces),
-                      [(t, c.src) for t, c in p.also], p.notes) for p in rs.patterns],
+                      [(t, c.src) for t, c in p.also], p.notes, p.fallback)
+                     for p in rs.patterns],
         "errors": [(c.id, c.when.src, c.message) for c in rs.errors],
         "not_a_win": [(c.id, c.on, c.when.src, c.message, c.reason) for c in rs.not_a_win],
         "payment": (rs.payment.pays.src, rs.payment.amount.src,
