@@ -83,11 +83,13 @@ def test_yaml_of_a_builtin_is_the_file_with_its_comments(capsys) -> None:
     assert out == builtin_path("hangzhou").read_text(encoding="utf-8").rstrip("\n") + "\n"
 
 
-def test_resolved_yaml_loads_to_the_same_ruleset(tmp_path: Path) -> None:
-    for rs in (load_ruleset(str(PLATFORM)), load_ruleset("hangzhou")):
-        text = yaml_text(rs, resolved=True)
-        again = compile_ruleset(text, str(tmp_path / "resolved.yaml"))
-        assert signature(again) == signature(rs)
+@pytest.mark.parametrize("spec", [*list_builtin(), *sorted(
+    str(p) for p in (ROOT / "examples" / "house").glob("*.yaml"))])
+def test_resolved_yaml_loads_to_the_same_ruleset(tmp_path: Path, spec: str) -> None:
+    rs = load_ruleset(spec)
+    text = yaml_text(rs, resolved=True)
+    again = compile_ruleset(text, str(tmp_path / "resolved.yaml"))
+    assert signature(again) == signature(rs)
 
 
 def test_resolved_yaml_marks_what_is_inherited(capsys) -> None:
