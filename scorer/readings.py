@@ -117,9 +117,13 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     exposed = not meld.concealed_kong
     options = [_logical(t, spec, True) for t in meld.tiles]
     if any(o == [None] for o in options) and not spec.in_melds:
+        st = spec.stand_in
+        hint = ""
+        if st is not None and st != spec.face:
+            what = "a 白板" if st == T.WHITE else f"the {T.name(st)}"
+            hint = f"; write {T.name(st)} for {what} that takes its place"
         raise HandError(
-            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}; "
-            "write P for a 白板 that takes its place",
+            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}{hint}",
             meld.position,
         )
     out: dict[Group, None] = {}
@@ -217,6 +221,8 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
         for counts, win_tile in _stand_in_variants(interp, spec, shape):
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds))
             for d in decomps:
+                if shape in NO_WIN_SHAPES:
+                    d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
                     for meld_groups in product(*interp.melds):
                         _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out)
@@ -288,7 +294,7 @@ def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
                has_melds: bool) -> tuple[tuple[Group, ...], ...]:
     if shape == "standard":
         return D.standard(counts, jokers, sets) if sets >= 0 else ()
-    if has_melds:
+    if has_melds and shape not in MELD_SHAPES:
         return ()
     fn = SHAPES.get(shape)
     if fn is None:
@@ -296,8 +302,20 @@ def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
     return fn(counts, jokers)
 
 
+def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...]:
+    """Read every loose joker of a shape as the wildcard's own face (a gold held as a gold)."""
+    if face is None or D.LOOSE_JOKER not in groups:
+        return groups
+    loose = Group("single", (face,), (face,))
+    return tuple(sorted(loose if g == D.LOOSE_JOKER else g for g in groups))
+
+
 def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
                win_tile: int | None, self_draw: bool, out: dict[Reading, None]) -> None:
+    if shape in NO_WIN_SHAPES:
+        # judged without the winning tile: it completes no group
+        out[Reading(shape, melds + groups, -1, win_tile is None)] = None
+        return
     seen: set[Group] = set()
     for k, g in enumerate(groups):
         if g in seen:
@@ -317,4 +335,10 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
 SHAPES = {
     "seven_pairs": D.seven_pairs,
     "thirteen_orphans": D.thirteen_orphans,
+    "as_held": D.as_held,
 }
+# Shapes that keep the fixed melds as they are and judge only the concealed tiles
+# (the others apply only to a hand without melds).
+MELD_SHAPES = frozenset({"as_held"})
+# Shapes judged without the winning tile: it completes no group (Reading.win == -1).
+NO_WIN_SHAPES = frozenset({"as_held"})

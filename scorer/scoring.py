@@ -38,6 +38,7 @@ class Hit:
     value: int
     count: int
     replaced_by: str | None = None
+    items: tuple[Any, ...] = ()  # what the pattern counted, for patterns with ``each``
 
 
 @dataclass
@@ -52,6 +53,8 @@ class Scored:
     settlement: Settlement
     env: Env
     wild_substituted: int
+    # values added to other tallies by ``also:`` of the patterns used: (tally, pattern, value)
+    also: list[tuple[str, Pattern, int]] = field(default_factory=list)
 
     @property
     def payments(self) -> dict[str, int]:
@@ -133,10 +136,14 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.message)
 
-    rds = readings(interp, spec, rs.shapes, rs.sets, table.self_draw)
+    try:
+        shapes = rs.shapes_for(env)
+    except EvalError as e:
+        raise EvaluationError(f"{rs.file} shapes: {e}") from None
+    rds = readings(interp, spec, shapes, rs.sets, table.self_draw)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
-                      f"{_shapes_text(rs)}", "not_winning")
+                      f"{_shapes_text(rs, shapes)}", "not_winning")
     renvs = []
     for r in rds:
         renv = Env(env, __reading__=r)
@@ -175,10 +182,11 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     return Result(rs, h, table, best, scored)
 
 
-def _shapes_text(rs: Ruleset) -> str:
+def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
+    """The winning shapes in words, e.g. ``a pair and 5 sets`` (17 tiles)."""
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
              "thirteen_orphans": "thirteen orphans"}
-    return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
+    return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
@@ -186,9 +194,15 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     hits: list[Hit] = []
     for p in rs.patterns:
         if _check(p.when, renv, f"pattern '{p.id}' when"):
-            n = _check(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
+            items: tuple[Any, ...] = ()
+            if p.each:
+                items = tuple(_check(p.each, renv, f"pattern '{p.id}' each"))
+                n = len(items)
+            else:
+                n = _check(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
             if n > 0:
-                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), int(n)))
+                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), int(n),
+                                items=items))
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
@@ -210,12 +224,15 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         used = [h for h in counted if h.pattern.tally not in {t.name for t in max_tallies}
                 or h.pattern.id in chosen]
         tallies: dict[str, int] = {}
+        also: list[tuple[str, Pattern, int]] = []
         for t in rs.tallies:
             vals = [(h.value, h.count) for h in used if h.pattern.tally == t.name]
             for h in used:
                 for tname, c in h.pattern.also:
                     if tname == t.name:
-                        vals.append((int(_check(c, renv, f"pattern '{h.pattern.id}' also")), 1))
+                        v = int(_check(c, renv, f"pattern '{h.pattern.id}' also"))
+                        vals.append((v, 1))
+                        also.append((tname, h.pattern, v))
             if not vals:
                 tallies[t.name] = t.default
             elif t.combine == "sum":
@@ -239,5 +256,5 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
         out.append(Scored(renv["__reading__"], used, replaced, tallies, headline, settlement,
-                          renv, sub))
+                          renv, sub, also))
     return out
