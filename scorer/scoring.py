@@ -159,6 +159,9 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     scored: list[Scored] = []
     first_drop: str | None = None
     pay_cache: dict[tuple[Any, ...], Settlement] = {}
+    # Pattern expressions that use no reading fact give one value for the whole hand:
+    # computed on the first reading and reused (flower and hand conditions, counts).
+    static = _Static(frozenset(F.names_at("reading")))
     for renv in renvs:
         dropped = None
         for chk in rs.not_a_win:
@@ -168,7 +171,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, static))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     scored.sort(key=lambda s: s.key(winner), reverse=True)
@@ -189,19 +192,43 @@ def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
     return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
+class _Static:
+    """Values of the expressions that do not depend on the reading, kept for one hand.
+
+    An expression whose names include no reading-level fact gives the same value on
+    every reading of a hand, so it is evaluated once: ``ev(c, env, where)`` returns
+    ``c(env)`` like :func:`_check`, remembering it when ``c`` is reading-independent.
+    """
+
+    def __init__(self, reading_names: frozenset[str]) -> None:
+        self.reading_names = reading_names
+        self.values: dict[int, Any] = {}
+
+    def ev(self, c: Any, env: Env, where: str) -> Any:
+        key = id(c)
+        if key in self.values:
+            return self.values[key]
+        v = _check(c, env, where)
+        if c.names.isdisjoint(self.reading_names):
+            self.values[key] = v
+        return v
+
+
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
-                   pay_cache: dict[tuple[Any, ...], Settlement]) -> list[Scored]:
+                   pay_cache: dict[tuple[Any, ...], Settlement],
+                   static: _Static | None = None) -> list[Scored]:
+    ev = (static or _Static(frozenset(F.names_at("reading")))).ev
     hits: list[Hit] = []
     for p in rs.patterns:
-        if _check(p.when, renv, f"pattern '{p.id}' when"):
+        if ev(p.when, renv, f"pattern '{p.id}' when"):
             items: tuple[Any, ...] = ()
             if p.each:
-                items = tuple(_check(p.each, renv, f"pattern '{p.id}' each"))
+                items = tuple(ev(p.each, renv, f"pattern '{p.id}' each"))
                 n = len(items)
             else:
-                n = _check(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
+                n = ev(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
             if n > 0:
-                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), int(n),
+                hits.append(Hit(p, int(ev(p.value, renv, f"pattern '{p.id}' value")), int(n),
                                 items=items))
     removed: dict[str, str] = {}
     for h in hits:
