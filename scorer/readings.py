@@ -337,6 +337,8 @@ SHAPES = {
     "thirteen_orphans": D.thirteen_orphans,
     "as_held": D.as_held,
 }
+# Shapes that exist only for one hand size (a ruleset with another hand_size is refused).
+SHAPE_SIZES = {"seven_pairs": 14, "thirteen_orphans": 14}
 # Shapes that keep the fixed melds as they are and judge only the concealed tiles
 # (the others apply only to a hand without melds).
 MELD_SHAPES = frozenset({"as_held"})

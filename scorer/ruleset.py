@@ -26,7 +26,7 @@ from . import facts as F
 from . import tiles as T
 from .errors import Problem, RulesetError
 from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
-from .readings import SHAPES
+from .readings import SHAPE_SIZES, SHAPES
 from .yamlsafe import Mark, YList, YMap, load
 
 BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
@@ -571,6 +571,12 @@ class _Compiler:
         reading_scope = Scope(reading_names, F.ATTRS, {TILE: F.coerce_tile})
         hand_scope = Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}, readings=reading_scope)
         shapes, shape_when = self.shapes(d, Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}))
+        for i, sname in enumerate(shapes):
+            size = SHAPE_SIZES.get(sname)
+            if size is not None and size != hand_size:
+                self.problem(self.mark_of(d.get("shapes"), i), f"shapes[{i}]",
+                             f"{sname} is a {size}-tile shape; this ruleset's hand_size is "
+                             f"{hand_size}")
         result_scope = Scope({**reading_names, **tally_names, "score": INT}, F.ATTRS,
                              {TILE: F.coerce_tile})
 

@@ -151,6 +151,14 @@ def test_shape_condition_is_checked_at_load(tmp_path: Path) -> None:
     assert p.key == "shapes[1].when" and "did you mean 'wild_count'" in p.message
 
 
+def test_fourteen_tile_shapes_are_refused_for_seventeen(tmp_path: Path) -> None:
+    path = _write(tmp_path, "extends: xiamen\nshapes: [standard, seven_pairs]\n")
+    with pytest.raises(RulesetError) as e:
+        compile_ruleset(Path(path).read_text(), path)
+    assert [(p.key, p.message) for p in e.value.problems] == [
+        ("shapes[1]", "seven_pairs is a 14-tile shape; this ruleset's hand_size is 17")]
+
+
 def test_shape_entry_needs_a_shape(tmp_path: Path) -> None:
     path = _write(tmp_path, "extends: xiamen\nshapes: [standard, {when: \"wild_count == 3\"}]\n")
     with pytest.raises(RulesetError) as e:
