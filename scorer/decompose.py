@@ -92,12 +92,13 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     """All decompositions of the concealed tiles into one pair and ``sets`` sets.
 
     Returns sorted group tuples; groups made only of jokers are FREE_PAIR/FREE_SET.
+    Below: 44 + 111 222 333, 44 + 123 123 123, and 11 + 123 234 234.
 
     >>> from scorer.notation import parse_tiles
     >>> c = [0] * 34
-    >>> for t, _ in parse_tiles("11123m"): c[t] += 1
-    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 1)]
-    [['chow', 'pair'], ['pair', 'pung']]
+    >>> for t, _ in parse_tiles("11122233344m"): c[t] += 1
+    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 3)]
+    [['chow', 'chow', 'chow', 'pair'], ['chow', 'chow', 'chow', 'pair'], ['pair', 'pung', 'pung', 'pung']]
     """
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()

@@ -273,8 +273,10 @@ def compile_expr(src: Any, scope: Scope) -> Compiled:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
-        col = max((e.offset or 1) - 1, 0) + lead
-        raise ExprError(f"syntax error: {e.msg}", col) from None
+        # Python reports offset 0 when the expression ends too early: point at its end
+        col = (e.offset - 1 if e.offset else len(text)) + lead
+        where = "" if e.offset else " (the expression ends too early)"
+        raise ExprError(f"syntax error: {e.msg}{where}", col) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expression is nested too deeply") from None
     _check_size(tree)
@@ -418,6 +420,14 @@ class _Compiler:
 
     def v_BoolOp(self, node: ast.BoolOp) -> tuple[Fn, str]:
         fns = [self.visit(v)[0] for v in node.values]
+        # two operands are by far the commonest: give them a closure without a loop
+        if len(fns) == 2:
+            a, b = fns
+            if isinstance(node.op, ast.And):
+                fn2: Fn = lambda env: a(env) and b(env)  # noqa: E731
+            else:
+                fn2 = lambda env: a(env) or b(env)  # noqa: E731
+            return self.fold(node, fn2, BOOL, list(node.values))
         if isinstance(node.op, ast.And):
             def fn(env: Any) -> Any:
                 v: Any = True
@@ -466,7 +476,12 @@ class _Compiler:
         del prev_node
         if len(parts) == 1:
             cmp, rf = parts[0]
-            fn: Fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
+            right_node = node.comparators[0]
+            if id(right_node) in self.consts:  # `x == 3`: no call for the constant side
+                const = self.consts[id(right_node)]
+                fn: Fn = lambda env: cmp(lf(env), const)  # noqa: E731
+            else:
+                fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
         else:
             def fn(env: Any) -> Any:
                 left = lf(env)

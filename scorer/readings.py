@@ -249,7 +249,7 @@ def free_candidates(interp: Interpretation, spec: WildSpec) -> tuple[int, ...]:
     >>> h = parse_hand("1122m3344p55sPPPP")
     >>> spec = WildSpec(face=33, detail=0)
     >>> [format_tiles((t,)) for t in free_candidates(interpret(h, spec), spec)]
-    ['1m', '2m', '3m', '3p', '4p', '5s', 'P', '4m']
+    ['1m', '2m', '4m', '5m', '3p', '4p', '5s', 'P']
     """
     if spec.detail >= 2 or interp.jokers < 2:
         return spec.candidates
@@ -327,7 +327,7 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
             continue
         seen.add(g)
         concealed = self_draw or g.kind not in ("pung", "kong")
-        won = g._replace(has_win=True, concealed=concealed)
+        won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True, concealed)
         rest = (*groups[:k], won, *groups[k + 1:])
         out[Reading(shape, melds + rest, len(melds) + k, win_tile is None)] = None
 

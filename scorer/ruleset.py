@@ -246,6 +246,12 @@ class Ruleset:
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
     chain: tuple[str, ...] = ()
+    # (pattern, when, value, count, each) closures, unwrapped for the per-reading loop
+    fast: tuple[tuple[Pattern, Any, Any, Any, Any], ...] = field(default=(), compare=False,
+                                                                  repr=False)
+    max_tallies: frozenset[str] = frozenset()
+    payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
+    reusable: bool = False  # a reading's outcome depends only on its patterns' values
     data: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -273,6 +279,7 @@ class Ruleset:
 
 
 # ----------------------------------------------------------------------------- loading
+@lru_cache(maxsize=1)
 def builtin_dir() -> Path:
     """The folder of the built-in rulesets.
 
@@ -302,12 +309,29 @@ def list_builtin() -> list[str]:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
+    A file is read again only when its size or modification time changes.
+
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
     """
+    path = builtin_path(spec) if not _is_path(spec) else Path(spec)
+    try:
+        st = path.stat()
+        stamp: tuple[object, ...] = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (spec,)
+    hit = _RECENT.get(spec)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
     path, text = _locate(spec, None, [])
-    key = str(path)
-    return _load_cached(key, text)
+    rs = _load_cached(str(path), text)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[spec] = (stamp, rs)
+    return rs
+
+
+_RECENT: dict[str, tuple[tuple[object, ...], Ruleset]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -635,6 +659,18 @@ class _Compiler:
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
             patterns=patterns, payment=payment, detail=detail,
+            fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
+                        p.each.fn if p.each else None) for p in patterns),
+            max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
+            # an `also` value that reads no reading fact is the same on every reading
+            reusable=not payment.per_reading and not any(
+                set(c.names) & set(reading_names) - set(hand_names)
+                for p in patterns for _, c in p.also),
+            payment_names=tuple(sorted(
+                (set(payment.pays.names) | set(payment.amount.names)
+                 | {n for x in payment.lets for n in x.value.names}
+                 | (set(payment.chengbao.reverse_factor.names) if payment.chengbao else set()))
+                - set(tally_names) - set(F.names_at("payment")) - {x.name for x in payment.lets})),
         )
 
     def shapes(self, d: YMap, scope: Scope) -> tuple[tuple[str, ...],

@@ -98,7 +98,7 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
     )
 
 
-def _check(c: Any, env: Env, where: str) -> Any:
+def _check(c: Any, env: Any, where: str) -> Any:
     try:
         return c(env)
     except EvalError as e:
@@ -116,7 +116,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
-    hand_level = set(F.names_at("hand"))
+    hand_level = _HAND_LEVEL
     # Input errors that depend on the context alone come before any check of the tiles.
     late = []
     for chk in rs.errors:
@@ -137,7 +137,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
             raise ContextError(chk.message)
 
     try:
-        shapes = rs.shapes_for(env)
+        shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
     except EvalError as e:
         raise EvaluationError(f"{rs.file} shapes: {e}") from None
     rds = readings(interp, spec, shapes, rs.sets, table.self_draw)
@@ -146,7 +146,11 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
                       f"{_shapes_text(rs, shapes)}", "not_winning")
     renvs = []
     for r in rds:
-        renv = Env(env, __reading__=r)
+        # Seed each reading's names with the hand's (a C-level dict copy), so only
+        # reading facts are computed through Env.__missing__.
+        renv = Env(env)
+        dict.update(renv, env)
+        renv["__reading__"] = r
         if interp.win_tile is not None:
             renv["__win_natural__"] = interp.win_tile
         renvs.append(renv)
@@ -158,20 +162,22 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
-    pay_cache: dict[tuple[Any, ...], Settlement] = {}
-    # Pattern expressions that use no reading fact give one value for the whole hand:
-    # computed on the first reading and reused (flower and hand conditions, counts).
-    static = _Static(frozenset(F.names_at("reading")))
+    pay_cache = _pay_cache(rs, table)
+    seen: dict[tuple[Any, ...], list[Variant]] = {}
+    reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
     for renv in renvs:
         dropped = None
-        for chk in rs.not_a_win:
-            if chk.on == "reading" and _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                dropped = chk.message
-                break
+        try:
+            for fn, message in reading_checks:
+                if fn(renv):
+                    dropped = message
+                    break
+        except Exception as e:
+            raise _eval_error(rs, "not_a_win", e) from None
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, static))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     scored.sort(key=lambda s: s.key(winner), reverse=True)
@@ -192,64 +198,102 @@ def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
     return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
-class _Static:
-    """Values of the expressions that do not depend on the reading, kept for one hand.
+_HAND_LEVEL = frozenset(F.names_at("hand"))
+_PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
-    An expression whose names include no reading-level fact gives the same value on
-    every reading of a hand, so it is evaluated once: ``ev(c, env, where)`` returns
-    ``c(env)`` like :func:`_check`, remembering it when ``c`` is reading-independent.
+
+def _pay_cache(rs: Ruleset, table: Table) -> dict[tuple[Any, ...], Settlement]:
+    """Settlements keyed by tallies, shared by hands with the same payment inputs.
+
+    A payment that uses no reading facts depends only on the tallies and on the
+    context names it mentions, so hands scored with the same flags share it.
     """
+    names = rs.payment_names
+    key = (id(rs), table.seats, table.env["seat"], table.discarder, table.chengbao,
+           tuple(repr(table.env.get(n)) for n in names))
+    hit = _PAY_CACHES.get(key)
+    if hit is None or hit[0] is not rs:
+        if len(_PAY_CACHES) > 256:
+            _PAY_CACHES.clear()
+        hit = _PAY_CACHES[key] = (rs, {})
+    elif len(hit[1]) > 4096:
+        hit[1].clear()
+    return hit[1]
 
-    def __init__(self, reading_names: frozenset[str]) -> None:
-        self.reading_names = reading_names
-        self.values: dict[int, Any] = {}
 
-    def ev(self, c: Any, env: Env, where: str) -> Any:
-        key = id(c)
-        if key in self.values:
-            return self.values[key]
-        v = _check(c, env, where)
-        if c.names.isdisjoint(self.reading_names):
-            self.values[key] = v
-        return v
+def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
+    """A ruleset expression failed while scoring: say which file and what."""
+    return EvaluationError(f"{rs.file} {where}: {type(e).__name__ if not isinstance(e, EvalError) else ''}"
+                           f"{'' if isinstance(e, EvalError) else ': '}{e}")
+
+
+# (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
+Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
+                list[tuple[str, Pattern, int]]]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: dict[tuple[Any, ...], Settlement],
-                   static: _Static | None = None) -> list[Scored]:
-    ev = (static or _Static(frozenset(F.names_at("reading")))).ev
-    hits: list[Hit] = []
-    for p in rs.patterns:
-        if ev(p.when, renv, f"pattern '{p.id}' when"):
-            items: tuple[Any, ...] = ()
-            if p.each:
-                items = tuple(ev(p.each, renv, f"pattern '{p.id}' each"))
-                n = len(items)
-            else:
-                n = ev(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
-            if n > 0:
-                hits.append(Hit(p, int(ev(p.value, renv, f"pattern '{p.id}' value")), int(n),
-                                items=items))
+                   seen: dict[tuple[Any, ...], list[Variant]]) -> list[Scored]:
+    found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
+    try:
+        for p, when, value, count, each in rs.fast:
+            if when(renv):
+                items: tuple[Any, ...] = ()
+                if each is not None:
+                    items = tuple(each(renv))
+                    n = len(items)
+                else:
+                    n = count(renv) if count is not None else 1
+                if n > 0:
+                    found.append((p, int(value(renv)), int(n), items))
+    except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
+            OverflowError, RecursionError) as e:
+        raise _eval_error(rs, "patterns", e) from None
+    reading = renv["__reading__"]
+    sub = renv["wild_substituted"]
+    # Readings of one hand that meet the same patterns with the same values score alike
+    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
+    # (the items a pattern's `each` counted are part of it: the report names them)
+    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
+    variants = seen.get(sig) if rs.reusable else None
+    if variants is None:
+        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        if rs.reusable:
+            seen[sig] = variants
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
+            for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+              pay_cache: dict[tuple[Any, ...], Settlement],
+              found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
+    hits = [Hit(p, v, n, items=items) for p, v, n, items in found]
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
-    counted = [h for h in hits if h.pattern.id not in removed]
-    replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
-                if h.pattern.id in removed]
+    if removed:
+        counted = [h for h in hits if h.pattern.id not in removed]
+        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
+                    if h.pattern.id in removed]
+    else:
+        counted, replaced = hits, []
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
+    max_names = rs.max_tallies
     choices: list[list[Hit | None]] = []
-    max_tallies = [t for t in rs.tallies if t.combine == "max"]
-    for t in max_tallies:
-        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == t.name]
+    for tname in max_names:
+        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
         choices.append(opts or [None])
-    out: list[Scored] = []
-    sub = renv["wild_substituted"]
+    out: list[Variant] = []
     for combo in product(*choices):
-        chosen = {h.pattern.id for h in combo if h is not None}
-        used = [h for h in counted if h.pattern.tally not in {t.name for t in max_tallies}
-                or h.pattern.id in chosen]
+        if max_names:
+            chosen = {h.pattern.id for h in combo if h is not None}
+            used = [h for h in counted if h.pattern.tally not in max_names
+                    or h.pattern.id in chosen]
+        else:
+            used = counted
         tallies: dict[str, int] = {}
         also: list[tuple[str, Pattern, int]] = []
         for t in rs.tallies:
@@ -271,8 +315,8 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                 tallies[t.name] = total
             else:
                 tallies[t.name] = max(v for v, _ in vals)
-        headline = int(_check(rs.score, Env(None, **tallies), "score"))
-        key = (tuple(sorted(tallies.items())), headline)
+        headline = int(_check(rs.score, tallies, "score"))
+        key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:
             try:
@@ -282,6 +326,5 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                 raise EvaluationError(f"{rs.file} payment: {e}") from None
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
-        out.append(Scored(renv["__reading__"], used, replaced, tallies, headline, settlement,
-                          renv, sub, also))
+        out.append((used, replaced, tallies, headline, settlement, also))
     return out
