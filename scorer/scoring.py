@@ -165,6 +165,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
+    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.fast
     for renv in renvs:
         dropped = None
         try:
@@ -177,7 +178,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     scored.sort(key=lambda s: s.key(winner), reverse=True)
@@ -199,6 +200,31 @@ def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
 
 
 _HAND_LEVEL = frozenset(F.names_at("hand"))
+_READING_LEVEL = frozenset(F.names_at("reading"))
+_MANY_READINGS = 16
+
+
+def _once(fn: Any) -> Any:
+    """``fn`` computed on its first call and remembered (an error is not remembered)."""
+    box: list[Any] = []
+
+    def f(env: Any) -> Any:
+        if not box:
+            box.append(fn(env))
+        return box[0]
+    return f
+
+
+def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
+    """``rs.fast`` for one hand with many readings: a pattern closure that reads no
+    reading fact (a flower condition, ``wild_count``) has one value for the whole hand,
+    so it is computed on first use and reused by the other readings."""
+    def wrap(c: Any) -> Any:
+        if c is None:
+            return None
+        return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
+    return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
+                 for p in rs.patterns)
 _PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
 
@@ -234,10 +260,11 @@ Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: dict[tuple[Any, ...], Settlement],
-                   seen: dict[tuple[Any, ...], list[Variant]]) -> list[Scored]:
+                   seen: dict[tuple[Any, ...], list[Variant]],
+                   fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     try:
-        for p, when, value, count, each in rs.fast:
+        for p, when, value, count, each in fast or rs.fast:
             if when(renv):
                 items: tuple[Any, ...] = ()
                 if each is not None:

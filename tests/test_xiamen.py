@@ -255,3 +255,16 @@ def _example_lines() -> list[tuple[str, str, int]]:
 @pytest.mark.parametrize("line,seat,amount", _example_lines())
 def test_examples_file(line: str, seat: str, amount: int) -> None:
     assert xm(line).payments[seat] == amount
+
+
+# ----------------------------------------------------------------------------- expressions
+def test_single_loop_comprehensions() -> None:
+    from scorer.expr import Scope, compile_expr
+
+    scope = Scope({"xs": "list[int]", "x": "int"})
+    env = {"xs": (1, 2, 3), "x": 7}
+    assert compile_expr("[y * 2 for y in xs if y > 1]", scope)(env) == (4, 6)
+    assert compile_expr("[y for y in xs]", scope)(env) == (1, 2, 3)
+    assert compile_expr("count(y for y in xs if y != 2)", scope)(env) == 2
+    assert compile_expr("[y for y in xs if y > 1 if y < 3]", scope)(env) == (2,)
+    assert "y" not in env and env["x"] == 7  # the loop variable does not leak
