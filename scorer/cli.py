@@ -9,12 +9,14 @@ documented exit status (never a traceback):
 * 2 — bad input: hand notation, impossible hand, bad flag, bad ruleset
 * 3 — the hand is not a legal win (the message says why)
 * 70 — an internal error (a bug: please report it with the hand)
+* 141 — the output pipe was closed by its reader (``mjscore ... | head``)
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -37,6 +39,9 @@ EXIT_INTERNAL = 70
 def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     from .errors import MjscoreError
     from .report import error_json
+
+    if isinstance(e, BrokenPipeError):
+        raise e
 
     if isinstance(e, MjscoreError):
         if as_json:
@@ -300,6 +305,11 @@ def main(argv: list[str] | None = None) -> None:
     gc.set_threshold(50_000, 20, 20)
     try:
         app(args=args, prog_name="mjscore", standalone_mode=False)
+    except BrokenPipeError:
+        # The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(141) from None
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:

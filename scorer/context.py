@@ -287,7 +287,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             wspec = WildSpec(face=face, in_play=w.in_play(env), stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
-                            candidates=tiles_in_play, detail=rs.detail)
+                            candidates=tiles_in_play, detail=rs.detail,
+                            features=rs.features)
     if piao and wspec.face is None:
         raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
                            "--piao")

@@ -73,6 +73,24 @@ def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     return out
 
 
+def stand_in_text(result: Result, s: Scored | None = None) -> str:
+    """How the stand-in tiles (Jinhua's 白板) read, e.g. ``P ×2 → 3m, itself``; '' if none.
+
+    A stand-in is an ordinary copy of the wildcard's face; where a shape lets
+    it count as itself, the reading holds it as a natural tile of its own.
+    """
+    s = s or result.best
+    spec = result.table.wild
+    if spec.stand_in is None or spec.face is None or spec.stand_in == spec.face:
+        return ""
+    held = sum(1 for t, _ in result.hand.sources if t == spec.stand_in)
+    if not held:
+        return ""
+    as_self = sum(g.naturals.count(spec.stand_in) for g in s.reading.groups)
+    reads = [T.name(spec.face)] * (held - as_self) + ["itself"] * as_self
+    return f"{T.name(spec.stand_in)} ×{held} → {', '.join(reads)}"
+
+
 # ----------------------------------------------------------------------------- chains
 def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
     """One line per tally that got a value: the patterns and how they combine.
@@ -141,11 +159,17 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     lab = labels(rs, lang)
     lab.setdefault("score", rs.label("score", lang))
     groups: dict[str, list[str]] = {}
-    for share in s.settlement.shares:
+    # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
+    disc = result.table.discarder if not result.table.self_draw else None
+    tag = rs.label("discarder", lang) if "discarder" in rs.labels else (
+        "放铳" if lang == "zh" else "discarder")
+    shares = sorted(s.settlement.shares, key=lambda sh: sh.payer != disc)  # discarder first
+    for share in shares:
         if not share.pays:
             continue
         text = render(rs.payment.amount, share.env, lab) + f" = {share.amount}"
-        groups.setdefault(text, []).append(share.payer)
+        groups.setdefault(text, []).append(
+            f"{share.payer} ({tag})" if share.payer == disc else share.payer)
     lines = []
     for text, payers in groups.items():
         who = ("each of " if len(payers) > 1 else "") + ", ".join(payers)
@@ -188,6 +212,9 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         face = wm[0]["face"]
         reads = ", ".join(("itself" if w["as_self"] else w["reads"]) for w in wm)
         lines.append(f"Wildcard: {face} ×{len(wm)} → {reads}")
+    si = stand_in_text(result)
+    if si:
+        lines.append(f"Stand-in: {si}")
     for i, cl in enumerate(chain_lines(rs, s, lang) or ["—"]):
         lines.append(("Pattern:  " if i == 0 else "          ") + cl)
     if s.replaced:

@@ -82,7 +82,7 @@ TOP_KEYS = {
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "each", "replaces",
-                "also", "notes"}
+                "also", "notes", "fallback"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 
@@ -178,6 +178,8 @@ class Pattern:
     also: tuple[tuple[str, Compiled], ...]
     notes: str
     index: int
+    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
+    fallback: bool = False
     # a list expression: the pattern counts once per item, and the report names the items
     each: Compiled | None = None
 
@@ -245,6 +247,7 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
     chain: tuple[str, ...] = ()
     # (pattern, when, value, count, each) closures, unwrapped for the per-reading loop
     fast: tuple[tuple[Pattern, Any, Any, Any, Any], ...] = field(default=(), compare=False,
@@ -549,6 +552,14 @@ class _Compiler:
             return None
         return c
 
+    def flag(self, m: YMap, key: str, path: str) -> bool:
+        """A true/false key (default false)."""
+        v = m.get(key, False)
+        if not isinstance(v, bool):
+            self.problem(self.mark_of(m, key), path, "must be true or false")
+            return False
+        return v
+
     def text(self, m: YMap, key: str, path: str, required: bool = False,
              default: str = "") -> str:
         v = m.get(key)
@@ -651,6 +662,7 @@ class _Compiler:
         if payment.per_reading:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
+        features = F.class_features(reading_exprs)
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, shape_when=shape_when, players=players,
@@ -658,7 +670,7 @@ class _Compiler:
             robbing_kong=str(rk),
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail,
+            patterns=patterns, payment=payment, detail=detail, features=features,
             fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
                         p.each.fn if p.each else None) for p in patterns),
             max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
@@ -965,7 +977,7 @@ class _Compiler:
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
                                tuple(also), self.text(item, "notes", f"{path}.notes"), i,
-                               each))
+                               self.flag(item, "fallback", f"{path}.fallback"), each))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):

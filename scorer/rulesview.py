@@ -33,7 +33,7 @@ def show_text(spec: str, lang: str = "zh") -> str:
     out.append("")
     rows = []
     for p in rs.patterns:
-        when = p.when.src
+        when = p.when.src + ("  (only if nothing else counts)" if p.fallback else "")
         if p.each is not None:
             when = f"each of {p.each.src}" if when == "True" else f"{when}; each of {p.each.src}"
         elif p.count is not None:

@@ -195,7 +195,9 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
 def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
     """The winning shapes in words, e.g. ``a pair and 5 sets`` (17 tiles)."""
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans"}
+             "thirteen_orphans": "thirteen orphans",
+             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
+             "all_honors": "all honors"}
     return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
@@ -302,10 +304,13 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             removed.setdefault(rid, h.pattern.id)
     if removed:
         counted = [h for h in hits if h.pattern.id not in removed]
-        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
-                    if h.pattern.id in removed]
+        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id], h.items)
+                    for h in hits if h.pattern.id in removed]
     else:
         counted, replaced = hits, []
+    # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
+    busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
+    counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
     max_names = rs.max_tallies
