@@ -41,7 +41,7 @@ def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     from .report import error_json
 
     if isinstance(e, BrokenPipeError):
-        raise e
+        _pipe_closed()
 
     if isinstance(e, MjscoreError):
         if as_json:
@@ -53,6 +53,13 @@ def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     print(f"mjscore: internal error: {type(e).__name__}: {e} (please report this hand)",
           file=sys.stderr)
     raise SystemExit(EXIT_INTERNAL)
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise SystemExit(141)
 
 
 def _options(values: list[str] | None) -> tuple[tuple[str, str], ...]:
@@ -305,11 +312,9 @@ def main(argv: list[str] | None = None) -> None:
     gc.set_threshold(50_000, 20, 20)
     try:
         app(args=args, prog_name="mjscore", standalone_mode=False)
+        sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
     except BrokenPipeError:
-        # The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise SystemExit(141) from None
+        _pipe_closed()
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:

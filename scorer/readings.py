@@ -228,7 +228,10 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
         meld_ok = MELD_SHAPES.get(shape)
         if meld_ok is not None:
             melds = tuple(tuple(g for g in opts if meld_ok(g)) for opts in melds)
+        possible = SHAPE_POSSIBLE.get(shape)
         for counts, win_tile in _stand_in_variants(interp, spec, shape):
+            if possible is not None and not possible(counts):
+                continue  # a cheap necessary condition fails: skip the shape's search
             codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
                 else None
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
@@ -398,6 +401,14 @@ SHAPES = {
 # Shapes whose function takes a third argument, the tile codes of tile_codes(), and fills
 # wildcards once per combination of codes (the shapes judged by kind of tile).
 CODED_SHAPES = frozenset({"gapped_honors", "all_honors"})
+
+# Cheap necessary conditions on the natural tile counts, checked before a shape's search.
+SHAPE_POSSIBLE: dict[str, Callable[[tuple[int, ...]], bool]] = {
+    "seven_pairs": lambda c: max(c) <= 4,
+    "thirteen_orphans": lambda c: all(n == 0 for t, n in enumerate(c) if t not in D.ORPHANS),
+    "gapped_honors": lambda c: max(c) <= 1,  # fourteen distinct tiles
+    "all_honors": lambda c: not any(c[:27]),
+}
 
 # Shapes other than 'standard' that a hand with fixed melds may take, with the test each
 # meld's reading must pass (乱风: claimed pungs of honors are fine, any suited meld is not;
