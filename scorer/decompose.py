@@ -25,6 +25,8 @@ Shapes (see :data:`SHAPES`):
   (so at least five honors): Jinhua's 十三不靠 / 七风, see :func:`gapped_honors`
 * ``all_honors``     every tile an honor, in any arrangement (Jinhua's 乱风), see
   :func:`all_honors`
+* ``as_held``       no winning shape at all: the hand as held (Xiamen's 三金倒), see
+  :func:`as_held`
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ class Group(NamedTuple):
 # Placeholders for groups made only of jokers; their readings come later.
 FREE_PAIR = Group("pair", ())
 FREE_SET = Group("set", ())
+# A joker left loose by :func:`as_held`; the reading binds it to the wildcard's own face.
+LOOSE_JOKER = Group("single", ())
 
 
 def is_free(g: Group) -> bool:
@@ -304,6 +308,34 @@ def thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
         if ok and need_j == jokers:
             out.add(tuple(sorted(groups)))
     return tuple(sorted(out))
+
+
+@lru_cache(maxsize=1 << 12)
+def as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """The hand as held, for a win that needs no winning shape (三金倒, three golds).
+
+    Returns one decomposition: a concealed pung for every tile held three or four
+    times as natural tiles (the pungs "actually held"; a fourth copy stays loose,
+    since an undeclared kong is not a kong), every other natural tile as a
+    ``single``, and each joker as a loose :data:`LOOSE_JOKER` (the reading binds it
+    to the wildcard's own face: a gold counted as a gold, not a substitution).
+    Jokers never complete a pung here; readings where they do come from the
+    complete shapes, and the scorer keeps whichever pays more.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("5555p1mE"): c[t] += 1
+    >>> [(g.kind, g.tiles) for g in as_held(tuple(c), 1)[0]]
+    [('pung', (13, 13, 13)), ('single', ()), ('single', (0,)), ('single', (13,)), ('single', (27,))]
+    """
+    groups: list[Group] = []
+    for t, n in enumerate(counts):
+        if n >= 3:
+            groups.append(Group("pung", (t, t, t)))
+            n -= 3
+        groups.extend(Group("single", (t,)) for _ in range(n))
+    groups.extend(LOOSE_JOKER for _ in range(jokers))
+    return (tuple(sorted(groups)),)
 
 
 def free_readings(g: Group, candidates: tuple[int, ...]) -> list[Group]:

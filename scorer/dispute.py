@@ -129,7 +129,7 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
 
 def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     """The compared values of one side (see :data:`ROWS`); an error fills every row."""
-    from .report import patterns_chain, payment_lines, wildcard_map
+    from .report import chain_lines, payment_lines, wildcard_map
 
     if side.result is None:
         msg = side.error.message if side.error else "not scored"
@@ -143,9 +143,9 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
         "patterns": ", ".join(f"{h.pattern.name if lang == 'zh' else h.pattern.name_en} "
                               f"{h.value}" + (f"×{h.count}" if h.count > 1 else "")
                               for h in s.hits) or "none",
-        "chain": patterns_chain(res.ruleset, s, lang),
+        "chain": tuple(chain_lines(res.ruleset, s, lang)),
         "score": s.score,
-        "payment": "; ".join(payment_lines(res, s, lang)),
+        "payment": tuple(payment_lines(res, s, lang)),
         "payments": dict(s.payments),
     }
 
@@ -165,28 +165,21 @@ def _side_title(side: Side) -> str:
 def dispute_text(d: Dispute, lang: str = "zh") -> str:
     """Side by side: the rows that are the same once, the rows that differ as A and B,
     then each seat's points under A and B and the difference."""
-    import textwrap
-
     from tabulate import tabulate
 
     va, vb = rows(d.a, lang), rows(d.b, lang)
     out = [f"A = {_side_title(d.a)}", f"B = {_side_title(d.b)}", ""]
     if not d.differences:
         out.append("Both rulesets give the same result.")
-    width = 70
     for r in ROWS:
         if r == "payments" or (r == "result" and r not in d.differences):
             continue
         label = f"{r:<13} "
         if r not in d.differences:
-            text = textwrap.wrap(f"same: {va[r]}", width) or [""]
-            out.append(label + "  " + text[0])
-            out.extend(" " * 16 + t for t in text[1:])
+            out += _lines(label + "  same: ", va[r])
             continue
-        for tag, v in (("A", va.get(r, "—")), ("B", vb.get(r, "—"))):
-            text = textwrap.wrap(f"{tag}: {v}", width, subsequent_indent="   ") or [""]
-            out.append((label + "≠ " if tag == "A" else " " * 16) + text[0])
-            out.extend(" " * 16 + t for t in text[1:])
+        out += _lines(label + "≠ A: ", va.get(r, "—"))
+        out += _lines(" " * 16 + "B: ", vb.get(r, "—"))
     out.append("")
     pa = va.get("payments")
     pb = vb.get("payments")
@@ -203,6 +196,21 @@ def dispute_text(d: Dispute, lang: str = "zh") -> str:
     out.append(tabulate(table, headers=["seat", "A", "B", "B − A"], tablefmt="simple",
                         colalign=("left", "right", "right", "right")))
     return "\n".join(out)
+
+
+def _lines(head: str, value: Any, width: int = 100) -> list[str]:
+    """A row value after its head: one line per item of a tuple (a chain of tallies, a
+    payment per payer), each wrapped at ``width``, continuations indented under the text."""
+    import textwrap
+
+    items = list(value) if isinstance(value, tuple) else [value]
+    pad = " " * len(head)
+    out: list[str] = []
+    for i, item in enumerate(items or ["—"]):
+        text = textwrap.wrap(str(item), max(width - len(head), 30)) or [""]
+        out.append((head if i == 0 else pad) + text[0])
+        out += [pad + "  " + t for t in text[1:]]
+    return out
 
 
 def _seats(side: Side) -> tuple[str, ...]:

@@ -42,7 +42,7 @@ def test_human_output_shows_same_rows_once_and_both_sides_where_they_differ() ->
     assert lines[0] == "A = hangzhou (杭州麻将 Hangzhou)"
     assert lines[1] == "B = hangzhou (杭州麻将 Hangzhou) with cap=64"
     assert "patterns        same: 清七对 32" in lines
-    assert any(line.startswith("payment       ≠ A: S, W, N each: 底分 1 × 庄闲分 8 × 番 32 = 256")
+    assert any(line.startswith("payment       ≠ A: 底分 1 × 庄闲分 8 × 番 32 = 256 from each of S, W, N")
                for line in lines)
     # seat, A, B, B − A: the dealer receives 768 under A and 192 under B
     assert [line.split() for line in lines if line.startswith("E (dealer)")] == [

@@ -50,7 +50,7 @@ def test_house_hand(rules: str, line: str, want: dict[str, Any], why: str) -> No
 def test_every_house_file_loads_extends_a_builtin_and_has_a_differing_hand() -> None:
     files = sorted(p.name for p in EXAMPLES.glob("*.yaml"))
     suites = {Path(s["file"]).name: s for s in _suites()}
-    assert len(files) >= 3 or set(files) <= set(suites), files
+    assert len(files) >= 3, files
     for name in files:
         assert name in suites, f"examples/house/{name} has no hands in tests/house/"
         suite = suites[name]
