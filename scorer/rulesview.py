@@ -28,6 +28,7 @@ DESCRIBE_COMBINE = {
     "product": "the values of every pattern that applies are multiplied",
 }
 SHAPE_TEXT = {"standard": "a pair and {sets} sets", "seven_pairs": "seven pairs",
+              "as_held": "any tiles, as held",
               "thirteen_orphans": "thirteen orphans"}
 
 
@@ -291,7 +292,9 @@ def markdown(rs: Ruleset) -> str:
 
     out.append("## The hand")
     out.append("")
+    conds = dict(rs.shape_when)
     shapes = ", ".join(SHAPE_TEXT.get(s, s.replace("_", " ")).format(sets=rs.sets)
+                       + (f" (only when `{_md(conds[s].src)}`)" if s in conds else "")
                        for s in rs.shapes)
     out.append(f"- A winning hand has {rs.hand_size} tiles (each kong adds one): {shapes}.")
     out.append(f"- Players: {rs.players.src}." if rs.players.const else
@@ -321,6 +324,8 @@ def markdown(rs: Ruleset) -> str:
     for p in rs.patterns:
         also = "; ".join(f"also {t}: {c.src}" for t, c in p.also)
         cnt = f" × count `{_md(p.count.src)}`" if p.count is not None else ""
+        if p.each is not None:
+            cnt += f" for each of `{_md(p.each.src)}`"
         out.append(f"| `{p.id}` | {_md(p.name)} | {_md(p.name_en)} | {p.tally} | "
                    f"{_code(p.value.src)}{cnt} | {_code(p.when.src)}"
                    f"{' (only if nothing else counts)' if p.fallback else ''} | "
@@ -329,7 +334,7 @@ def markdown(rs: Ruleset) -> str:
     if rs.labels:
         out.append("Names in formulas: " + ", ".join(
             f"`{k}` = {zh}" + (f" ({en})" if en != zh else "")
-            for k, (zh, en) in rs.labels.items()) + ".")
+            for k, (zh, en) in rs.labels.items() if zh) + ".")
         out.append("")
 
     if rs.not_a_win:
