@@ -235,3 +235,20 @@ def test_every_house_example_loads_and_changes_the_ruleset(rid: str, tmp_path: P
 def test_facts_flag(capsys) -> None:
     code, out, _ = run(capsys, "rules", "--facts")
     assert code == 0 and "| `physical_quads` | int |" in out and "| `.pung` | bool |" in out
+
+
+@pytest.mark.parametrize("rid", list_builtin())
+def test_new_from_every_builtin_loads_and_scores_like_it(capsys, tmp_path: Path,
+                                                         rid: str) -> None:
+    target = tmp_path / f"{rid}-house.yaml"
+    code, _, err = run(capsys, "rules", "new", str(target), "--from", rid)
+    assert code == 0, err
+    rs, base = load_ruleset(str(target)), load_ruleset(rid)
+    sig, want = signature(rs), signature(base)
+    assert (sig.pop("id"), sig.pop("name")) == (f"{rid}-house", (
+        f"{base.name}（{rid}-house）", f"{base.name_en} ({rid}-house)"))
+    want.pop("id"), want.pop("name")
+    assert sig == want
+    text = target.read_text(encoding="utf-8")
+    for ex in base.house_examples:  # every common change is offered, commented out
+        assert f"# {ex.title}\n" in text
