@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
 from . import decompose as D
 from . import tiles as T
@@ -204,11 +205,14 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
 
 
 def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
-             self_draw: bool) -> list[Reading]:
+             self_draw: bool, place_once: bool = False) -> list[Reading]:
     """Every distinct reading of the hand in the given shapes.
 
     ``sets`` is the number of sets of the standard shape (4, or 5 for 17-tile
-    hands), melds included.
+    hands), melds included. With ``place_once`` (a ruleset whose expressions never
+    ask which group the winning tile completed, see
+    :attr:`scorer.ruleset.Ruleset.placement`) a natural winning tile is placed in the
+    first group that holds it only, instead of once per such group.
     """
     out: dict[Reading, None] = {}
     concealed_sets = sets - len(interp.melds)
@@ -219,7 +223,8 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
             for d in decomps:
                 for concrete in D.expand_free(d, cands):
                     for meld_groups in product(*interp.melds):
-                        _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out)
+                        _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out,
+                                   place_once and win_tile is not None)
     return list(out)
 
 
@@ -288,16 +293,19 @@ def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
                has_melds: bool) -> tuple[tuple[Group, ...], ...]:
     if shape == "standard":
         return D.standard(counts, jokers, sets) if sets >= 0 else ()
-    if has_melds:
-        return ()
     fn = SHAPES.get(shape)
     if fn is None:
         raise ValueError(f"unknown shape {shape!r}")
-    return fn(counts, jokers)
+    if getattr(fn, "with_melds", False):  # holds some of the sets; may stand beside melds
+        return fn(counts, jokers, sets) if sets >= 0 else ()  # type: ignore[no-any-return]
+    if has_melds:
+        return ()
+    return fn(counts, jokers)  # type: ignore[no-any-return]
 
 
 def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
-               win_tile: int | None, self_draw: bool, out: dict[Reading, None]) -> None:
+               win_tile: int | None, self_draw: bool, out: dict[Reading, None],
+               once: bool = False) -> None:
     seen: set[Group] = set()
     for k, g in enumerate(groups):
         if g in seen:
@@ -312,9 +320,16 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
         won = g._replace(has_win=True, concealed=concealed)
         rest = groups[:k] + (won,) + groups[k + 1:]
         out[Reading(shape, melds + rest, len(melds) + k, win_tile is None)] = None
+        if once:
+            return
 
 
-SHAPES = {
+# Shapes besides 'standard'. A function takes (counts, jokers) and applies only to hands
+# without melds, unless it is marked with decompose.takes_sets: then it takes
+# (counts, jokers, concealed sets) and may stand beside fixed melds.
+SHAPES: dict[str, Any] = {
     "seven_pairs": D.seven_pairs,
     "thirteen_orphans": D.thirteen_orphans,
+    "honors_knitted": D.honors_knitted,
+    "knitted_straight": D.knitted_straight,
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from . import tiles as T
 from .errors import Problem, RulesetError
 from .expr import (BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr,
                    is_numeric)
+from .combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
 from .readings import SHAPES
 from .yamlsafe import Mark, YList, YMap, load
 
@@ -80,11 +81,26 @@ TOP_KEYS = {
     "patterns": "the scoring patterns",
     "payment": "what each payer pays",
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
+    "ties": "how readings that score alike are ranked: order (found | sets) and prefer "
+    "(pattern ids)",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
-                "notes"}
+                "notes", "combine", "fallback"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
+# {name} in a check's message is replaced by that value when the check fires
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def format_message(message: str, env: Any) -> str:
+    """Fill the ``{name}`` placeholders of a check's message from an environment.
+
+    >>> format_message("below the {min_fan}-fan minimum", {"min_fan": 8})
+    'below the 8-fan minimum'
+    """
+    if "{" not in message:
+        return message
+    return PLACEHOLDER.sub(lambda m: _show(env[m.group(1)]), message)
 
 
 # ----------------------------------------------------------------------------- model
@@ -178,6 +194,13 @@ class Pattern:
     also: tuple[tuple[str, Compiled], ...]
     notes: str
     index: int
+    # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
+    # the combine-once principle (scorer.combine); its `when` sees only the sets a, b, c, d
+    combine: tuple[str, int] | None = None
+    # fallback: counts only when no other pattern of its tally counts (无番和, a chicken hand)
+    fallback: bool = False
+    # evaluated once per hand: its expressions use no reading facts (set by the compiler)
+    hand_level: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,6 +265,11 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    families: tuple[Family, ...] = ()  # combination patterns, grouped by list (scorer.combine)
+    # do the expressions care which group the winning tile completed? (facts.placement_sensitive)
+    placement: bool = True
+    tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
+    tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
     chain: tuple[str, ...] = ()
     data: Any = field(default=None, compare=False, repr=False)
 
@@ -440,6 +468,31 @@ def merge(parent: Any, child: Any) -> Any:
     return child
 
 
+def _families(patterns: tuple[Pattern, ...], reading_names: set[str]) -> tuple[
+        tuple[Pattern, ...], tuple[Family, ...]]:
+    """Group the combination patterns by their list, in the ruleset's order, and mark the
+    patterns that use no reading facts (evaluated once per hand, not once per reading)."""
+    out: list[Pattern] = []
+    fams: dict[str, list[int]] = {}
+    for k, p in enumerate(patterns):
+        if p.combine is not None:
+            fams.setdefault(p.combine[0], []).append(k)
+            out.append(p)
+            continue
+        used = set(p.when.names) | set(p.value.names) | (set(p.count.names) if p.count else set())
+        for _, c in p.also:
+            used |= set(c.names)
+        out.append(replace(p, hand_level=not (used & reading_names) and not p.fallback))
+    families = []
+    for of, idx in fams.items():
+        attrs = {a for k in idx for (_, a) in out[k].when.attrs}
+        preds = tuple((out[k].combine[1], predicate(out[k].when.fn, out[k].combine[1]))  # type: ignore[index]
+                      for k in idx)
+        families.append(Family(of, tuple(idx), preds, attrs <= TILE_ONLY_ATTRS
+                               and not any(GROUP in out[k].when.compares for k in idx)))
+    return tuple(out), tuple(families)
+
+
 def _has_ids(lst: list[Any]) -> bool:
     return bool(lst) and all(isinstance(i, dict) and "id" in i for i in lst)
 
@@ -607,13 +660,17 @@ class _Compiler:
         if payment.per_reading:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
+        placement = F.placement_sensitive(reading_exprs)
+        patterns, families = _families(patterns, set(F.names_at("reading")))
+        tie_order, tie_prefer = self.ties(d.get("ties"), {p.id for p in patterns})
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, players=players, suits=suits,
             robbing_kong=str(rk),
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail,
+            patterns=patterns, payment=payment, detail=detail, families=families,
+            placement=placement, tie_order=tie_order, tie_prefer=tie_prefer,
         )
 
     def shapes(self, d: YMap) -> tuple[str, ...]:
@@ -811,6 +868,11 @@ class _Compiler:
             sc = (scopes or {}).get(on, scope)
             when = self.expr(item, "when", f"{path}.when", sc)
             message = self.text(item, "message", f"{path}.message", required=True)
+            for name in PLACEHOLDER.findall(message):
+                if name not in sc.names:
+                    self.problem(self.mark_of(item, "message"), f"{path}.message",
+                                 f"{{{name}}} is not a name here (placeholders name a value, "
+                                 "e.g. {min_fan})")
             if when is not None:
                 out.append(Check(str(item.get("id", f"{key}{i}")), when, message, on,
                                  str(item.get("reason", "illegal"))))
@@ -843,11 +905,26 @@ class _Compiler:
                 self.problem(self.mark_of(item, "tally"), f"{path}.tally",
                              f"unknown tally '{tally}'{hint}")
                 continue
-            when = self.expr(item, "when", f"{path}.when", scope, default=True)
+            combine = self.combine(item, path, scope)
+            when_scope = scope
+            if combine is not None:
+                when_scope = Scope({n: GROUP for n in SET_NAMES[:combine[1]]}, F.ATTRS,
+                                   {TILE: F.coerce_tile}, what="name (a combination pattern "
+                                   f"sees only the sets {', '.join(SET_NAMES[:combine[1]])})")
+                if "count" in item:
+                    self.problem(self.key_mark(item, "count"), f"{path}.count",
+                                 "a combination pattern is counted by the combine-once rule; "
+                                 "remove count")
+            when = self.expr(item, "when", f"{path}.when", when_scope, default=True)
             value = self.expr(item, "value", f"{path}.value", scope, "number")
             count = None
-            if "count" in item:
+            if "count" in item and combine is None:
                 count = self.expr(item, "count", f"{path}.count", scope, "number")
+            fallback = item.get("fallback", False)
+            if not isinstance(fallback, bool):
+                self.problem(self.mark_of(item, "fallback"), f"{path}.fallback",
+                             "must be true or false")
+                fallback = False
             also: list[tuple[str, Compiled]] = []
             also_raw = item.get("also")
             if also_raw is not None:
@@ -877,7 +954,8 @@ class _Compiler:
                                self.text(item, "name_en", f"{path}.name_en",
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
-                               tuple(also), self.text(item, "notes", f"{path}.notes"), i))
+                               tuple(also), self.text(item, "notes", f"{path}.notes"), i,
+                               combine, fallback))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):
@@ -891,6 +969,55 @@ class _Compiler:
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
                                  f"no pattern with id '{r}'{hint}")
         return tuple(out)
+
+    def ties(self, raw: Any, ids: set[str]) -> tuple[str, frozenset[str]]:
+        """Read ``ties: {order: found|sets, prefer: [pattern ids]}``."""
+        if raw is None:
+            return "found", frozenset()
+        if not isinstance(raw, YMap):
+            self.problem(getattr(raw, "mark", None), "ties",
+                         "must be a mapping {order: sets, prefer: [...]}")
+            return "found", frozenset()
+        self.check_keys(raw, {"order", "prefer"}, "ties")
+        order = raw.get("order", "found")
+        if order not in ("found", "sets"):
+            self.problem(self.mark_of(raw, "order"), "ties.order", "must be 'found' or 'sets'")
+            order = "found"
+        prefer = raw.get("prefer") or []
+        if not isinstance(prefer, list):
+            self.problem(self.mark_of(raw, "prefer"), "ties.prefer",
+                         "must be a list of pattern ids")
+            prefer = []
+        for j, pid in enumerate(prefer):
+            if pid not in ids:
+                close = difflib.get_close_matches(str(pid), list(ids), n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
+                             else self.mark_of(raw, "prefer"), f"ties.prefer[{j}]",
+                             f"no pattern with id '{pid}'{hint}")
+        return str(order), frozenset(map(str, prefer))
+
+    def combine(self, item: YMap, path: str, scope: Scope) -> tuple[str, int] | None:
+        """Read ``combine: {of: LIST, sets: N}`` (a list of groups, 2..4 sets)."""
+        raw = item.get("combine")
+        if raw is None:
+            return None
+        if not isinstance(raw, YMap):
+            self.problem(self.mark_of(item, "combine"), f"{path}.combine",
+                         "must be a mapping {of: chows, sets: 2}")
+            return None
+        self.check_keys(raw, {"of", "sets"}, f"{path}.combine")
+        of, n = raw.get("of"), raw.get("sets")
+        if not isinstance(of, str) or scope.names.get(of) != f"list[{GROUP}]":
+            lists = sorted(k for k, v in scope.names.items() if v == f"list[{GROUP}]")
+            self.problem(self.mark_of(raw, "of"), f"{path}.combine.of",
+                         f"must name a list of groups: {', '.join(lists)}")
+            return None
+        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= MAX_SETS:
+            self.problem(self.mark_of(raw, "sets"), f"{path}.combine.sets",
+                         f"must be a whole number from 2 to {MAX_SETS}")
+            return None
+        return of, n
 
     def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
         if not isinstance(raw, YMap):

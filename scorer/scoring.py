@@ -26,7 +26,7 @@ from .hand import Hand
 from .notation import parse_hand
 from .payments import Settlement, settle
 from .readings import Reading, interpret, readings
-from .ruleset import Pattern, Ruleset, load_ruleset
+from .ruleset import Pattern, Ruleset, format_message, load_ruleset
 from .context import Context, Table, resolve
 
 
@@ -57,8 +57,10 @@ class Scored:
     def payments(self) -> dict[str, int]:
         return self.settlement.payments
 
-    def key(self, winner: str) -> tuple[int, int, int]:
-        return (self.settlement.payments[winner], self.score, -self.wild_substituted)
+    tie: int = 0  # rank among readings that score alike (higher first), see _rank_ties
+
+    def key(self, winner: str) -> tuple[int, int, int, int]:
+        return (self.settlement.payments[winner], self.score, -self.wild_substituted, self.tie)
 
 
 @dataclass
@@ -92,6 +94,9 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
         exposed_melds=sum(1 for m in hand.melds if not m.concealed_kong),
         concealed_hand=all(m.concealed_kong for m in hand.melds),
         physical_quads=sum(1 for n in counts.values() if n == 4),
+        concealed_kongs=sum(1 for m in hand.melds if m.concealed_kong),
+        exposed_kongs=sum(1 for m in hand.melds if m.is_kong and not m.concealed_kong),
+        __hand__=hand, __interp__=interp,
     )
 
 
@@ -133,7 +138,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.message)
 
-    rds = readings(interp, spec, rs.shapes, rs.sets, table.self_draw)
+    rds = readings(interp, spec, rs.shapes, rs.sets, table.self_draw, place_once=not rs.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
                       f"{_shapes_text(rs)}", "not_winning")
@@ -146,9 +151,11 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     env["__readings__"] = renvs
     for chk in rs.not_a_win:
         if chk.on == "hand" and _check(chk.when, env, f"{rs.file} not_a_win '{chk.id}'"):
-            raise NotAWin(chk.message, chk.reason)
+            raise NotAWin(format_message(chk.message, env), chk.reason)
 
     winner = env["seat"]
+    # patterns that use no reading facts are the same for every reading: judge them once
+    hand_hits = _hits(rs.patterns, env, hand_level=True)
     scored: list[Scored] = []
     first_drop: str | None = None
     pay_cache: dict[tuple[Any, ...], Settlement] = {}
@@ -156,14 +163,16 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         dropped = None
         for chk in rs.not_a_win:
             if chk.on == "reading" and _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                dropped = chk.message
+                dropped = format_message(chk.message, renv)
                 break
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, hand_hits))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
+    if rs.tie_order == "sets" or rs.tie_prefer:
+        _rank_ties(rs, scored)
     scored.sort(key=lambda s: s.key(winner), reverse=True)
     best = scored[0]
     for chk in rs.not_a_win:
@@ -171,8 +180,30 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
             renv = Env(best.env, score=best.score, **best.tallies)
             if _check(chk.when, renv, f"not_a_win '{chk.id}'"):
                 result = Result(rs, h, table, best, scored)
-                raise NotAWin(chk.message, chk.reason, details=result)
+                raise NotAWin(format_message(chk.message, renv), chk.reason, details=result)
     return Result(rs, h, table, best, scored)
+
+
+def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
+    """Set each reading's tie rank from the ruleset's ``ties`` (applies only between readings
+    that pay the winner alike, with the same headline).
+
+    ``order: sets`` ranks the readings by shape (in the order the ruleset lists its shapes),
+    then by their sets in ascending tile order, the first highest; a reading that counts one
+    of the ``prefer`` patterns ranks above all others, and among those the *last* in that
+    order ranks highest (as a reference calculator that scans the decompositions in order
+    and keeps overwriting its choice with a preferred one on a tie).
+    """
+    shape_pos = {shape: k for k, shape in enumerate(rs.shapes)}
+    order = sorted(range(len(scored)), key=lambda k: (
+        shape_pos.get(scored[k].reading.shape, len(shape_pos)),
+        sorted(g.tiles for g in scored[k].reading.groups if g.kind != "pair"))
+        if rs.tie_order == "sets" else k)
+    n = len(scored)
+    for pos, k in enumerate(order):
+        s = scored[k]
+        preferred = any(h.pattern.id in rs.tie_prefer for h in s.hits)
+        s.tie = n + pos if preferred else -pos
 
 
 def _shapes_text(rs: Ruleset) -> str:
@@ -181,14 +212,47 @@ def _shapes_text(rs: Ruleset) -> str:
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
-def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
-                   pay_cache: dict[tuple[Any, ...], Settlement]) -> list[Scored]:
+def _hits(patterns: tuple[Pattern, ...], env: Env, hand_level: bool) -> list[Hit]:
+    """The patterns (hand-level ones, or the others) whose ``when`` holds, with value and count.
+
+    Combination patterns are left to their families (see :func:`_family_hits`).
+    """
     hits: list[Hit] = []
-    for p in rs.patterns:
-        if _check(p.when, renv, f"pattern '{p.id}' when"):
-            n = _check(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
-            if n > 0:
-                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), int(n)))
+    for p in patterns:
+        if p.hand_level is not hand_level or p.combine is not None:
+            continue
+        try:
+            if p.when(env):
+                n = p.count(env) if p.count else 1
+                if n > 0:
+                    hits.append(Hit(p, int(p.value(env)), int(n)))
+        except EvalError as e:
+            raise EvaluationError(f"pattern '{p.id}': {e}") from None
+    return hits
+
+
+def _family_hits(rs: Ruleset, renv: Env) -> list[Hit]:
+    """Hits of the combination patterns, family by family (the combine-once rule)."""
+    hits: list[Hit] = []
+    for fam in rs.families:
+        try:
+            counts = fam.counts(renv[fam.of])
+        except EvalError as e:
+            raise EvaluationError(f"combination patterns over '{fam.of}': {e}") from None
+        for k, n in zip(fam.patterns, counts, strict=True):
+            if n:
+                p = rs.patterns[k]
+                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n))
+    return hits
+
+
+def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
+                   pay_cache: dict[tuple[Any, ...], Settlement],
+                   hand_hits: list[Hit] | None = None) -> list[Scored]:
+    hits = [*(hand_hits or ()), *_hits(rs.patterns, renv, hand_level=False)]
+    if rs.families:
+        hits += _family_hits(rs, renv)
+    hits.sort(key=lambda h: h.pattern.index)
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
@@ -196,6 +260,10 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     counted = [h for h in hits if h.pattern.id not in removed]
     replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
                 if h.pattern.id in removed]
+    if any(h.pattern.fallback for h in counted):
+        # a fallback pattern counts only when nothing else of its tally does
+        busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
+        counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
     choices: list[list[Hit | None]] = []
