@@ -12,8 +12,15 @@ Pipeline: :mod:`scorer.notation` → :mod:`scorer.hand` → :mod:`scorer.decompo
 """
 
 from .context import Context
-from .errors import (ContextError, EvaluationError, HandError, MjscoreError, NotationError,
-                     NotAWin, RulesetError)
+from .errors import (
+                     ContextError,
+                     EvaluationError,
+                     HandError,
+                     MjscoreError,
+                     NotationError,
+                     NotAWin,
+                     RulesetError,
+)
 from .hand import Hand, Meld
 from .notation import parse_hand
 from .ruleset import Ruleset, load_ruleset

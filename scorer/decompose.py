@@ -19,14 +19,20 @@ Shapes (see :data:`SHAPES`):
 * ``standard``      a pair + N sets (N = 4 for 14-tile hands, 5 for Xiamen's 17)
 * ``seven_pairs``   seven pairs; four identical tiles may count as two pairs
 * ``thirteen_orphans`` one of each terminal and honor + one more of them
-* ``honors_knitted`` 十三不靠 / 全不靠 families: 14 distinct tiles, see :func:`honors_knitted`
+* ``honors_knitted`` 全不靠 / 七星不靠: 14 distinct tiles, suited ones from one knitted
+  straight, see :func:`honors_knitted`
 * ``knitted_straight`` 组合龙: 147/258/369 in three suits + a set + a pair
+* ``gapped_honors``  14 distinct tiles, suited tiles of one suit pairwise at least 3 apart
+  (so at least five honors): Jinhua's 十三不靠 / 七风, see :func:`gapped_honors`
+* ``all_honors``     every tile an honor, in any arrangement (Jinhua's 乱风), see
+  :func:`all_honors`
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, pairwise, permutations, product
 from typing import NamedTuple
 
 from .tiles import NUM_KINDS
@@ -88,12 +94,13 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     """All decompositions of the concealed tiles into one pair and ``sets`` sets.
 
     Returns sorted group tuples; groups made only of jokers are FREE_PAIR/FREE_SET.
+    Below: 44 + 111 222 333, 44 + 123 123 123, and 11 + 123 234 234.
 
     >>> from scorer.notation import parse_tiles
     >>> c = [0] * 34
-    >>> for t, _ in parse_tiles("11123m"): c[t] += 1
-    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 1)]
-    [['chow', 'pair'], ['pair', 'pung']]
+    >>> for t, _ in parse_tiles("11122233344m"): c[t] += 1
+    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 3)]
+    [['chow', 'chow', 'chow', 'pair'], ['chow', 'chow', 'chow', 'pair'], ['pair', 'pung', 'pung', 'pung']]
     """
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
@@ -269,14 +276,135 @@ def expand_free(groups: tuple[Group, ...], candidates: tuple[int, ...]) -> Itera
     yield from rec(0, [])
 
 
-# -- knitted shapes (全不靠 / 七星不靠, 组合龙) -----------------------------------
+# -- shapes judged by kind of tile rather than by sets ------------------------------------
 HONORS = tuple(range(27, 34))
+GAP = 3  # 十三不靠: tiles of one suit at least two apart ("至少相隔两张"), i.e. numbers differ by 3+
 
 
+def _gapped(nums: list[int]) -> bool:
+    """True if the sorted numbers differ pairwise by at least :data:`GAP`."""
+    return all(b - a >= GAP for a, b in pairwise(nums))
+
+
+@lru_cache(maxsize=256)
+def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every set of extra numbers 0..8 one suit can take so that the suit stays gapped.
+
+    >>> _suit_fills((0, 3, 6))
+    ((),)
+    >>> len(_suit_fills(()))  # 1 empty + 9 singles + 21 pairs + 10 triples
+    41
+    """
+    free = [n for n in range(9) if all(abs(n - p) >= GAP for p in present)]
+    out: list[tuple[int, ...]] = []
+    for k in range(0, 4 - len(present)):
+        out.extend(c for c in combinations(free, k) if _gapped(list(c)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
+        tuple[Group, ...], ...]:
+    """十三不靠-type hands: 14 distinct tiles, suited tiles of one suit pairwise 3+ apart.
+
+    A suit can hold at most three such tiles (147, 159, …), so the hand has at
+    least five different honors; with all seven it is Jinhua's 七风. Suits do
+    not have to be knitted with each other (1m4m7m1p4p7p is fine), which is what
+    sets this family apart from MCR's 全不靠. Each tile is a 'single' group;
+    jokers fill the missing tiles in every way that keeps the hand valid (a
+    ruleset judges which fills it allows, e.g. 七风's "no wildcard for an honor").
+    With ``codes`` (a code per tile, see ``readings.tile_codes``) only one fill
+    per combination of codes is made: three jokers have hundreds of fills, the
+    ruleset tells few of them apart.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("147m258p369sESWNC"): c[t] += 1
+    >>> [len(d) for d in gapped_honors(tuple(c), 0)]
+    [14]
+    >>> len(gapped_honors(tuple(c), 1))  # 15 tiles: not a 14-tile hand
+    0
+    """
+    if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
+        return ()
+    present = [tuple(n for n in range(9) if counts[s * 9 + n]) for s in range(3)]
+    if not all(_gapped(list(p)) for p in present):
+        return ()
+    naturals = [Group("single", (t,)) for t, n in enumerate(counts) if n]
+    options = [_by_code([tuple(s * 9 + n for n in f) for f in _suit_fills(p)], codes)
+               for s, p in enumerate(present)]
+    missing_honors = [t for t in HONORS if not counts[t]]
+    honor_fills = [_by_code(list(combinations(missing_honors, k)), codes)
+                   for k in range(len(missing_honors) + 1)]
+    every: list[tuple[int, ...]] = []
+    for fills in product(*options):
+        suited = sum(len(f) for f in fills)
+        if suited > jokers or jokers - suited > len(missing_honors):
+            continue
+        for honors in honor_fills[jokers - suited]:
+            every.append(tuple(sorted([t for f in fills for t in f] + list(honors))))
+    # one per code across suits too (a fresh m tile and a fresh honor may share a code)
+    return tuple(sorted(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in tiles]))
+                        for tiles in _by_code(every, codes)))
+
+
+def fill_key(fill: tuple[int, ...], codes: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]],
+                                                                      ...]:
+    """What tells two wildcard fills apart when tiles of one code are interchangeable.
+
+    For each code, how many times each of its tiles is used: filling S S W and
+    W W N alike (if S W N share a code) give ``((c, (1, 2)),)``, but S S S does not.
+
+    >>> codes = (0,) * 34
+    >>> fill_key((27, 27, 28), codes) == fill_key((28, 28, 30), codes), fill_key((27,) * 3, codes)
+    (True, ((0, (3,)),))
+    """
+    per: dict[int, dict[int, int]] = {}
+    for t in fill:
+        d = per.setdefault(codes[t], {})
+        d[t] = d.get(t, 0) + 1
+    return tuple(sorted((c, tuple(sorted(d.values()))) for c, d in per.items()))
+
+
+def _by_code(fills: list[tuple[int, ...]], codes: tuple[int, ...] | None) -> list[
+        tuple[int, ...]]:
+    """The fills with one kept per :func:`fill_key` (all of them without codes)."""
+    if codes is None:
+        return fills
+    seen: dict[object, tuple[int, ...]] = {}
+    for f in fills:
+        seen.setdefault(fill_key(f, codes), f)
+    return list(seen.values())
+
+
+@lru_cache(maxsize=1 << 10)
+def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
+        tuple[Group, ...], ...]:
+    """Hands of honors only, in any arrangement (乱风): every tile a 'single' group.
+
+    Jokers read as honors, in every combination (with ``codes``, one per
+    combination of codes, as in :func:`gapped_honors`). The tile count is the
+    hand's (checked before), so this shape may sit beside fixed melds of
+    honors (see ``readings.MELD_SHAPES``).
+
+    >>> c = [0] * 34; c[27] = 3; c[28] = 2; c[33] = 1
+    >>> len(all_honors(tuple(c), 0)), len(all_honors(tuple(c), 2))  # 2 jokers: 28 multisets
+    (1, 28)
+    >>> c[0] = 1
+    >>> all_honors(tuple(c), 0)
+    ()
+    """
+    if any(counts[t] for t in range(27)):
+        return ()
+    naturals = [Group("single", (t,)) for t in HONORS for _ in range(counts[t])]
+    fills = _by_code(list(combinations_with_replacement(HONORS, jokers)), codes)
+    return tuple(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in fill]))
+                 for fill in fills)
+
+
+# -- knitted shapes (全不靠 / 七星不靠, 组合龙) -----------------------------------
 def _knitted_sequences() -> tuple[tuple[int, ...], ...]:
     """The six knitted straights: 147, 258 and 369 each in a different suit (组合龙)."""
-    from itertools import permutations
-
     out = []
     for suits in permutations(range(3)):
         out.append(tuple(sorted(s * 9 + start + 3 * k for s, start in zip(suits, (0, 1, 2),
@@ -286,13 +414,6 @@ def _knitted_sequences() -> tuple[tuple[int, ...], ...]:
 
 
 KNITTED = _knitted_sequences()
-
-
-def takes_sets(fn: object) -> object:
-    """Mark a shape function that takes ``(counts, jokers, sets)`` and may stand beside
-    fixed melds (it holds some of the hand's sets, e.g. a knitted straight + one set)."""
-    fn.with_melds = True  # type: ignore[attr-defined]
-    return fn
 
 
 @lru_cache(maxsize=1 << 12)
@@ -320,8 +441,6 @@ def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]
         if not present <= allowed:
             continue
         missing = sorted(allowed - present)
-        from itertools import combinations
-
         for fill in combinations(missing, jokers):
             groups = [Group("single", (t,)) for t in present]
             groups += [Group("single", (t,), (t,)) for t in fill]
@@ -329,23 +448,24 @@ def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]
     return tuple(sorted(out))
 
 
-@takes_sets
 @lru_cache(maxsize=1 << 14)
-def knitted_straight(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
+def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     """A knitted straight (组合龙: 147, 258, 369 in three suits) + the other sets + a pair.
 
-    ``sets`` is the number of concealed sets the hand needs (4 minus fixed melds);
-    the knitted straight stands for three of them, so it takes ``sets >= 3``. Its
-    tiles form three 'knit' groups (e.g. 147m); the rest is decomposed as the
-    standard shape.
+    The concealed tiles hold a pair and some sets (3n + 2 tiles); the knitted
+    straight stands for three of the sets, so it needs n >= 3 (it may sit beside
+    one fixed meld, see ``readings.MELD_SHAPES``). Its tiles form three 'knit'
+    groups (e.g. 147m); the rest is decomposed as the standard shape.
 
     >>> from scorer.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("147m258p369s123sEE"): c[t] += 1
-    >>> [g.kind for g in knitted_straight(tuple(c), 0, 4)[0]]
+    >>> [g.kind for g in knitted_straight(tuple(c), 0)[0]]
     ['chow', 'knit', 'knit', 'knit', 'pair']
     """
-    if sets < 3 or sum(counts) + jokers != 2 + 3 * sets:
+    total = sum(counts) + jokers
+    sets = (total - 2) // 3
+    if sets < 3 or total != 2 + 3 * sets:
         return ()
     out: set[tuple[Group, ...]] = set()
     for seq in KNITTED:

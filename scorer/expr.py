@@ -159,11 +159,13 @@ def safe_pow(a: int, b: int) -> int:
         return 1 if b % 2 == 0 else -1
     if b > MAX_BITS or abs(a).bit_length() * b > MAX_BITS + 64:
         raise EvalError(f"{a} ** {b} is larger than 2**{MAX_BITS} (refused to keep memory bounded)")
-    return _check_bits(a**b)
+    result: int = _check_bits(a**b)
+    return result
 
 
 def safe_mul(a: int, b: int) -> int:
-    return _check_bits(a * b)
+    result: int = _check_bits(a * b)
+    return result
 
 
 def safe_floordiv(a: int, b: int) -> int:
@@ -271,8 +273,10 @@ def compile_expr(src: Any, scope: Scope) -> Compiled:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
-        col = max((e.offset or 1) - 1, 0) + lead
-        raise ExprError(f"syntax error: {e.msg}", col) from None
+        # Python reports offset 0 when the expression ends too early: point at its end
+        col = (e.offset - 1 if e.offset else len(text)) + lead
+        where = "" if e.offset else " (the expression ends too early)"
+        raise ExprError(f"syntax error: {e.msg}{where}", col) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expression is nested too deeply") from None
     _check_size(tree)
@@ -410,15 +414,20 @@ class _Compiler:
         if isinstance(node.op, ast.USub | ast.UAdd):
             if not is_numeric(t):
                 raise self.err(node, f"arithmetic needs numbers, this is a {t}")
-            if isinstance(node.op, ast.USub):
-                g = lambda env: -f(env)  # noqa: E731
-            else:
-                g = f
+            g = (lambda env: -f(env)) if isinstance(node.op, ast.USub) else f
             return self.fold(node, g, INT, [node.operand])
         raise self.err(node, "operator ~ is not allowed")
 
     def v_BoolOp(self, node: ast.BoolOp) -> tuple[Fn, str]:
         fns = [self.visit(v)[0] for v in node.values]
+        # two operands are by far the commonest: give them a closure without a loop
+        if len(fns) == 2:
+            a, b = fns
+            if isinstance(node.op, ast.And):
+                fn2: Fn = lambda env: a(env) and b(env)  # noqa: E731
+            else:
+                fn2 = lambda env: a(env) or b(env)  # noqa: E731
+            return self.fold(node, fn2, BOOL, list(node.values))
         if isinstance(node.op, ast.And):
             def fn(env: Any) -> Any:
                 v: Any = True
@@ -467,7 +476,12 @@ class _Compiler:
         del prev_node
         if len(parts) == 1:
             cmp, rf = parts[0]
-            fn: Fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
+            right_node = node.comparators[0]
+            if id(right_node) in self.consts:  # `x == 3`: no call for the constant side
+                const = self.consts[id(right_node)]
+                fn: Fn = lambda env: cmp(lf(env), const)  # noqa: E731
+            else:
+                fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
         else:
             def fn(env: Any) -> Any:
                 left = lf(env)
@@ -515,7 +529,7 @@ class _Compiler:
         if a0 != b0:
             raise self.err(node, f"cannot compare a {a} with a {b}")
         if not isinstance(op, ast.Eq | ast.NotEq) and a0 in (GROUP,):
-            raise self.err(node, f"groups can only be compared with == and !=")
+            raise self.err(node, "groups can only be compared with == and !=")
 
     def v_IfExp(self, node: ast.IfExp) -> tuple[Fn, str]:
         tf, _ = self.visit(node.test)

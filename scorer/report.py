@@ -72,6 +72,24 @@ def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     return out
 
 
+def stand_in_text(result: Result, s: Scored | None = None) -> str:
+    """How the stand-in tiles (Jinhua's 白板) read, e.g. ``P ×2 → 3m, itself``; '' if none.
+
+    A stand-in is an ordinary copy of the wildcard's face; where a shape lets
+    it count as itself, the reading holds it as a natural tile of its own.
+    """
+    s = s or result.best
+    spec = result.table.wild
+    if spec.stand_in is None or spec.face is None or spec.stand_in == spec.face:
+        return ""
+    held = sum(1 for t, _ in result.hand.sources if t == spec.stand_in)
+    if not held:
+        return ""
+    as_self = sum(g.naturals.count(spec.stand_in) for g in s.reading.groups)
+    reads = [T.name(spec.face)] * (held - as_self) + ["itself"] * as_self
+    return f"{T.name(spec.stand_in)} ×{held} → {', '.join(reads)}"
+
+
 # ----------------------------------------------------------------------------- chains
 def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
     """The patterns and how they combine, e.g. ``清一色 ×4 × 海底捞月 ×2 = ×8``."""
@@ -109,11 +127,17 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     lab = labels(rs, lang)
     lab.setdefault("score", rs.label("score", lang))
     groups: dict[str, list[str]] = {}
-    for share in s.settlement.shares:
+    # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
+    disc = result.table.discarder if not result.table.self_draw else None
+    tag = rs.label("discarder", lang) if "discarder" in rs.labels else (
+        "放铳" if lang == "zh" else "discarder")
+    shares = sorted(s.settlement.shares, key=lambda sh: sh.payer != disc)  # discarder first
+    for share in shares:
         if not share.pays:
             continue
         text = render(rs.payment.amount, share.env, lab) + f" = {share.amount}"
-        groups.setdefault(text, []).append(share.payer)
+        groups.setdefault(text, []).append(
+            f"{share.payer} ({tag})" if share.payer == disc else share.payer)
     lines = []
     for text, payers in groups.items():
         who = ", ".join(payers) + (" each" if len(payers) > 1 else "")
@@ -151,6 +175,9 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         face = wm[0]["face"]
         reads = ", ".join(("itself" if w["as_self"] else w["reads"]) for w in wm)
         lines.append(f"Wildcard: {face} ×{len(wm)} → {reads}")
+    si = stand_in_text(result)
+    if si:
+        lines.append(f"Stand-in: {si}")
     lines.append(f"Pattern:  {patterns_chain(rs, s, lang) or '—'}")
     if s.replaced:
         rep = ", ".join(f"{pattern_name(h, lang)} (by {_name_of(rs, h.replaced_by, lang)})"
@@ -198,7 +225,7 @@ def explain_text(result: Result, lang: str = "zh") -> str:
     """Every reading considered, best first, with its patterns and what the winner gets."""
     from tabulate import tabulate
 
-    rows = []
+    rows: list[list[Any]] = []
     seen: set[tuple[Any, ...]] = set()
     winner = result.winner
     for s in result.candidates:
@@ -267,10 +294,11 @@ def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
     out = []
     seen: set[tuple[Any, ...]] = set()
     for s in result.candidates:
-        item = {"shape": s.reading.shape, "decomposition": s.reading.describe(),
-                "patterns": [hit_json(h) for h in s.hits], "score": s.score,
-                "payments": dict(s.payments)}
-        key = (tuple(item["decomposition"]), tuple(h["id"] for h in item["patterns"]), s.score)
+        decomposition = s.reading.describe()
+        patterns = [hit_json(h) for h in s.hits]
+        item = {"shape": s.reading.shape, "decomposition": decomposition,
+                "patterns": patterns, "score": s.score, "payments": dict(s.payments)}
+        key = (tuple(decomposition), tuple(h["id"] for h in patterns), s.score)
         if key not in seen:
             seen.add(key)
             out.append(item)

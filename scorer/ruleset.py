@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,7 @@ from typing import Any
 from . import facts as F
 from . import tiles as T
 from .errors import Problem, RulesetError
-from .expr import (BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr,
-                   is_numeric)
+from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
 from .combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
 from .readings import SHAPES
 from .yamlsafe import Mark, YList, YMap, load
@@ -85,7 +84,7 @@ TOP_KEYS = {
     "(pattern ids)",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
-                "notes", "combine", "fallback"}
+                "notes", "fallback", "combine"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 # {name} in a check's message is replaced by that value when the check fires
@@ -194,13 +193,11 @@ class Pattern:
     also: tuple[tuple[str, Compiled], ...]
     notes: str
     index: int
+    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
+    fallback: bool = False
     # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
     # the combine-once principle (scorer.combine); its `when` sees only the sets a, b, c, d
     combine: tuple[str, int] | None = None
-    # fallback: counts only when no other pattern of its tally counts (无番和, a chicken hand)
-    fallback: bool = False
-    # evaluated once per hand: its expressions use no reading facts (set by the compiler)
-    hand_level: bool = False
 
 
 @dataclass(frozen=True)
@@ -265,12 +262,19 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
+    chain: tuple[str, ...] = ()
+    # (pattern, when, value, count) closures, unwrapped for the per-reading loop
+    fast: tuple[tuple[Pattern, Any, Any, Any], ...] = field(default=(), compare=False,
+                                                             repr=False)
+    max_tallies: frozenset[str] = frozenset()
+    payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
+    reusable: bool = False  # a reading's outcome depends only on its patterns' values
     families: tuple[Family, ...] = ()  # combination patterns, grouped by list (scorer.combine)
     # do the expressions care which group the winning tile completed? (facts.placement_sensitive)
     placement: bool = True
     tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
     tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
-    chain: tuple[str, ...] = ()
     data: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -290,6 +294,7 @@ class Ruleset:
 
 
 # ----------------------------------------------------------------------------- loading
+@lru_cache(maxsize=1)
 def builtin_dir() -> Path:
     """The folder of the built-in rulesets.
 
@@ -319,12 +324,29 @@ def list_builtin() -> list[str]:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
+    A file is read again only when its size or modification time changes.
+
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
     """
+    path = builtin_path(spec) if not _is_path(spec) else Path(spec)
+    try:
+        st = path.stat()
+        stamp: tuple[object, ...] = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (spec,)
+    hit = _RECENT.get(spec)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
     path, text = _locate(spec, None, [])
-    key = str(path)
-    return _load_cached(key, text)
+    rs = _load_cached(str(path), text)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[spec] = (stamp, rs)
+    return rs
+
+
+_RECENT: dict[str, tuple[tuple[object, ...], Ruleset]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -458,9 +480,9 @@ def merge(parent: Any, child: Any) -> Any:
         for item, mk in zip(child, child.marks, strict=False):
             pid = item.get("id")
             if pid in index:
-                k = index[pid]
-                out_list[k] = merge(out_list[k], item)
-                out_list.marks[k] = mk
+                pos = index[pid]
+                out_list[pos] = merge(out_list[pos], item)
+                out_list.marks[pos] = mk
             else:
                 out_list.append(item)
                 out_list.marks.append(mk)
@@ -468,29 +490,25 @@ def merge(parent: Any, child: Any) -> Any:
     return child
 
 
-def _families(patterns: tuple[Pattern, ...], reading_names: set[str]) -> tuple[
-        tuple[Pattern, ...], tuple[Family, ...]]:
-    """Group the combination patterns by their list, in the ruleset's order, and mark the
-    patterns that use no reading facts (evaluated once per hand, not once per reading)."""
-    out: list[Pattern] = []
+def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
+    """The combination patterns grouped by the list they combine, in the ruleset's order.
+
+    A family whose patterns look only at the sets' tiles (no group comparison, no
+    attribute beyond :data:`scorer.combine.TILE_ONLY_ATTRS`) is memoised by tiles.
+    """
     fams: dict[str, list[int]] = {}
     for k, p in enumerate(patterns):
         if p.combine is not None:
             fams.setdefault(p.combine[0], []).append(k)
-            out.append(p)
-            continue
-        used = set(p.when.names) | set(p.value.names) | (set(p.count.names) if p.count else set())
-        for _, c in p.also:
-            used |= set(c.names)
-        out.append(replace(p, hand_level=not (used & reading_names) and not p.fallback))
-    families = []
+    out = []
     for of, idx in fams.items():
-        attrs = {a for k in idx for (_, a) in out[k].when.attrs}
-        preds = tuple((out[k].combine[1], predicate(out[k].when.fn, out[k].combine[1]))  # type: ignore[index]
-                      for k in idx)
-        families.append(Family(of, tuple(idx), preds, attrs <= TILE_ONLY_ATTRS
-                               and not any(GROUP in out[k].when.compares for k in idx)))
-    return tuple(out), tuple(families)
+        pats = [patterns[k] for k in idx]
+        attrs = {a for p in pats for (_, a) in p.when.attrs}
+        preds = tuple((p.combine[1], predicate(p.when.fn, p.combine[1]))  # type: ignore[index]
+                      for p in pats)
+        out.append(Family(of, tuple(idx), preds, attrs <= TILE_ONLY_ATTRS
+                          and not any(GROUP in p.when.compares for p in pats)))
+    return tuple(out)
 
 
 def _has_ids(lst: list[Any]) -> bool:
@@ -566,6 +584,14 @@ class _Compiler:
                          f"must be a number, this expression gives a {c.type}")
             return None
         return c
+
+    def flag(self, m: YMap, key: str, path: str) -> bool:
+        """A true/false key (default false)."""
+        v = m.get(key, False)
+        if not isinstance(v, bool):
+            self.problem(self.mark_of(m, key), path, "must be true or false")
+            return False
+        return v
 
     def text(self, m: YMap, key: str, path: str, required: bool = False,
              default: str = "") -> str:
@@ -660,8 +686,9 @@ class _Compiler:
         if payment.per_reading:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
+        features = F.class_features(reading_exprs)
         placement = F.placement_sensitive(reading_exprs)
-        patterns, families = _families(patterns, set(F.names_at("reading")))
+        families = _families(patterns)
         tie_order, tie_prefer = self.ties(d.get("ties"), {p.id for p in patterns})
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
@@ -669,8 +696,18 @@ class _Compiler:
             robbing_kong=str(rk),
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail, families=families,
-            placement=placement, tie_order=tie_order, tie_prefer=tie_prefer,
+            patterns=patterns, payment=payment, detail=detail, features=features,
+            fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None)
+                       for p in patterns if p.combine is None),
+            families=families, placement=placement, tie_order=tie_order,
+            tie_prefer=tie_prefer,
+            max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
+            reusable=not payment.per_reading and not any(p.also for p in patterns),
+            payment_names=tuple(sorted(
+                (set(payment.pays.names) | set(payment.amount.names)
+                 | {n for x in payment.lets for n in x.value.names}
+                 | (set(payment.chengbao.reverse_factor.names) if payment.chengbao else set()))
+                - set(tally_names) - set(F.names_at("payment")) - {x.name for x in payment.lets})),
         )
 
     def shapes(self, d: YMap) -> tuple[str, ...]:
@@ -920,11 +957,6 @@ class _Compiler:
             count = None
             if "count" in item and combine is None:
                 count = self.expr(item, "count", f"{path}.count", scope, "number")
-            fallback = item.get("fallback", False)
-            if not isinstance(fallback, bool):
-                self.problem(self.mark_of(item, "fallback"), f"{path}.fallback",
-                             "must be true or false")
-                fallback = False
             also: list[tuple[str, Compiled]] = []
             also_raw = item.get("also")
             if also_raw is not None:
@@ -955,7 +987,7 @@ class _Compiler:
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
                                tuple(also), self.text(item, "notes", f"{path}.notes"), i,
-                               combine, fallback))
+                               self.flag(item, "fallback", f"{path}.fallback"), combine))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):

@@ -31,7 +31,8 @@ def show_text(spec: str, lang: str = "zh") -> str:
     out.append("")
     rows = []
     for p in rs.patterns:
-        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, p.when.src,
+        when = p.when.src + ("  (only if nothing else counts)" if p.fallback else "")
+        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
                      ", ".join(sorted(p.replaces))])
     out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
                                        "replaces"]))
@@ -44,7 +45,9 @@ def show_text(spec: str, lang: str = "zh") -> str:
     for f in rs.flags.values():
         rng = ""
         if f.minimum is not None or f.maximum is not None:
-            rng = f" {f.minimum if f.minimum is not None else ''}..{f.maximum if f.maximum is not None else ''}"
+            lo = "" if f.minimum is None else f.minimum
+            hi = "" if f.maximum is None else f.maximum
+            rng = f" {lo}..{hi}"
         dflt = f" (default {f.default})" if f.default is not None else ""
         flags.append(f"--{f.name.replace('_', '-')}{rng}{dflt}")
     out.append("")

@@ -8,7 +8,8 @@
     (2, {'E': 12, 'S': -4, 'W': -4, 'N': -4})
 
 Ranking of readings (RULES.md): highest amount received by the winner, then the
-higher headline number, then fewer wildcards substituted.
+higher headline number, then fewer wildcards substituted, then the ruleset's
+``ties`` (see :func:`_rank_ties`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from . import facts as F
 from . import tiles as T
+from .context import Context, Table, resolve
 from .errors import ContextError, EvaluationError, HandError, NotAWin
 from .expr import EvalError
 from .facts import Env
@@ -27,7 +29,6 @@ from .notation import parse_hand
 from .payments import Settlement, settle
 from .readings import Reading, interpret, readings
 from .ruleset import Pattern, Ruleset, format_message, load_ruleset
-from .context import Context, Table, resolve
 
 
 @dataclass
@@ -52,12 +53,11 @@ class Scored:
     settlement: Settlement
     env: Env
     wild_substituted: int
+    tie: int = 0  # rank among readings that score alike (higher first), see _rank_ties
 
     @property
     def payments(self) -> dict[str, int]:
         return self.settlement.payments
-
-    tie: int = 0  # rank among readings that score alike (higher first), see _rank_ties
 
     def key(self, winner: str) -> tuple[int, int, int, int]:
         return (self.settlement.payments[winner], self.score, -self.wild_substituted, self.tie)
@@ -100,7 +100,7 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
     )
 
 
-def _check(c: Any, env: Env, where: str) -> Any:
+def _check(c: Any, env: Any, where: str) -> Any:
     try:
         return c(env)
     except EvalError as e:
@@ -118,7 +118,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
-    hand_level = set(F.names_at("hand"))
+    hand_level = _HAND_LEVEL
     # Input errors that depend on the context alone come before any check of the tiles.
     late = []
     for chk in rs.errors:
@@ -144,7 +144,11 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
                       f"{_shapes_text(rs)}", "not_winning")
     renvs = []
     for r in rds:
-        renv = Env(env, __reading__=r)
+        # Seed each reading's names with the hand's (a C-level dict copy), so only
+        # reading facts are computed through Env.__missing__.
+        renv = Env(env)
+        dict.update(renv, env)
+        renv["__reading__"] = r
         if interp.win_tile is not None:
             renv["__win_natural__"] = interp.win_tile
         renvs.append(renv)
@@ -154,21 +158,24 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
             raise NotAWin(format_message(chk.message, env), chk.reason)
 
     winner = env["seat"]
-    # patterns that use no reading facts are the same for every reading: judge them once
-    hand_hits = _hits(rs.patterns, env, hand_level=True)
     scored: list[Scored] = []
     first_drop: str | None = None
-    pay_cache: dict[tuple[Any, ...], Settlement] = {}
+    pay_cache = _pay_cache(rs, table)
+    seen: dict[tuple[Any, ...], list[Variant]] = {}
+    reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
     for renv in renvs:
         dropped = None
-        for chk in rs.not_a_win:
-            if chk.on == "reading" and _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                dropped = format_message(chk.message, renv)
-                break
+        try:
+            for fn, message in reading_checks:
+                if fn(renv):
+                    dropped = format_message(message, renv)
+                    break
+        except Exception as e:
+            raise _eval_error(rs, "not_a_win", e) from None
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, hand_hits))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     if rs.tie_order == "sets" or rs.tie_prefer:
@@ -185,20 +192,22 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
 
 
 def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
-    """Set each reading's tie rank from the ruleset's ``ties`` (applies only between readings
-    that pay the winner alike, with the same headline).
+    """Set each reading's tie rank from the ruleset's ``ties`` (it matters only between
+    readings that pay the winner alike, with the same headline).
 
-    ``order: sets`` ranks the readings by shape (in the order the ruleset lists its shapes),
-    then by their sets in ascending tile order, the first highest; a reading that counts one
-    of the ``prefer`` patterns ranks above all others, and among those the *last* in that
-    order ranks highest (as a reference calculator that scans the decompositions in order
-    and keeps overwriting its choice with a preferred one on a tie).
+    ``order: sets`` ranks the readings by shape (in the order the ruleset lists its
+    shapes), then by their sets in ascending tile order, the first highest; a reading
+    that counts one of the ``prefer`` patterns ranks above all others, and among those
+    the *last* in that order ranks highest (as a reference calculator that scans the
+    decompositions in order and keeps overwriting its choice with a preferred one).
     """
     shape_pos = {shape: k for k, shape in enumerate(rs.shapes)}
-    order = sorted(range(len(scored)), key=lambda k: (
-        shape_pos.get(scored[k].reading.shape, len(shape_pos)),
-        sorted(g.tiles for g in scored[k].reading.groups if g.kind != "pair"))
-        if rs.tie_order == "sets" else k)
+    if rs.tie_order == "sets":
+        order = sorted(range(len(scored)), key=lambda k: (
+            shape_pos.get(scored[k].reading.shape, len(shape_pos)),
+            sorted(g.tiles for g in scored[k].reading.groups if g.kind != "pair")))
+    else:
+        order = list(range(len(scored)))
     n = len(scored)
     for pos, k in enumerate(order):
         s = scored[k]
@@ -208,75 +217,121 @@ def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
 
 def _shapes_text(rs: Ruleset) -> str:
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans"}
+             "thirteen_orphans": "thirteen orphans",
+             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
+             "all_honors": "all honors"}
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
-def _hits(patterns: tuple[Pattern, ...], env: Env, hand_level: bool) -> list[Hit]:
-    """The patterns (hand-level ones, or the others) whose ``when`` holds, with value and count.
+_HAND_LEVEL = frozenset(F.names_at("hand"))
+_PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
-    Combination patterns are left to their families (see :func:`_family_hits`).
+
+def _pay_cache(rs: Ruleset, table: Table) -> dict[tuple[Any, ...], Settlement]:
+    """Settlements keyed by tallies, shared by hands with the same payment inputs.
+
+    A payment that uses no reading facts depends only on the tallies and on the
+    context names it mentions, so hands scored with the same flags share it.
     """
-    hits: list[Hit] = []
-    for p in patterns:
-        if p.hand_level is not hand_level or p.combine is not None:
-            continue
-        try:
-            if p.when(env):
-                n = p.count(env) if p.count else 1
-                if n > 0:
-                    hits.append(Hit(p, int(p.value(env)), int(n)))
-        except EvalError as e:
-            raise EvaluationError(f"pattern '{p.id}': {e}") from None
-    return hits
+    names = rs.payment_names
+    key = (id(rs), table.seats, table.env["seat"], table.discarder, table.chengbao,
+           tuple(repr(table.env.get(n)) for n in names))
+    hit = _PAY_CACHES.get(key)
+    if hit is None or hit[0] is not rs:
+        if len(_PAY_CACHES) > 256:
+            _PAY_CACHES.clear()
+        hit = _PAY_CACHES[key] = (rs, {})
+    elif len(hit[1]) > 4096:
+        hit[1].clear()
+    return hit[1]
 
 
-def _family_hits(rs: Ruleset, renv: Env) -> list[Hit]:
-    """Hits of the combination patterns, family by family (the combine-once rule)."""
-    hits: list[Hit] = []
-    for fam in rs.families:
-        try:
-            counts = fam.counts(renv[fam.of])
-        except EvalError as e:
-            raise EvaluationError(f"combination patterns over '{fam.of}': {e}") from None
-        for k, n in zip(fam.patterns, counts, strict=True):
-            if n:
-                p = rs.patterns[k]
-                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n))
-    return hits
+def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
+    """A ruleset expression failed while scoring: say which file and what."""
+    return EvaluationError(f"{rs.file} {where}: {type(e).__name__ if not isinstance(e, EvalError) else ''}"
+                           f"{'' if isinstance(e, EvalError) else ': '}{e}")
+
+
+Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: dict[tuple[Any, ...], Settlement],
-                   hand_hits: list[Hit] | None = None) -> list[Scored]:
-    hits = [*(hand_hits or ()), *_hits(rs.patterns, renv, hand_level=False)]
+                   seen: dict[tuple[Any, ...], list[Variant]]) -> list[Scored]:
+    found: list[tuple[Pattern, int, int]] = []
+    try:
+        for p, when, value, count in rs.fast:
+            if when(renv):
+                n = count(renv) if count is not None else 1
+                if n > 0:
+                    found.append((p, int(value(renv)), int(n)))
+    except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
+            OverflowError, RecursionError) as e:
+        raise _eval_error(rs, "patterns", e) from None
     if rs.families:
-        hits += _family_hits(rs, renv)
-    hits.sort(key=lambda h: h.pattern.index)
+        found += _family_hits(rs, renv)
+        found.sort(key=lambda f: f[0].index)
+    reading = renv["__reading__"]
+    sub = renv["wild_substituted"]
+    # Readings of one hand that meet the same patterns with the same values score alike
+    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
+    sig = tuple((p.index, v, n) for p, v, n in found)
+    variants = seen.get(sig) if rs.reusable else None
+    if variants is None:
+        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        if rs.reusable:
+            seen[sig] = variants
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub)
+            for used, replaced, tallies, headline, settlement in variants]
+
+
+def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int]]:
+    """The combination patterns that count, family by family (scorer.combine)."""
+    out: list[tuple[Pattern, int, int]] = []
+    for fam in rs.families:
+        try:
+            counts = fam.counts(renv[fam.of])
+        except Exception as e:
+            raise _eval_error(rs, f"combination patterns over {fam.of}", e) from None
+        for k, n in zip(fam.patterns, counts, strict=True):
+            if n:
+                p = rs.patterns[k]
+                out.append((p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n))
+    return out
+
+
+def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+              pay_cache: dict[tuple[Any, ...], Settlement],
+              found: list[tuple[Pattern, int, int]]) -> list[Variant]:
+    hits = [Hit(p, v, n) for p, v, n in found]
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
-    counted = [h for h in hits if h.pattern.id not in removed]
-    replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
-                if h.pattern.id in removed]
-    if any(h.pattern.fallback for h in counted):
-        # a fallback pattern counts only when nothing else of its tally does
-        busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
-        counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
+    if removed:
+        counted = [h for h in hits if h.pattern.id not in removed]
+        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
+                    if h.pattern.id in removed]
+    else:
+        counted, replaced = hits, []
+    # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
+    busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
+    counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
+    max_names = rs.max_tallies
     choices: list[list[Hit | None]] = []
-    max_tallies = [t for t in rs.tallies if t.combine == "max"]
-    for t in max_tallies:
-        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == t.name]
+    for tname in max_names:
+        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
         choices.append(opts or [None])
-    out: list[Scored] = []
-    sub = renv["wild_substituted"]
+    out: list[Variant] = []
     for combo in product(*choices):
-        chosen = {h.pattern.id for h in combo if h is not None}
-        used = [h for h in counted if h.pattern.tally not in {t.name for t in max_tallies}
-                or h.pattern.id in chosen]
+        if max_names:
+            chosen = {h.pattern.id for h in combo if h is not None}
+            used = [h for h in counted if h.pattern.tally not in max_names
+                    or h.pattern.id in chosen]
+        else:
+            used = counted
         tallies: dict[str, int] = {}
         for t in rs.tallies:
             vals = [(h.value, h.count) for h in used if h.pattern.tally == t.name]
@@ -295,8 +350,8 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                 tallies[t.name] = total
             else:
                 tallies[t.name] = max(v for v, _ in vals)
-        headline = int(_check(rs.score, Env(None, **tallies), "score"))
-        key = (tuple(sorted(tallies.items())), headline)
+        headline = int(_check(rs.score, tallies, "score"))
+        key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:
             try:
@@ -306,6 +361,5 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                 raise EvaluationError(f"{rs.file} payment: {e}") from None
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
-        out.append(Scored(renv["__reading__"], used, replaced, tallies, headline, settlement,
-                          renv, sub))
+        out.append((used, replaced, tallies, headline, settlement))
     return out

@@ -124,6 +124,7 @@ def _convert(node: yaml.Node, file: str, depth: int, budget: list[int]) -> Any:
             lst.marks.append(_mark(item, file))
             lst.append(_convert(item, file, depth + 1, budget))
         return lst
+    assert isinstance(node, yaml.ScalarNode)
     return _scalar(node, file)
 
 
