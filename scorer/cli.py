@@ -9,12 +9,14 @@ documented exit status (never a traceback):
 * 2 — bad input: hand notation, impossible hand, bad flag, bad ruleset
 * 3 — the hand is not a legal win (the message says why)
 * 70 — an internal error (a bug: please report it with the hand)
+* 141 — the output pipe was closed by its reader (``mjscore ... | head``)
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -38,6 +40,9 @@ def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     from .errors import MjscoreError
     from .report import error_json
 
+    if isinstance(e, BrokenPipeError):
+        _pipe_closed()
+
     if isinstance(e, MjscoreError):
         if as_json:
             print(json.dumps(error_json(e, lang), ensure_ascii=False))
@@ -48,6 +53,13 @@ def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     print(f"mjscore: internal error: {type(e).__name__}: {e} (please report this hand)",
           file=sys.stderr)
     raise SystemExit(EXIT_INTERNAL)
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise SystemExit(141)
 
 
 def _options(values: list[str] | None) -> tuple[tuple[str, str], ...]:
@@ -300,6 +312,9 @@ def main(argv: list[str] | None = None) -> None:
     gc.set_threshold(50_000, 20, 20)
     try:
         app(args=args, prog_name="mjscore", standalone_mode=False)
+        sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
+    except BrokenPipeError:
+        _pipe_closed()
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:

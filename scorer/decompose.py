@@ -104,70 +104,73 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     """
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
-    c = list(counts)
-    acc: list[Group] = []
-    out: set[tuple[Group, ...]] = set()
+    # Memoised on the sub-state: placing jokers in different ways often leaves the same
+    # tiles to decompose, and that remainder is then searched once.
+    memo: dict[tuple[Counts, int, bool, int], frozenset[tuple[Group, ...]]] = {}
 
-    def rec(i: int, j: int, need_pair: bool, left: int) -> None:
+    def rec(c: Counts, j: int, need_pair: bool, left: int) -> frozenset[tuple[Group, ...]]:
+        key = (c, j, need_pair, left)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        i = 0
         while i < NUM_KINDS and c[i] == 0:
             i += 1
+        out: set[tuple[Group, ...]] = set()
         if i == NUM_KINDS:
             # Only jokers remain: they must form the missing groups by themselves.
             if j == (2 if need_pair else 0) + 3 * left:
-                out.add(tuple(sorted(acc + [FREE_PAIR] * need_pair + [FREE_SET] * left)))
-            return
+                out.add(tuple(sorted([FREE_PAIR] * need_pair + [FREE_SET] * left)))
+            memo[key] = res = frozenset(out)
+            return res
+
+        def take(g: Group, used: dict[int, int], nj: int, np: bool, nl: int) -> None:
+            cc = list(c)
+            for t, k in used.items():
+                cc[t] -= k
+            for r in rec(tuple(cc), nj, np, nl):
+                out.add(tuple(sorted((g, *r))))
+
         ci = c[i]
         if need_pair:
             for nat in (2, 1):
                 wild = 2 - nat
                 if ci >= nat and j >= wild:
-                    c[i] -= nat
-                    acc.append(Group("pair", (i, i), (i,) * wild))
-                    rec(i, j - wild, False, left)
-                    acc.pop()
-                    c[i] += nat
-        if left == 0:
-            return
-        for nat in (3, 2, 1):
-            wild = 3 - nat
-            if ci >= nat and j >= wild:
-                c[i] -= nat
-                acc.append(Group("pung", (i, i, i), (i,) * wild))
-                rec(i, j - wild, need_pair, left - 1)
-                acc.pop()
-                c[i] += nat
-        for s in _chow_starts(i):
-            # Tiles below i have no natural copies left (i is the lowest), so they are jokers;
-            # each tile above i may be natural (if present) or a joker.
-            below = i - s
-            if below > j:
-                continue
-            options: list[list[tuple[int, bool]]] = [[]]
-            for t in range(i + 1, s + 3):
-                nxt: list[list[tuple[int, bool]]] = []
-                for o in options:
-                    if c[t] > 0:
-                        nxt.append([*o, (t, True)])
-                    nxt.append([*o, (t, False)])
-                options = nxt
-            for o in options:
-                wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
-                if len(wild_tiles) > j:
+                    take(Group("pair", (i, i), (i,) * wild), {i: nat}, j - wild, False, left)
+        if left:
+            for nat in (3, 2, 1):
+                wild = 3 - nat
+                if ci >= nat and j >= wild:
+                    take(Group("pung", (i, i, i), (i,) * wild), {i: nat}, j - wild, need_pair,
+                         left - 1)
+            for s in _chow_starts(i):
+                # Tiles below i have no natural copies left (i is the lowest), so they are
+                # jokers; each tile above i may be natural (if present) or a joker.
+                below = i - s
+                if below > j:
                     continue
-                c[i] -= 1
-                for t, nat in o:
-                    if nat:
-                        c[t] -= 1
-                acc.append(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))))
-                rec(i, j - len(wild_tiles), need_pair, left - 1)
-                acc.pop()
-                for t, nat in o:
-                    if nat:
-                        c[t] += 1
-                c[i] += 1
+                options: list[list[tuple[int, bool]]] = [[]]
+                for t in range(i + 1, s + 3):
+                    nxt: list[list[tuple[int, bool]]] = []
+                    for o in options:
+                        if c[t] > 0:
+                            nxt.append([*o, (t, True)])
+                        nxt.append([*o, (t, False)])
+                    options = nxt
+                for o in options:
+                    wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
+                    if len(wild_tiles) > j:
+                        continue
+                    used = {i: 1}
+                    for t, nat in o:
+                        if nat:
+                            used[t] = 1
+                    take(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))), used,
+                         j - len(wild_tiles), need_pair, left - 1)
+        memo[key] = res = frozenset(out)
+        return res
 
-    rec(0, jokers, True, sets)
-    return tuple(sorted(out))
+    return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
 
 
 @lru_cache(maxsize=1 << 14)
