@@ -104,6 +104,8 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     """
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
+    if jokers == 0:
+        return _standard_plain(counts, sets)
     # Memoised on the sub-state: placing jokers in different ways often leaves the same
     # tiles to decompose, and that remainder is then searched once.
     memo: dict[tuple[Counts, int, bool, int], frozenset[tuple[Group, ...]]] = {}
@@ -171,6 +173,59 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
         return res
 
     return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
+
+
+def _standard_plain(counts: Counts, sets: int) -> tuple[tuple[Group, ...], ...]:
+    """:func:`standard` without jokers (the same result, several times faster).
+
+    With no jokers the lowest tile left is in the pair, a pung or the chow it starts,
+    so a plain depth-first search on one mutable count list finds every decomposition.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("11122233344m"): c[t] += 1
+    >>> len(_standard_plain(tuple(c), 3))
+    3
+    """
+    c = list(counts)
+    acc: list[Group] = []
+    out: set[tuple[Group, ...]] = set()
+
+    def rec(i: int, need_pair: bool, left: int) -> None:
+        while i < NUM_KINDS and c[i] == 0:
+            i += 1
+        if i == NUM_KINDS:
+            if not need_pair and left == 0:
+                out.add(tuple(sorted(acc)))
+            return
+        ci = c[i]
+        if need_pair and ci >= 2:
+            c[i] = ci - 2
+            acc.append(Group("pair", (i, i)))
+            rec(i, False, left)
+            acc.pop()
+            c[i] = ci
+        if not left:
+            return
+        if ci >= 3:
+            c[i] = ci - 3
+            acc.append(Group("pung", (i, i, i)))
+            rec(i, need_pair, left - 1)
+            acc.pop()
+            c[i] = ci
+        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            acc.append(Group("chow", (i, i + 1, i + 2)))
+            rec(i, need_pair, left - 1)
+            acc.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    rec(0, True, sets)
+    return tuple(sorted(out))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -472,6 +527,8 @@ def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
         return ()
     out: set[tuple[Group, ...]] = set()
     for seq in KNITTED:
+        if sum(1 for t in seq if not counts[t]) > jokers:
+            continue  # more missing tiles than jokers
         # each knitted tile is a natural copy when the hand has one, or a joker; a joker may
         # also stand in for a present tile so that the natural copy serves the other sets
         options: list[list[tuple[int, bool]]] = [[]]
@@ -480,7 +537,8 @@ def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
             for o in options:
                 if counts[t] > 0:
                     nxt.append([*o, (t, True)])
-                nxt.append([*o, (t, False)])
+                if jokers > sum(1 for _, nat in o if not nat):
+                    nxt.append([*o, (t, False)])
             options = nxt
         for o in options:
             used_j = sum(1 for _, nat in o if not nat)
