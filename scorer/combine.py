@@ -46,11 +46,15 @@ TILE_ONLY_ATTRS = frozenset({"kind", "tiles", "tile", "suit", "number", "pair", 
                              "kong", "honor", "wind", "dragon", "suited", "terminal", "yaojiu"})
 
 
-def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]]) -> tuple[int, ...]:
+def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]],
+            first_match: Callable[[tuple[Group, ...], list[int]], int | None] | None = None
+            ) -> tuple[int, ...]:
     """How many times each pattern of a family counts on these sets (see module docstring).
 
     ``pats`` are ``(size, predicate)`` in the family's order; a predicate takes the
-    tuple of ``size`` sets (sorted). Returns one count per pattern.
+    tuple of ``size`` sets (sorted). Returns one count per pattern. ``first_match``, if
+    given, replaces the search for the first pattern (of the given indices) that a
+    combination matches (a memoised version, see :class:`Family`).
 
     >>> from scorer.decompose import Group
     >>> chow = lambda s: Group("chow", (s, s + 1, s + 2))
@@ -66,11 +70,13 @@ def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]]) -> tuple[in
         by_size.setdefault(k, []).append(i)
     pair_pats = by_size.get(2, [])
 
-    def first(combo: tuple[Group, ...], idxs: list[int]) -> int | None:
+    def search(combo: tuple[Group, ...], idxs: list[int]) -> int | None:
         for i in idxs:
             if pats[i][1](combo):
                 return i
         return None
+
+    first = first_match or search
 
     for k in sorted((k for k in by_size if 3 <= k <= n), reverse=True):
         for sub in combinations(range(n), k):
@@ -119,6 +125,27 @@ class Family:
     by_tiles: bool = True
     cache: dict[tuple[Any, ...], tuple[int, ...]] = field(default_factory=dict, repr=False,
                                                           compare=False)
+    # (pattern indices, combination) -> the first of them it matches: there are few distinct
+    # combinations of two or three sets, so this is shared by nearly every hand
+    combos: dict[tuple[Any, ...], int | None] = field(default_factory=dict, repr=False,
+                                                       compare=False)
+
+    def _first(self, combo: tuple[Group, ...], idxs: list[int]) -> int | None:
+        key = (idxs[0], *((g.kind, g.tiles) for g in combo)) if self.by_tiles else None
+        if key is not None:
+            hit = self.combos.get(key, -1)
+            if hit != -1:
+                return hit
+        found = None
+        for i in idxs:
+            if self.preds[i][1](combo):
+                found = i
+                break
+        if key is not None:
+            if len(self.combos) >= _CACHE_LIMIT:
+                self.combos.clear()
+            self.combos[key] = found
+        return found
 
     def counts(self, groups: Sequence[Group]) -> tuple[int, ...]:
         """Counts per pattern for these sets (memoised).
@@ -132,7 +159,7 @@ class Family:
         key = tuple((g.kind, g.tiles) for g in sets) if self.by_tiles else tuple(sets)
         hit = self.cache.get(key)
         if hit is None:
-            hit = resolve(sets, self.preds)
+            hit = resolve(sets, self.preds, self._first)
             if len(self.cache) >= _CACHE_LIMIT:
                 self.cache.clear()
             self.cache[key] = hit

@@ -285,17 +285,17 @@ def _wild_self(env: Env) -> int:
 
 @fact("suits", list_of(STR), "reading", "the suits ('m','p','s') of the suited tiles, without repeats")
 def _suits(env: Env) -> tuple[str, ...]:
-    return tuple(sorted({T.SUITS[t // 9] for t in env["tiles"] if t < 27}))
+    return _profile(env)["suits"]  # type: ignore[no-any-return]
 
 
 @fact("honor_tiles", INT, "reading", "number of honor tiles (winds and dragons)")
 def _honor_tiles(env: Env) -> int:
-    return sum(1 for t in env["tiles"] if t >= 27)
+    return _profile(env)["honor_tiles"]  # type: ignore[no-any-return]
 
 
 @fact("suited_tiles", INT, "reading", "number of suited tiles")
 def _suited_tiles(env: Env) -> int:
-    return sum(1 for t in env["tiles"] if t < 27)
+    return _profile(env)["suited_tiles"]  # type: ignore[no-any-return]
 
 
 @fact("pair", GROUP + "?", "reading", "the pair of a reading with exactly one pair (the "
@@ -377,19 +377,32 @@ REVERSIBLE_TILES = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26,
 
 
 def _profile(env: Env) -> dict[str, Any]:
-    """Facts about the multiset of the reading's tiles, computed once per reading (once per
-    hand when the hand holds no wildcard, as every reading then has the same tiles)."""
-    holder: Env = env.parent if (env.parent is not None and not env["wild_count"]) else env
+    """Facts about the multiset of the reading's tiles (suits, honors, ranges, quads).
+
+    Computed once per reading; once per hand at a table without wildcards, as every
+    reading then has the hand's own tiles (counted from the hand, melds included)."""
+    holder: Env = env.parent if (env.parent is not None and env["wild_face"] is None) else env
     prof: dict[str, Any] | None = holder.get("__profile__")
     if prof is not None:
         return prof
-    tiles = env["tiles"]
     counts: dict[int, int] = {}
-    for t in tiles:
-        counts[t] = counts.get(t, 0) + 1
+    if holder is env:
+        for t in env["tiles"]:
+            counts[t] = counts.get(t, 0) + 1
+    else:
+        h = holder["__hand__"]
+        for t in (*h.concealed, h.winning):
+            counts[t] = counts.get(t, 0) + 1
+        for m in h.melds:
+            for t in m.tiles:
+                counts[t] = counts.get(t, 0) + 1
     kinds = counts.keys()
     numbers = [t % 9 + 1 for t in kinds if t < 27]
+    honors = sum(n for t, n in counts.items() if t >= 27)
     prof = {
+        "suits": tuple(sorted({T.SUITS[t // 9] for t in kinds if t < 27})),
+        "honor_tiles": honors,
+        "suited_tiles": sum(counts.values()) - honors,
         "has_wind": any(27 <= t <= 30 for t in kinds),
         "has_dragon": any(t >= 31 for t in kinds),
         "all_honors": all(t >= 27 for t in kinds),
