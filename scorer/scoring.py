@@ -219,7 +219,9 @@ def _shapes_text(rs: Ruleset) -> str:
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
              "thirteen_orphans": "thirteen orphans",
              "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
-             "all_honors": "all honors"}
+             "all_honors": "all honors",
+             "honors_knitted": "honors and knitted tiles (全不靠)",
+             "knitted_straight": "a knitted straight with a set and a pair (组合龙)"}
     return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
 
 
