@@ -23,6 +23,7 @@ from typing import Any
 from . import tiles as T
 from .decompose import Group, seven_pairs_wait, standard_waits
 from .expr import BOOL, GROUP, INT, STR, TILE, Attr, list_of
+from .hand import Hand
 from .readings import Reading
 
 
@@ -139,21 +140,22 @@ given("concealed_kongs", INT, "concealed kongs among the fixed melds (暗杠)", 
 given("exposed_kongs", INT, "claimed kongs among the fixed melds (明杠)", level="hand")
 
 
-def _hand(env: Env) -> Any:
-    return env["__hand__"]
+def _hand(env: Env) -> Hand:
+    h: Hand = env["__hand__"]
+    return h
 
 
 @fact("win_copies_concealed", INT, "hand",
       "copies of the winning tile among the concealed tiles, the winning tile included")
 def _win_copies_concealed(env: Env) -> int:
     h = _hand(env)
-    return 1 + h.concealed.count(h.winning)  # type: ignore[no-any-return]
+    return 1 + h.concealed.count(h.winning)
 
 
 @fact("win_copies_melds", INT, "hand", "copies of the winning tile shown in the fixed melds")
 def _win_copies_melds(env: Env) -> int:
     h = _hand(env)
-    return sum(m.tiles.count(h.winning) for m in h.melds)  # type: ignore[no-any-return]
+    return sum(m.tiles.count(h.winning) for m in h.melds)
 
 
 @fact("nine_gates", BOOL, "hand",
@@ -514,10 +516,8 @@ def placement_sensitive(exprs: list[Any]) -> bool:
     Comparing groups (``g == win_group``, ``distinct(groups)``) counts as sensitive, since
     the placed group differs from its unplaced twin.
     """
-    for c in exprs:
-        if c.names & PLACEMENT_NAMES or c.attrs & PLACEMENT_ATTRS or GROUP in c.compares:
-            return True
-    return False
+    return any(c.names & PLACEMENT_NAMES or c.attrs & PLACEMENT_ATTRS or GROUP in c.compares
+               for c in exprs)
 
 
 # Which features of a tile's class a detail-1 attribute or name reveals: 'honor' (honor or

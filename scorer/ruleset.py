@@ -24,9 +24,9 @@ from typing import Any
 
 from . import facts as F
 from . import tiles as T
+from .combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
 from .errors import Problem, RulesetError
 from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
-from .combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
 from .readings import SHAPES
 from .yamlsafe import Mark, YList, YMap, load
 

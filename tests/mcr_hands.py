@@ -245,7 +245,7 @@ def _special(rng: random.Random, shape: str) -> list[int] | None:
         for _ in range(30):
             s = _random_set(rng, style)
             t = _pick_tile(rng, style) if rng.random() < 0.7 else rng.randrange(34)
-            if b.can(list(s[1]) + [t, t]):
+            if b.can([*list(s[1]), t, t]):
                 return seq + list(s[1]) + [t, t]
         return None
     if shape == "nine_gates":
@@ -264,11 +264,11 @@ def _knitted_with_meld(rng: random.Random) -> tuple[list[tuple[str, tuple[int, .
     for _ in range(30):
         kind, tiles = _random_set(rng, style)
         t = _pick_tile(rng, style)
-        if b.can(list(tiles) + [t, t]):
+        if b.can([*list(tiles), t, t]):
             off = rng.randint(1, 3)
-            if kind == "pung" and rng.random() < 0.3 and b.can(list(tiles) + [tiles[0], t, t]):
-                return [("kong", (tiles[0],) * 4, rng.choice([-1, off]))], seq + [t, t]
-            return [(kind, tiles, off)], seq + [t, t]
+            if kind == "pung" and rng.random() < 0.3 and b.can([*list(tiles), tiles[0], t, t]):
+                return [("kong", (tiles[0],) * 4, rng.choice([-1, off]))], [*seq, t, t]
+            return [(kind, tiles, off)], [*seq, t, t]
     return None
 
 
