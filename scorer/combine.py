@@ -155,6 +155,8 @@ class Family:
         >>> f.counts([Group("pung", (1, 1, 1)), Group("pung", (10, 10, 10))])
         (1,)
         """
+        if len(groups) < 2:  # no combination to make
+            return (0,) * len(self.preds)
         sets = sorted(groups, key=lambda g: g.tiles)
         key = tuple((g.kind, g.tiles) for g in sets) if self.by_tiles else tuple(sets)
         hit = self.cache.get(key)

@@ -175,11 +175,68 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
 
 
+# The four independent parts of a hand: sets never cross a suit, honors make no chows.
+SEGMENTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+@lru_cache(maxsize=1 << 15)
+def _segment(base: int, part: Counts, pair: bool) -> tuple[tuple[Group, ...], ...]:
+    """Every split of one suit's (or the honors') tiles into sets, plus one pair if ``pair``.
+
+    ``part`` counts the tiles ``base, base + 1, ...``; groups hold absolute tiles. Hands
+    share suits far more often than whole hands, so this memo serves most new hands.
+
+    >>> [[g.kind for g in d] for d in _segment(0, (3, 1, 1, 0, 0, 0, 0, 0, 0), True)]
+    [['chow', 'pair']]
+    """
+    c = list(part)
+    n = len(c)
+    suited = base < 27
+    acc: list[Group] = []
+    out: set[tuple[Group, ...]] = set()
+
+    def rec(i: int, need_pair: bool) -> None:
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            if not need_pair:
+                out.add(tuple(sorted(acc)))
+            return
+        ci = c[i]
+        t = base + i
+        if need_pair and ci >= 2:
+            c[i] = ci - 2
+            acc.append(Group("pair", (t, t)))
+            rec(i, False)
+            acc.pop()
+            c[i] = ci
+        if ci >= 3:
+            c[i] = ci - 3
+            acc.append(Group("pung", (t, t, t)))
+            rec(i, need_pair)
+            acc.pop()
+            c[i] = ci
+        if suited and i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            acc.append(Group("chow", (t, t + 1, t + 2)))
+            rec(i, need_pair)
+            acc.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    rec(0, pair)
+    return tuple(sorted(out))
+
+
 def _standard_plain(counts: Counts, sets: int) -> tuple[tuple[Group, ...], ...]:
     """:func:`standard` without jokers (the same result, several times faster).
 
-    With no jokers the lowest tile left is in the pair, a pung or the chow it starts,
-    so a plain depth-first search on one mutable count list finds every decomposition.
+    Each suit and the honors are split on their own (memoised by :func:`_segment`): the
+    part holding 3k + 2 tiles takes the pair, the others must be sets only. ``sets`` is
+    implied by the tile count, which the caller has checked.
 
     >>> from scorer.notation import parse_tiles
     >>> c = [0] * 34
@@ -187,45 +244,26 @@ def _standard_plain(counts: Counts, sets: int) -> tuple[tuple[Group, ...], ...]:
     >>> len(_standard_plain(tuple(c), 3))
     3
     """
-    c = list(counts)
-    acc: list[Group] = []
-    out: set[tuple[Group, ...]] = set()
-
-    def rec(i: int, need_pair: bool, left: int) -> None:
-        while i < NUM_KINDS and c[i] == 0:
-            i += 1
-        if i == NUM_KINDS:
-            if not need_pair and left == 0:
-                out.add(tuple(sorted(acc)))
-            return
-        ci = c[i]
-        if need_pair and ci >= 2:
-            c[i] = ci - 2
-            acc.append(Group("pair", (i, i)))
-            rec(i, False, left)
-            acc.pop()
-            c[i] = ci
-        if not left:
-            return
-        if ci >= 3:
-            c[i] = ci - 3
-            acc.append(Group("pung", (i, i, i)))
-            rec(i, need_pair, left - 1)
-            acc.pop()
-            c[i] = ci
-        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            acc.append(Group("chow", (i, i + 1, i + 2)))
-            rec(i, need_pair, left - 1)
-            acc.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    rec(0, True, sets)
-    return tuple(sorted(out))
+    parts: list[tuple[tuple[Group, ...], ...]] = []
+    paired = False
+    for lo, hi in SEGMENTS:
+        part = counts[lo:hi]
+        n = sum(part)
+        if n == 0:
+            continue
+        if n % 3 == 1 or (n % 3 == 2 and paired):
+            return ()
+        pair = n % 3 == 2
+        paired = paired or pair
+        got = _segment(lo, part, pair)
+        if not got:
+            return ()
+        parts.append(got)
+    if not paired:
+        return ()
+    if all(len(p) == 1 for p in parts):
+        return (tuple(sorted(g for p in parts for g in p[0])),)
+    return tuple(sorted({tuple(sorted(g for d in combo for g in d)) for combo in product(*parts)}))
 
 
 @lru_cache(maxsize=1 << 14)

@@ -178,7 +178,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
-    if rs.tie_order == "sets" or rs.tie_prefer:
+    if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
         _rank_ties(rs, scored)
     scored.sort(key=lambda s: s.key(winner), reverse=True)
     best = scored[0]

@@ -8,8 +8,9 @@ the hand (``line``) and the arguments of PyMahjongGB's ``MahjongFanCalculator``
 Hands are drawn across every shape and context the MCR ruleset knows: the standard
 shape with chows, pungs and kongs (claimed or concealed), seven pairs, thirteen
 orphans, honors-and-knitted (全不靠/七星不靠), knitted straight + a set + a pair
-(with 0 or 1 meld), nine gates; suits and tiles are biased so that the rarer fans
-(flushes, shifted and same-number sets, all-honors, wind and dragon hands) turn up.
+(with 0 or 1 meld), nine gates, and dense one- or two-suit hands with several
+decompositions; suits and tiles are biased so that the rarer fans (flushes, shifted and
+same-number sets, all-honors, wind and dragon hands) turn up.
 """
 
 from __future__ import annotations
@@ -138,10 +139,13 @@ def _pung(t: int) -> tuple[str, tuple[int, ...]]:
 
 
 def _template(rng: random.Random) -> tuple[list[tuple[str, tuple[int, ...]]], int]:
-    """Sets and pair of a rare hand: 双龙会, 清幺九, 大四喜, 绿一色, 字一色, 无番和 ..."""
+    """Sets and pair of a rare hand: 双龙会, 清幺九, 大四喜, 绿一色, 字一色, 全双刻, 无番和."""
     a, b, c = rng.sample(range(3), 3)
     kind = rng.choice(["pure_dragons", "three_dragons", "terminals", "four_winds", "green",
-                       "honors", "chicken", "chicken"])
+                       "honors", "even", "chicken", "chicken"])
+    if kind == "even":  # 全双刻
+        tiles = rng.sample([s * 9 + n for s in range(3) for n in (1, 3, 5, 7)], 5)
+        return [_pung(t) for t in tiles[:4]], tiles[4]
     if kind == "pure_dragons":  # 一色双龙会
         return [_chow(a, 1), _chow(a, 1), _chow(a, 7), _chow(a, 7)], a * 9 + 4
     if kind == "three_dragons":  # 三色双龙会
@@ -248,6 +252,8 @@ def _special(rng: random.Random, shape: str) -> list[int] | None:
             if b.can([*list(s[1]), t, t]):
                 return seq + list(s[1]) + [t, t]
         return None
+    if shape == "dense":
+        return _dense(rng)
     if shape == "nine_gates":
         suit = rng.randrange(3)
         return [suit * 9 + n - 1 for n in (1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9)] + [
@@ -272,9 +278,29 @@ def _knitted_with_meld(rng: random.Random) -> tuple[list[tuple[str, tuple[int, .
     return None
 
 
-SHAPE_WEIGHTS = [("standard", 70), ("seven_pairs", 9), ("thirteen_orphans", 3),
+def _dense(rng: random.Random) -> list[int] | None:
+    """14 concealed tiles of one or two suits drawn at random until they form a standard
+    win: hands with several decompositions (ties between them, seven pairs as well)."""
+    from scorer.decompose import standard
+
+    suits = rng.sample(range(3), rng.choice([1, 1, 2]))
+    pool = [s * 9 + k for s in suits for k in range(9)]
+    for _ in range(200):
+        counts = [0] * 34
+        tiles: list[int] = []
+        while len(tiles) < 14:
+            t = rng.choice(pool)
+            if counts[t] < 4:
+                counts[t] += 1
+                tiles.append(t)
+        if standard(tuple(counts), 0, 4):
+            return tiles
+    return None
+
+
+SHAPE_WEIGHTS = [("standard", 66), ("seven_pairs", 9), ("thirteen_orphans", 3),
                  ("honors_knitted", 5), ("knitted_straight", 6), ("knitted_meld", 3),
-                 ("nine_gates", 4)]
+                 ("nine_gates", 4), ("dense", 4)]
 
 
 def _one(rng: random.Random) -> Case | None:

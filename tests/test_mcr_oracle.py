@@ -33,7 +33,7 @@ def test_agrees_with_pymahjonggb() -> None:
     shapes = Counter(c.shape for c in cases)
     # the set covers every shape the generator knows
     assert set(shapes) == {"standard", "seven_pairs", "thirteen_orphans", "honors_knitted",
-                           "knitted_straight", "knitted_meld", "nine_gates"}, shapes
+                           "knitted_straight", "knitted_meld", "nine_gates", "dense"}, shapes
     seen: Counter[str] = Counter()
     problems = []
     for c in cases:
