@@ -323,7 +323,7 @@ def _concealed_pungs(env: Env) -> int:
         return n
     if r.win_wild:  # the winning tile is where the reading put it
         return n - sum(1 for g in r.groups if g.has_win and g.kind == "pung" and g.meld < 0)
-    w = env["__win_natural__"]
+    w = env["win_tile"]
     concealed = [g for g in r.groups if g.meld < 0]
     if any(g.kind == "pung" and g.tiles[0] == w for g in concealed) and not any(
             g.kind == "chow" and w in g.tiles for g in concealed):
@@ -343,7 +343,7 @@ def _wait(env: Env) -> str:
     r = _reading(env)
     if r.shape not in ("standard", "knitted_straight") or r.win_wild or env["wild_count"]:
         return "none"
-    w = env["__win_natural__"]
+    w = env["win_tile"]
     edge = closed = single = False
     counts = [0] * T.NUM_KINDS
     sets = 0

@@ -32,6 +32,8 @@ def show_text(spec: str, lang: str = "zh") -> str:
     rows = []
     for p in rs.patterns:
         when = p.when.src + ("  (only if nothing else counts)" if p.fallback else "")
+        if p.combine is not None:  # judged on combinations of sets, counted once (套算一次)
+            when = f"{p.combine[1]} {p.combine[0]} a..: {when}"
         rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
                      ", ".join(sorted(p.replaces))])
     out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
