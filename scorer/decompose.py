@@ -26,6 +26,8 @@ Shapes (see :data:`SHAPES`):
   (so at least five honors): Jinhua's 十三不靠 / 七风, see :func:`gapped_honors`
 * ``all_honors``     every tile an honor, in any arrangement (Jinhua's 乱风), see
   :func:`all_honors`
+* ``as_held``       no winning shape at all: the hand as held (Xiamen's 三金倒), see
+  :func:`as_held`
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ class Group(NamedTuple):
 # Placeholders for groups made only of jokers; their readings come later.
 FREE_PAIR = Group("pair", ())
 FREE_SET = Group("set", ())
+# A joker left loose by :func:`as_held`; the reading binds it to the wildcard's own face.
+LOOSE_JOKER = Group("single", ())
 
 
 def is_free(g: Group) -> bool:
@@ -104,8 +108,8 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     """
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
-    if jokers == 0:
-        return _standard_plain(counts, sets)
+    if jokers < 2:
+        return _standard_plain(counts, jokers, sets)
     # Memoised on the sub-state: placing jokers in different ways often leaves the same
     # tiles to decompose, and that remainder is then searched once.
     memo: dict[tuple[Counts, int, bool, int], frozenset[tuple[Group, ...]]] = {}
@@ -175,95 +179,73 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
 
 
-# The four independent parts of a hand: sets never cross a suit, honors make no chows.
-SEGMENTS = ((0, 9), (9, 18), (18, 27), (27, 34))
-
-
-@lru_cache(maxsize=1 << 15)
-def _segment(base: int, part: Counts, pair: bool) -> tuple[tuple[Group, ...], ...]:
-    """Every split of one suit's (or the honors') tiles into sets, plus one pair if ``pair``.
-
-    ``part`` counts the tiles ``base, base + 1, ...``; groups hold absolute tiles. Hands
-    share suits far more often than whole hands, so this memo serves most new hands.
-
-    >>> [[g.kind for g in d] for d in _segment(0, (3, 1, 1, 0, 0, 0, 0, 0, 0), True)]
-    [['chow', 'pair']]
-    """
-    c = list(part)
-    n = len(c)
-    suited = base < 27
+def _standard_plain(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
+    """The same search with one mutable count list and no memo: faster with few jokers,
+    where sub-states rarely repeat."""
+    c = list(counts)
     acc: list[Group] = []
     out: set[tuple[Group, ...]] = set()
 
-    def rec(i: int, need_pair: bool) -> None:
-        while i < n and c[i] == 0:
+    def rec(i: int, j: int, need_pair: bool, left: int) -> None:
+        while i < NUM_KINDS and c[i] == 0:
             i += 1
-        if i == n:
-            if not need_pair:
-                out.add(tuple(sorted(acc)))
+        if i == NUM_KINDS:
+            # Only jokers remain: they must form the missing groups by themselves.
+            if j == (2 if need_pair else 0) + 3 * left:
+                out.add(tuple(sorted(acc + [FREE_PAIR] * need_pair + [FREE_SET] * left)))
             return
         ci = c[i]
-        t = base + i
-        if need_pair and ci >= 2:
-            c[i] = ci - 2
-            acc.append(Group("pair", (t, t)))
-            rec(i, False)
-            acc.pop()
-            c[i] = ci
-        if ci >= 3:
-            c[i] = ci - 3
-            acc.append(Group("pung", (t, t, t)))
-            rec(i, need_pair)
-            acc.pop()
-            c[i] = ci
-        if suited and i <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            acc.append(Group("chow", (t, t + 1, t + 2)))
-            rec(i, need_pair)
-            acc.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
+        if need_pair:
+            for nat in (2, 1):
+                wild = 2 - nat
+                if ci >= nat and j >= wild:
+                    c[i] -= nat
+                    acc.append(Group("pair", (i, i), (i,) * wild))
+                    rec(i, j - wild, False, left)
+                    acc.pop()
+                    c[i] += nat
+        if left == 0:
+            return
+        for nat in (3, 2, 1):
+            wild = 3 - nat
+            if ci >= nat and j >= wild:
+                c[i] -= nat
+                acc.append(Group("pung", (i, i, i), (i,) * wild))
+                rec(i, j - wild, need_pair, left - 1)
+                acc.pop()
+                c[i] += nat
+        for s in _chow_starts(i):
+            # Tiles below i have no natural copies left (i is the lowest), so they are jokers;
+            # each tile above i may be natural (if present) or a joker.
+            below = i - s
+            if below > j:
+                continue
+            options: list[list[tuple[int, bool]]] = [[]]
+            for t in range(i + 1, s + 3):
+                nxt: list[list[tuple[int, bool]]] = []
+                for o in options:
+                    if c[t] > 0:
+                        nxt.append([*o, (t, True)])
+                    nxt.append([*o, (t, False)])
+                options = nxt
+            for o in options:
+                wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
+                if len(wild_tiles) > j:
+                    continue
+                c[i] -= 1
+                for t, nat in o:
+                    if nat:
+                        c[t] -= 1
+                acc.append(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))))
+                rec(i, j - len(wild_tiles), need_pair, left - 1)
+                acc.pop()
+                for t, nat in o:
+                    if nat:
+                        c[t] += 1
+                c[i] += 1
 
-    rec(0, pair)
+    rec(0, jokers, True, sets)
     return tuple(sorted(out))
-
-
-def _standard_plain(counts: Counts, sets: int) -> tuple[tuple[Group, ...], ...]:
-    """:func:`standard` without jokers (the same result, several times faster).
-
-    Each suit and the honors are split on their own (memoised by :func:`_segment`): the
-    part holding 3k + 2 tiles takes the pair, the others must be sets only. ``sets`` is
-    implied by the tile count, which the caller has checked.
-
-    >>> from scorer.notation import parse_tiles
-    >>> c = [0] * 34
-    >>> for t, _ in parse_tiles("11122233344m"): c[t] += 1
-    >>> len(_standard_plain(tuple(c), 3))
-    3
-    """
-    parts: list[tuple[tuple[Group, ...], ...]] = []
-    paired = False
-    for lo, hi in SEGMENTS:
-        part = counts[lo:hi]
-        n = sum(part)
-        if n == 0:
-            continue
-        if n % 3 == 1 or (n % 3 == 2 and paired):
-            return ()
-        pair = n % 3 == 2
-        paired = paired or pair
-        got = _segment(lo, part, pair)
-        if not got:
-            return ()
-        parts.append(got)
-    if not paired:
-        return ()
-    if all(len(p) == 1 for p in parts):
-        return (tuple(sorted(g for p in parts for g in p[0])),)
-    return tuple(sorted({tuple(sorted(g for d in combo for g in d)) for combo in product(*parts)}))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -327,6 +309,34 @@ def thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
         if ok and need_j == jokers:
             out.add(tuple(sorted(groups)))
     return tuple(sorted(out))
+
+
+@lru_cache(maxsize=1 << 12)
+def as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """The hand as held, for a win that needs no winning shape (三金倒, three golds).
+
+    Returns one decomposition: a concealed pung for every tile held three or four
+    times as natural tiles (the pungs "actually held"; a fourth copy stays loose,
+    since an undeclared kong is not a kong), every other natural tile as a
+    ``single``, and each joker as a loose :data:`LOOSE_JOKER` (the reading binds it
+    to the wildcard's own face: a gold counted as a gold, not a substitution).
+    Jokers never complete a pung here; readings where they do come from the
+    complete shapes, and the scorer keeps whichever pays more.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("5555p1mE"): c[t] += 1
+    >>> [(g.kind, g.tiles) for g in as_held(tuple(c), 1)[0]]
+    [('pung', (13, 13, 13)), ('single', ()), ('single', (0,)), ('single', (13,)), ('single', (27,))]
+    """
+    groups: list[Group] = []
+    for t, n in enumerate(counts):
+        if n >= 3:
+            groups.append(Group("pung", (t, t, t)))
+            n -= 3
+        groups.extend(Group("single", (t,)) for _ in range(n))
+    groups.extend(LOOSE_JOKER for _ in range(jokers))
+    return (tuple(sorted(groups)),)
 
 
 def free_readings(g: Group, candidates: tuple[int, ...]) -> list[Group]:

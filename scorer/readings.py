@@ -122,9 +122,13 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     exposed = not meld.concealed_kong
     options = [_logical(t, spec, True) for t in meld.tiles]
     if any(o == [None] for o in options) and not spec.in_melds:
+        st = spec.stand_in
+        hint = ""
+        if st is not None and st != spec.face:
+            what = "a 白板" if st == T.WHITE else f"the {T.name(st)}"
+            hint = f"; write {T.name(st)} for {what} that takes its place"
         raise HandError(
-            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}; "
-            "write P for a 白板 that takes its place",
+            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}{hint}",
             meld.position,
         )
     out: dict[Group, None] = {}
@@ -227,12 +231,17 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
         meld_ok = MELD_SHAPES.get(shape)
         if meld_ok is not None:
             melds = tuple(tuple(g for g in opts if meld_ok(g)) for opts in melds)
+        possible = SHAPE_POSSIBLE.get(shape)
         for counts, win_tile in _stand_in_variants(interp, spec, shape):
+            if possible is not None and not possible(counts):
+                continue  # a cheap necessary condition fails: skip the shape's search
             codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
                 else None
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
                                  codes)
             for d in decomps:
+                if shape in NO_WIN_SHAPES:
+                    d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
                     for meld_groups in product(*melds):
                         _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out,
@@ -355,9 +364,21 @@ def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
     return fn(counts, jokers)
 
 
+def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...]:
+    """Read every loose joker of a shape as the wildcard's own face (a gold held as a gold)."""
+    if face is None or D.LOOSE_JOKER not in groups:
+        return groups
+    loose = Group("single", (face,), (face,))
+    return tuple(sorted(loose if g == D.LOOSE_JOKER else g for g in groups))
+
+
 def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
                win_tile: int | None, self_draw: bool, out: dict[Reading, None],
                once: bool = False) -> None:
+    if shape in NO_WIN_SHAPES:
+        # judged without the winning tile: it completes no group
+        out[Reading(shape, melds + groups, -1, win_tile is None, win_tile)] = None
+        return
     seen: set[Group] = set()
     for k, g in enumerate(groups):
         if g in seen:
@@ -383,16 +404,31 @@ SHAPES = {
     "knitted_straight": D.knitted_straight,
     "gapped_honors": D.gapped_honors,
     "all_honors": D.all_honors,
+    "as_held": D.as_held,
 }
 
 # Shapes whose function takes a third argument, the tile codes of tile_codes(), and fills
 # wildcards once per combination of codes (the shapes judged by kind of tile).
 CODED_SHAPES = frozenset({"gapped_honors", "all_honors"})
 
+# Cheap necessary conditions on the natural tile counts, checked before a shape's search.
+SHAPE_POSSIBLE: dict[str, Callable[[tuple[int, ...]], bool]] = {
+    "seven_pairs": lambda c: max(c) <= 4,
+    "thirteen_orphans": lambda c: all(n == 0 for t, n in enumerate(c) if t not in D.ORPHANS),
+    "gapped_honors": lambda c: max(c) <= 1,  # fourteen distinct tiles
+    "all_honors": lambda c: not any(c[:27]),
+}
+
 # Shapes other than 'standard' that a hand with fixed melds may take, with the test each
-# meld's reading must pass (乱风: claimed pungs of honors are fine, any suited meld is not).
+# meld's reading must pass (乱风: claimed pungs of honors are fine, any suited meld is not;
+# as_held, 三金倒: the melds as they are).
 MELD_SHAPES: dict[str, Callable[[Group], bool]] = {
     "all_honors": lambda g: all(T.is_honor(t) for t in g.tiles),
+    "as_held": lambda g: True,
     # a knitted straight holds three sets; the fourth may be any fixed meld
     "knitted_straight": lambda g: True,
 }
+# Shapes that exist only for one hand size (a ruleset with another hand_size is refused).
+SHAPE_SIZES = {"seven_pairs": 14, "thirteen_orphans": 14, "gapped_honors": 14}
+# Shapes judged without the winning tile: it completes no group (Reading.win == -1).
+NO_WIN_SHAPES = frozenset({"as_held"})

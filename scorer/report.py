@@ -10,8 +10,9 @@ from collections import defaultdict
 from typing import Any
 
 from . import tiles as T
+from .decompose import Group
 from .errors import MjscoreError, NotAWin
-from .expr import render
+from .expr import GROUP, TILE, elem_of, render
 from .readings import describe_group
 from .ruleset import Ruleset
 from .scoring import Hit, Result, Scored
@@ -91,27 +92,58 @@ def stand_in_text(result: Result, s: Scored | None = None) -> str:
 
 
 # ----------------------------------------------------------------------------- chains
-def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
-    """The patterns and how they combine, e.g. ``清一色 ×4 × 海底捞月 ×2 = ×8``."""
-    lab = labels(rs, lang)
-    parts: list[str] = []
+def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
+    """One line per tally that got a value: the patterns and how they combine.
+
+    A ``max`` tally shows the one pattern taken (``游金 = k 4``); a ``product``
+    tally its factors (``清一色 ×4 × 海底捞月 ×2 = ×8``); a ``sum`` tally every
+    contribution, naming what each pattern with ``each`` counted and adding what
+    other patterns gave through ``also`` (``风暗刻 EEE 2 + 金牌 1×2 = 水 4``).
+    """
+    lines: list[str] = []
     for t in rs.tallies:
         hits = [h for h in s.hits if h.pattern.tally == t.name]
-        label = lab.get(t.name, t.name)
-        if not hits:
+        extra = [(p, v) for tname, p, v in s.also if tname == t.name]
+        label = t.label if lang == "zh" else t.label_en
+        if not hits and not extra:
             continue
         if t.combine == "max":
-            h = hits[0]
-            parts.append(f"{pattern_name(h, lang)}{_formula(rs, h, s, lang)} = {label} {h.value}")
+            parts = [f"{pattern_name(h, lang)}{_formula(rs, h, s, lang)} = {label} {h.value}"
+                     for h in hits[:1]]
+            parts += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
+            lines.append("; ".join(parts))
         elif t.combine == "product":
             items = [f"{pattern_name(h, lang)} ×{h.value}" + (f"^{h.count}" if h.count > 1 else "")
-                     for h in hits]
-            parts.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
+                     for h in hits] + [f"{pattern_name(p, lang)} ×{v}" for p, v in extra]
+            lines.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
         else:
-            items = [f"{pattern_name(h, lang)} {h.value}" + (f"×{h.count}" if h.count > 1 else "")
-                     for h in hits]
-            parts.append(" + ".join(items) + f" = {s.tallies[t.name]} {label}")
-    return "; ".join(parts)
+            items = []
+            for h in hits:
+                if h.items and h.pattern.each is not None:
+                    elem = elem_of(h.pattern.each.type) or ""
+                    items += [f"{pattern_name(h, lang)} {_item_text(x, elem)} {h.value}"
+                              for x in h.items]
+                else:
+                    items.append(f"{pattern_name(h, lang)} {h.value}"
+                                 + (f"×{h.count}" if h.count > 1 else ""))
+            items += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
+            lines.append(" + ".join(items) + f" = {label} {s.tallies[t.name]}".rstrip())
+    return lines
+
+
+def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
+    """The patterns and how they combine, one tally after another, e.g. ``暴头 = 番 2``."""
+    return "; ".join(chain_lines(rs, s, lang))
+
+
+def _item_text(x: Any, elem: str) -> str:
+    """An item counted by a pattern's ``each`` (of type ``elem``): a group as written
+    (``[EEE]``, ``5*55p``), a tile by name, anything else as it prints."""
+    if elem == GROUP and isinstance(x, Group):
+        return describe_group(x)
+    if elem == TILE and isinstance(x, int):
+        return T.name(x)
+    return str(x)
 
 
 def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
@@ -121,7 +153,7 @@ def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:
-    """Each distinct payer calculation, e.g. ``S, W, N each: 底分 1 × 庄闲分 2 × 番 2 = 4``."""
+    """Each distinct payer calculation, e.g. ``底分 1 × 庄闲分 1 × 番 2 = 2 from each of S, N``."""
     s = s or result.best
     rs = result.ruleset
     lab = labels(rs, lang)
@@ -140,8 +172,8 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
             f"{share.payer} ({tag})" if share.payer == disc else share.payer)
     lines = []
     for text, payers in groups.items():
-        who = ", ".join(payers) + (" each" if len(payers) > 1 else "")
-        lines.append(f"{who}: {text}")
+        who = ("each of " if len(payers) > 1 else "") + ", ".join(payers)
+        lines.append(f"{text} from {who}")
     for a, b, who, amount in s.settlement.chengbao:
         kind = "承包" if who == b else "倒承包"
         lines.append(f"{kind} {a}:{b} → {who} pays {amount}")
@@ -158,8 +190,8 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
     how = "self-drawn" if table.self_draw else (
         f"on {table.discarder}'s discard" if table.discarder else "on a discard")
     if table.context.robbing_kong:
-        how = f"robbing {table.discarder or 'a'} kong" + (" (counts as self-drawn)"
-                                                          if table.self_draw else "")
+        how = (f"robbing {table.discarder}'s kong" if table.discarder else "robbing a kong") + (
+            " (counts as self-drawn)" if table.self_draw else "")
     role = "dealer" if winner == "E" else "idle"
     lines = [f"{rs.name} {rs.name_en} — winner {winner} ({role}), {how}"]
     lines.append(f"Hand:     {result.hand.notation()}")
@@ -169,6 +201,11 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
             if rs.options[k].default != v]
     if opts:
         lines.append(f"Options:  {', '.join(opts)}")
+    flowers = table.env["flower_list"]
+    if flowers:
+        lines.append("Flowers:  " + " ".join(T.flower_name(f) for f in flowers))
+    elif table.env["flowers"]:
+        lines.append(f"Flowers:  {table.env['flowers']}")
     lines.append(f"Reading:  {_reading_text(s)}")
     wm = wildcard_map(result)
     if wm:
@@ -178,7 +215,8 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
     si = stand_in_text(result)
     if si:
         lines.append(f"Stand-in: {si}")
-    lines.append(f"Pattern:  {patterns_chain(rs, s, lang) or '—'}")
+    for i, cl in enumerate(chain_lines(rs, s, lang) or ["—"]):
+        lines.append(("Pattern:  " if i == 0 else "          ") + cl)
     if s.replaced:
         rep = ", ".join(f"{pattern_name(h, lang)} (by {_name_of(rs, h.replaced_by, lang)})"
                         for h in s.replaced)
@@ -270,8 +308,16 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
 
 
 def hit_json(h: Hit) -> dict[str, Any]:
-    return {"id": h.pattern.id, "name": h.pattern.name, "name_en": h.pattern.name_en,
-            "value": h.value, "count": h.count}
+    """One pattern of a reading; a pattern with ``each`` also lists what it counted.
+
+    e.g. ``{"id": "fengank", ..., "value": 2, "count": 1, "items": ["NNN"]}``.
+    """
+    out: dict[str, Any] = {"id": h.pattern.id, "name": h.pattern.name,
+                           "name_en": h.pattern.name_en, "value": h.value, "count": h.count}
+    if h.pattern.each is not None:
+        elem = elem_of(h.pattern.each.type) or ""
+        out["items"] = [_item_text(x, elem) for x in h.items]
+    return out
 
 
 def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:

@@ -39,6 +39,7 @@ class Hit:
     value: int
     count: int
     replaced_by: str | None = None
+    items: tuple[Any, ...] = ()  # what the pattern counted, for patterns with ``each``
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Scored:
     settlement: Settlement
     env: Env
     wild_substituted: int
+    # values added to other tallies by ``also:`` of the patterns used: (tally, pattern, value)
+    also: list[tuple[str, Pattern, int]] = field(default_factory=list)
     tie: int = 0  # rank among readings that score alike (higher first), see _rank_ties
 
     @property
@@ -138,10 +141,14 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.message)
 
-    rds = readings(interp, spec, rs.shapes, rs.sets, table.self_draw, place_once=not rs.placement)
+    try:
+        shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
+    except EvalError as e:
+        raise EvaluationError(f"{rs.file} shapes: {e}") from None
+    rds = readings(interp, spec, shapes, rs.sets, table.self_draw, place_once=not rs.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
-                      f"{_shapes_text(rs)}", "not_winning")
+                      f"{_shapes_text(rs, shapes)}", "not_winning")
     renvs = []
     for r in rds:
         # Seed each reading's names with the hand's (a C-level dict copy), so only
@@ -163,6 +170,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
+    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.fast
     for renv in renvs:
         dropped = None
         try:
@@ -175,7 +183,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
@@ -215,17 +223,43 @@ def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
         s.tie = n + pos if preferred else -pos
 
 
-def _shapes_text(rs: Ruleset) -> str:
+def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
+    """The winning shapes in words, e.g. ``a pair and 5 sets`` (17 tiles)."""
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
              "thirteen_orphans": "thirteen orphans",
              "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
              "all_honors": "all honors",
              "honors_knitted": "honors and knitted tiles (全不靠)",
              "knitted_straight": "a knitted straight with a set and a pair (组合龙)"}
-    return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
+    return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
 _HAND_LEVEL = frozenset(F.names_at("hand"))
+_READING_LEVEL = frozenset(F.names_at("reading"))
+_MANY_READINGS = 16
+
+
+def _once(fn: Any) -> Any:
+    """``fn`` computed on its first call and remembered (an error is not remembered)."""
+    box: list[Any] = []
+
+    def f(env: Any) -> Any:
+        if not box:
+            box.append(fn(env))
+        return box[0]
+    return f
+
+
+def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
+    """``rs.fast`` for one hand with many readings: a pattern closure that reads no
+    reading fact (a flower condition, ``wild_count``) has one value for the whole hand,
+    so it is computed on first use and reused by the other readings."""
+    def wrap(c: Any) -> Any:
+        if c is None:
+            return None
+        return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
+    return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
+                 for p in rs.patterns if p.combine is None)
 _PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
 
@@ -254,19 +288,27 @@ def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
                            f"{'' if isinstance(e, EvalError) else ': '}{e}")
 
 
-Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement]
+# (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
+Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
+                list[tuple[str, Pattern, int]]]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: dict[tuple[Any, ...], Settlement],
-                   seen: dict[tuple[Any, ...], list[Variant]]) -> list[Scored]:
-    found: list[tuple[Pattern, int, int]] = []
+                   seen: dict[tuple[Any, ...], list[Variant]],
+                   fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
+    found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     try:
-        for p, when, value, count in rs.fast:
+        for p, when, value, count, each in fast or rs.fast:
             if when(renv):
-                n = count(renv) if count is not None else 1
+                items: tuple[Any, ...] = ()
+                if each is not None:
+                    items = tuple(each(renv))
+                    n = len(items)
+                else:
+                    n = count(renv) if count is not None else 1
                 if n > 0:
-                    found.append((p, int(value(renv)), int(n)))
+                    found.append((p, int(value(renv)), int(n), items))
     except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
             OverflowError, RecursionError) as e:
         raise _eval_error(rs, "patterns", e) from None
@@ -277,19 +319,20 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     sub = renv["wild_substituted"]
     # Readings of one hand that meet the same patterns with the same values score alike
     # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
-    sig = tuple((p.index, v, n) for p, v, n in found)
+    # (the items a pattern's `each` counted are part of it: the report names them)
+    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
     variants = seen.get(sig) if rs.reusable else None
     if variants is None:
         variants = _variants(rs, table, renv, winner, pay_cache, found)
         if rs.reusable:
             seen[sig] = variants
-    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub)
-            for used, replaced, tallies, headline, settlement in variants]
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
+            for used, replaced, tallies, headline, settlement, also in variants]
 
 
-def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int]]:
+def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
     """The combination patterns that count, family by family (scorer.combine)."""
-    out: list[tuple[Pattern, int, int]] = []
+    out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     for fam in rs.families:
         try:
             counts = fam.counts(renv[fam.of])
@@ -298,22 +341,22 @@ def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int]]:
         for k, n in zip(fam.patterns, counts, strict=True):
             if n:
                 p = rs.patterns[k]
-                out.append((p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n))
+                out.append((p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n, ()))
     return out
 
 
 def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
               pay_cache: dict[tuple[Any, ...], Settlement],
-              found: list[tuple[Pattern, int, int]]) -> list[Variant]:
-    hits = [Hit(p, v, n) for p, v, n in found]
+              found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
+    hits = [Hit(p, v, n, items=items) for p, v, n, items in found]
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
     if removed:
         counted = [h for h in hits if h.pattern.id not in removed]
-        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
-                    if h.pattern.id in removed]
+        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id], h.items)
+                    for h in hits if h.pattern.id in removed]
     else:
         counted, replaced = hits, []
     # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
@@ -335,12 +378,15 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         else:
             used = counted
         tallies: dict[str, int] = {}
+        also: list[tuple[str, Pattern, int]] = []
         for t in rs.tallies:
             vals = [(h.value, h.count) for h in used if h.pattern.tally == t.name]
             for h in used:
                 for tname, c in h.pattern.also:
                     if tname == t.name:
-                        vals.append((int(_check(c, renv, f"pattern '{h.pattern.id}' also")), 1))
+                        v = int(_check(c, renv, f"pattern '{h.pattern.id}' also"))
+                        vals.append((v, 1))
+                        also.append((tname, h.pattern, v))
             if not vals:
                 tallies[t.name] = t.default
             elif t.combine == "sum":
@@ -363,5 +409,5 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                 raise EvaluationError(f"{rs.file} payment: {e}") from None
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
-        out.append((used, replaced, tallies, headline, settlement))
+        out.append((used, replaced, tallies, headline, settlement, also))
     return out

@@ -49,8 +49,8 @@ def test_human_report_shows_reading_chain_and_table() -> None:
     assert code == 0
     assert "Wildcard: P ×1 → 9m" in out
     assert "财飘 (2^(飘 2 + 1)) = 番 8" in out
-    assert "E: 底分 1 × 庄闲分 2 × 番 8 = 16" in out
-    assert "S, N each: 底分 1 × 庄闲分 1 × 番 8 = 8" in out
+    assert "底分 1 × 庄闲分 2 × 番 8 = 16 from E" in out
+    assert "底分 1 × 庄闲分 1 × 番 8 = 8 from each of S, N" in out
 
 
 def test_explain_lists_every_reading_best_first() -> None:
