@@ -188,7 +188,7 @@ def test_below_minimum_message_names_the_minimum_and_json_keeps_the_fans() -> No
     assert data["error"]["reason"] == "below_minimum"
     assert sorted(p["id"] for p in data["best"]["patterns"]) == [
         "all_chows", "concealed_hand", "short_straight"]
-    assert "payments" not in data
+    assert "payments" not in data and "payment_chain" not in data["best"]
 
 
 def test_placement_analysis() -> None:
