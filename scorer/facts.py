@@ -345,6 +345,7 @@ def _wait(env: Env) -> str:
         return "none"
     w = env["win_tile"]
     edge = closed = single = False
+    pung = other_pair = False
     counts = [0] * T.NUM_KINDS
     sets = 0
     for g in r.groups:
@@ -353,7 +354,10 @@ def _wait(env: Env) -> str:
         for t in g.tiles:
             counts[t] += 1
         if g.kind == "pair":
-            single = single or g.tiles[0] == w
+            if g.tiles[0] == w:
+                single = True
+            else:
+                other_pair = True
             continue
         sets += 1
         if g.kind == "chow" and w in g.tiles:
@@ -361,7 +365,14 @@ def _wait(env: Env) -> str:
                 closed = True
             else:
                 edge = True
+                # a two-sided wait: the tile beyond the chow's other end completes it too
+                if (w == g.tiles[0] and w % 9 <= 5) or (w == g.tiles[2] and w % 9 >= 3):
+                    return "none"
+        elif g.kind == "pung" and g.tiles[0] == w:
+            pung = True
     if not (edge or closed or single):
+        return "none"
+    if pung and other_pair:  # waited on two pairs (双碰): the other pair's tile wins too
         return "none"
     counts[w] -= 1
     key = tuple(counts)
