@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .context import Context
-from .errors import MjscoreError, NotationError
+from .errors import MjscoreError, NotationError, NotAWin
 from .hand import Hand
 from .notation import parse_hand
 from .ruleset import Ruleset, load_ruleset
@@ -131,10 +131,18 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     """The compared values of one side (see :data:`ROWS`); an error fills every row."""
     from .report import chain_lines, payment_lines, wildcard_map
 
-    if side.result is None:
+    res = side.result
+    found = side.error.details if isinstance(side.error, NotAWin) else None
+    if res is None and not isinstance(found, Result):
         msg = side.error.message if side.error else "not scored"
         return {"result": f"not scored: {msg}"}
-    res = side.result
+    if res is None:
+        # not a legal win on its result (e.g. below a minimum): show what was found, no payments
+        assert isinstance(found, Result) and side.error is not None
+        out = rows(Side(side.spec, side.ruleset, side.context, result=found), lang)
+        out.update(result=f"not a legal win: {side.error.message}", payment="—")
+        del out["payments"]
+        return out
     s = res.best
     return {
         "result": "scored",

@@ -124,3 +124,24 @@ def test_batch_refuses_dispute_flags(tmp_path: Path) -> None:
     code, out, _ = run("batch", str(f), "--rules", "hangzhou")
     assert code == 1
     assert "dispute mode" in json.loads(out)["error"]["message"]
+
+
+def test_a_side_below_a_minimum_still_shows_what_it_found() -> None:
+    house = str(ROOT / "examples" / "house" / "mcr-no-minimum.yaml")
+    hand = "[123m,1][789p,2]345sNNN5p5p"
+    code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", house,
+                       "--vs", "mcr", "--json")
+    assert code == 0
+    data = json.loads(out)
+    # why (fans: PyMahjongGB): 幺九刻 1 + 单钓将 1 = 2 fan; without a minimum N pays 8 + 2,
+    # E and W 8 each; standard MCR refuses it below 8 fan
+    assert data["a"]["payments"] == {"E": -8, "S": 26, "W": -8, "N": -10}
+    assert data["b"]["error"]["reason"] == "below_minimum"
+    assert [p["id"] for p in data["b"]["best"]["patterns"]] == [
+        "pung_of_terminals_or_honors", "single_wait"]
+    assert data["differences"] == ["result", "payment", "payments"]
+    code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", house,
+                       "--vs", "mcr")
+    assert "                B: not a legal win: below the 8-fan minimum: 2 fan without flowers" \
+        in out.split("\n")
+    assert "patterns        same: 幺九刻 1, 单钓将 1" in out.split("\n")
