@@ -116,7 +116,8 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> dict[str, 
 
 def _seat(value: str, flag: str) -> str:
     v = value.strip()
-    if v not in T.SEATS:
+    # exact match: `in` on the string "ESWN" would accept "", "SW" or "ESWN" as a seat
+    if len(v) != 1 or v not in T.SEATS:
         raw = {"东": "E", "南": "S", "西": "W", "北": "N", "e": "E", "s": "S", "w": "W",
                "n": "N"}.get(v)
         if raw is None:

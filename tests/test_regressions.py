@@ -1,0 +1,23 @@
+"""Regression tests for bugs found by the robustness work (issue 7), one per fix.
+
+Each test names the input that used to misbehave and what it did.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.errors import ContextError
+
+from .conftest import run_line
+
+HAND = "123m456p789s234s55s --self-draw"
+
+
+@pytest.mark.parametrize("flag", ["--seat ''", "--seat SW", "--round SW", "--round ESWN",
+                                  "--from EW"])
+def test_seat_must_be_one_wind(flag: str) -> None:
+    # used to be accepted: `v in "ESWN"` is a substring test, so "" and "SW" passed as seats
+    # and `--round SW` silently scored as round S
+    with pytest.raises(ContextError, match="a seat is one of E S W N"):
+        run_line(f"123m456p789s234s55s {flag}", "hangzhou")
