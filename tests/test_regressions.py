@@ -21,3 +21,13 @@ def test_seat_must_be_one_wind(flag: str) -> None:
     # and `--round SW` silently scored as round S
     with pytest.raises(ContextError, match="a seat is one of E S W N"):
         run_line(f"123m456p789s234s55s {flag}", "hangzhou")
+
+
+def test_ruleset_not_found_has_no_empty_prefix() -> None:
+    # used to print "mjscore: : no built-in ruleset 'nope'" (an empty file name before ':')
+    from scorer.errors import RulesetError
+    from scorer.ruleset import load_ruleset
+
+    with pytest.raises(RulesetError) as info:
+        load_ruleset("nope")
+    assert str(info.value).startswith("no built-in ruleset 'nope'")
