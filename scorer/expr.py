@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import EvaluationError
+
 Fn = Callable[[Any], Any]  # an evaluator: env -> value
 
 MAX_SOURCE = 2000
@@ -75,8 +77,12 @@ class ExprError(Exception):
         self.col = col
 
 
-class EvalError(Exception):
-    """A run-time error in an expression (division by zero, a number too large)."""
+class EvalError(EvaluationError):
+    """A run-time error in an expression (division by zero, a number too large, too slow).
+
+    It is an :class:`~scorer.errors.EvaluationError`, so one that escapes is still a
+    one-line error with exit status 2, never an internal error.
+    """
 
 
 @dataclass(frozen=True)
@@ -124,15 +130,39 @@ class Compiled:
     const: bool = False
     attrs: frozenset[tuple[str, str]] = frozenset()  # (type, attribute) pairs used
     compares: frozenset[str] = frozenset()  # types compared with == / in (e.g. 'group')
+    where: str = ""  # 'file:line key' of the expression, set by the ruleset compiler
 
     def __call__(self, env: Any) -> Any:
         try:
             return self.fn(env)
-        except EvalError:
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+        except EvalError as e:
+            raise EvalError(self._at(str(e))) from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
                 OverflowError, MemoryError, RecursionError) as e:
-            raise EvalError(f"{type(e).__name__}: {e}") from None
+            raise EvalError(self._at(f"{type(e).__name__}: {e}")) from None
+
+    def _at(self, message: str) -> str:
+        """Prefix a run-time error with where the expression is written (once)."""
+        if not self.where or message.startswith(self.where):
+            return message
+        return f"{self.where}: {message}"
+
+    def number(self, env: Any, minimum: int | None = None) -> int:
+        """Evaluate a value that must be a whole number (``True``/``False`` count as 1/0).
+
+        An expression typed ``int?`` (e.g. an option whose value may be none) can give
+        None at run time; that, or a number below ``minimum``, is an :class:`EvalError`
+        naming the expression, never a crash further on.
+
+        >>> compile_expr("cap", Scope({"cap": "int?"})).number({"cap": 64})
+        64
+        """
+        v = self(env)
+        if not isinstance(v, int):
+            raise EvalError(self._at(f"'{self.src}' gave {_fmt(v)}, not a whole number"))
+        if minimum is not None and v < minimum:
+            raise EvalError(self._at(f"'{self.src}' gave {v}; it must be at least {minimum}"))
+        return int(v)
 
 
 def _check_bits(v: Any) -> Any:

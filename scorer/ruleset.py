@@ -511,6 +511,10 @@ class _Compiler:
             self.problem(self.mark_of(container, key), path,
                          f"must be a number, this expression gives a {c.type}")
             return None
+        # run-time errors (division by zero, a number too large) name file, line and key
+        mk = self.mark_of(container, key) if isinstance(container, dict) and key in container \
+            else None
+        c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
 
     def text(self, m: YMap, key: str, path: str, required: bool = False,

@@ -21,7 +21,7 @@ from . import facts as F
 from . import tiles as T
 from .context import Context, Table, resolve
 from .errors import ContextError, EvaluationError, HandError, NotAWin
-from .expr import EvalError
+from .expr import EvalError, safe_mul, safe_pow
 from .facts import Env
 from .hand import Hand
 from .notation import parse_hand
@@ -99,7 +99,15 @@ def _check(c: Any, env: Env, where: str) -> Any:
     try:
         return c(env)
     except EvalError as e:
-        raise EvaluationError(f"{where}: {e}") from None
+        raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
+
+
+def _number(c: Any, env: Env, where: str) -> int:
+    """A value that must be a whole number (pattern value, count, also, headline)."""
+    try:
+        return int(c.number(env))
+    except EvalError as e:
+        raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
 
 
 def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = None) -> Result:
@@ -109,7 +117,10 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
-    ctx = context or Context()
+    return _score(h, rs, context or Context())
+
+
+def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
@@ -186,9 +197,9 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     hits: list[Hit] = []
     for p in rs.patterns:
         if _check(p.when, renv, f"pattern '{p.id}' when"):
-            n = _check(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
+            n = _number(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
             if n > 0:
-                hits.append(Hit(p, int(_check(p.value, renv, f"pattern '{p.id}' value")), int(n)))
+                hits.append(Hit(p, _number(p.value, renv, f"pattern '{p.id}' value"), n))
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
@@ -215,27 +226,31 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             for h in used:
                 for tname, c in h.pattern.also:
                     if tname == t.name:
-                        vals.append((int(_check(c, renv, f"pattern '{h.pattern.id}' also")), 1))
-            if not vals:
-                tallies[t.name] = t.default
-            elif t.combine == "sum":
-                tallies[t.name] = sum(v * n for v, n in vals)
-            elif t.combine == "product":
-                total = 1
-                for v, n in vals:
-                    total *= v**n
-                tallies[t.name] = total
-            else:
-                tallies[t.name] = max(v for v, _ in vals)
-        headline = int(_check(rs.score, Env(None, **tallies), "score"))
+                        vals.append((_number(c, renv, f"pattern '{h.pattern.id}' also"), 1))
+            try:  # exact integers, with the expression language's bound on their size
+                if not vals:
+                    tallies[t.name] = t.default
+                elif t.combine == "sum":
+                    total = 0
+                    for v, n in vals:
+                        total = safe_mul(1, total + safe_mul(v, n))
+                    tallies[t.name] = total
+                elif t.combine == "product":
+                    total = 1
+                    for v, n in vals:
+                        total = safe_mul(total, safe_pow(v, n))
+                    tallies[t.name] = total
+                else:
+                    tallies[t.name] = max(v for v, _ in vals)
+            except EvalError as e:
+                raise EvaluationError(f"{rs.file} tallies.{t.name}: {e}") from None
+        headline = _number(rs.score, Env(None, **tallies), "score")
         key = (tuple(sorted(tallies.items())), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:
-            try:
-                settlement = settle(rs, renv, table.seats, winner, table.discarder,
-                                    table.chengbao, tallies, headline)
-            except EvalError as e:
-                raise EvaluationError(f"{rs.file} payment: {e}") from None
+            # an EvalError here already names the payment expression (file, line, key)
+            settlement = settle(rs, renv, table.seats, winner, table.discarder,
+                                table.chengbao, tallies, headline)
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
         out.append(Scored(renv["__reading__"], used, replaced, tallies, headline, settlement,

@@ -5,11 +5,13 @@ Each test names the input that used to misbehave and what it did.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scorer.errors import ContextError
 
-from .conftest import run_line
+from .conftest import ROOT, run_line
 
 HAND = "123m456p789s234s55s --self-draw"
 
@@ -46,3 +48,64 @@ def test_wrong_tile_count_names_a_position(hand: str, pos: int) -> None:
         run_line(f"{hand} --self-draw", "hangzhou")
     assert info.value.position == pos
     assert str(info.value).startswith(f"position {pos}: the hand has")
+
+
+# -- ruleset run-time errors: exit 2 naming file, line and key (used to be exit 70) ----------
+HZ = ROOT / "rulesets" / "hangzhou.yaml"
+SELF_PATTERN = "    when: self_draw\n    value: 1"
+
+
+def hz_variant(tmp_path: Path, *subs: tuple[str, str]) -> str:
+    """A copy of hangzhou.yaml with text substitutions; returns its path."""
+    text = HZ.read_text(encoding="utf-8")
+    for old, new in subs:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "variant.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("subs,flags,message", [
+    # a value typed int? (the cap option may be none) gave None: was TypeError, exit 70
+    ([(SELF_PATTERN, "    when: self_draw\n    value: cap")], "",
+     "patterns[0].value: 'cap' gave none, not a whole number"),
+    ([(SELF_PATTERN, SELF_PATTERN + "\n    count: cap")], "",
+     "patterns[0].count: 'cap' gave none, not a whole number"),
+    ([('amount: "base * (min(zx * score, cap) if cap else zx * score)"', "amount: cap")], "",
+     "payment.amount: 'cap' gave none"),
+    # division by zero outside pattern evaluation: was EvalError, exit 70
+    ([("players: players", 'players: "4 // (players - 4) + 4"')], "",
+     "players: division by zero in 4 // 0"),
+    ([("face: \"tile('P') if wild_mode == 'fixed' else wild\"",
+       "face: \"tile('P') if 1 // (dealer_streak - 1) else wild\"")], "",
+     "wildcard.face: division by zero"),
+    ([('allowed: "dealer_streak == 3 and (a_is_dealer or b_is_dealer)"',
+       'allowed: "1 // (dealer_streak - 3) > 0"')], "--chengbao E:S --dealer-streak 3",
+     "payment.chengbao.allowed: division by zero"),
+    # suits giving a number: was TypeError in `1 in "mps"`, exit 70
+    ([("suits: \"['m', 'p'] if no_bamboo else ['m', 'p', 's']\"", "suits: \"['m', 1]\"")], "",
+     "suits: gave unknown suits [1]"),
+    # a negative 倒承包 factor made the winner pay: now refused
+    ([("    reverse_factor: 2", "    reverse_factor: -1")],
+     "--chengbao E:S --dealer-streak 3 --seat S",
+     "payment.chengbao.reverse_factor: '-1' gave -1; it must be at least 0"),
+    # 20 wildcards in play: an all-wildcard hand had astronomically many readings
+    ([("in_play: \"4 if wild_mode == 'fixed' else 3\"", "in_play: 20")], "",
+     "wildcard.in_play: gave 20; a tile has 0 to 4 copies in play"),
+    # a product tally with count 10**12: 2 ** 10**12 used to run out of memory / hang
+    ([("  fan: {combine: max, label: 番, label_en: fan}",
+       "  fan: {combine: product, label: 番, label_en: fan}"),
+      (SELF_PATTERN, "    when: self_draw\n    value: 2\n    count: base")],
+     "--base 1000000000000", "tallies.fan: 2 ** 1000000000000 is larger than 2**8192"),
+])
+def test_ruleset_runtime_errors_are_input_errors(tmp_path: Path, subs, flags: str,
+                                                 message: str) -> None:
+    from scorer.errors import EvaluationError
+
+    path = hz_variant(tmp_path, *subs)
+    with pytest.raises(EvaluationError) as info:
+        run_line(f"123m456p789s234s55s --self-draw {flags}", path)
+    assert info.value.exit_code == 2
+    assert message in str(info.value)
+    assert str(info.value).startswith(path)  # names the file (and the line, and the key)
