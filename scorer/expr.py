@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import ast
 import difflib
+import math
 import operator
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,6 +132,7 @@ class Compiled:
     const: bool = False
     attrs: frozenset[tuple[str, str]] = frozenset()  # (type, attribute) pairs used
     compares: frozenset[str] = frozenset()  # types compared with == / in (e.g. 'group')
+    cost: int = 0  # worst-case evaluation steps, estimated at load time (see MAX_COST)
     where: str = ""  # 'file:line key' of the expression, set by the ruleset compiler
 
     def __call__(self, env: Any) -> Any:
@@ -163,6 +166,37 @@ class Compiled:
         if minimum is not None and v < minimum:
             raise EvalError(self._at(f"'{self.src}' gave {v}; it must be at least {minimum}"))
         return int(v)
+
+
+# -- the clock: ruleset evaluation is stopped after TIME_LIMIT seconds of CPU per hand ------
+TIME_LIMIT: float | None = 0.5
+_deadline = [math.inf]  # time.process_time() after which evaluation stops
+_ticks = [0]
+
+
+def start_clock(limit: float | None = None) -> None:
+    """Start the evaluation clock for one hand (:func:`scorer.scoring.score` calls this).
+
+    The limit is CPU time of this process (time.process_time), so a busy machine does
+    not make a legitimate hand fail. ``TIME_LIMIT = None`` switches the clock off.
+    """
+    lim = TIME_LIMIT if limit is None else limit
+    _deadline[0] = math.inf if lim is None else time.process_time() + lim
+
+
+def stop_clock() -> None:
+    """Switch the clock off (after a hand), so later direct evaluations are not cut short."""
+    _deadline[0] = math.inf
+
+
+def check_clock() -> None:
+    """Raise EvalError if the current hand has used up its evaluation time.
+
+    >>> start_clock(); check_clock(); stop_clock()
+    """
+    if time.process_time() > _deadline[0]:
+        raise EvalError(f"the ruleset's expressions ran for more than {TIME_LIMIT} s of CPU on "
+                        "this hand and were stopped (a loop that does too much work?)")
 
 
 def _check_bits(v: Any) -> Any:
@@ -311,8 +345,12 @@ def compile_expr(src: Any, scope: Scope) -> Compiled:
     comp = _Compiler(text, scope, lead)
     fn, typ = comp.visit(tree.body)
     const = comp.is_const(tree.body)
+    cost = _Cost(comp).cost(tree.body)
+    if cost > MAX_COST:
+        raise ExprError(f"this expression may take up to {cost:,} steps to evaluate (its loops "
+                        f"multiply); the limit is {MAX_COST:,}", lead)
     return Compiled(text, fn, typ, frozenset(comp.used), tree.body, comp.node_fns, const,
-                    frozenset(comp.attrs_used), frozenset(comp.compared))
+                    frozenset(comp.attrs_used), frozenset(comp.compared), cost)
 
 
 def _check_size(tree: ast.AST) -> None:
@@ -341,6 +379,7 @@ class _Compiler:
         self.consts: dict[int, Any] = {}
         self.attrs_used: set[tuple[str, str]] = set()
         self.compared: set[str] = set()
+        self.types: dict[int, str] = {}  # node id -> type, for the cost estimate
 
     # -- helpers -----------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> ExprError:
@@ -356,6 +395,7 @@ class _Compiler:
             raise self.err(node, f"{_describe(node)} is not allowed in a ruleset expression")
         fn, typ = method(node)
         self.node_fns[id(node)] = fn
+        self.types[id(node)] = typ
         return fn, typ
 
     def fold(self, node: ast.AST, fn: Fn, typ: str, children: list[ast.AST]) -> tuple[Fn, str]:
@@ -636,6 +676,9 @@ class _Compiler:
                 had = var in env
                 old = env[var] if had else None
                 for item in it_f(env):
+                    _ticks[0] += 1
+                    if not _ticks[0] & 255:  # look at the clock every 256 iterations
+                        check_clock()
                     env[var] = item
                     if all(c(env) for c in conds):
                         rec(level + 1)
@@ -735,6 +778,8 @@ class _Compiler:
         if len(node.args) != 1:
             raise self.err(node, "any_reading() takes one condition")
         inner = _Compiler(self.src, self.scope.readings, self.lead)
+        inner.types = self.types
+        inner.consts = self.consts
         f, _ = inner.visit(node.args[0])
         self.used |= inner.used
         self.attrs_used |= inner.attrs_used
@@ -744,6 +789,70 @@ class _Compiler:
         def fn(env: Any) -> bool:
             return any(f(r) for r in env["__readings__"])
         return fn, BOOL
+
+
+# Largest length of the lists the vocabulary provides (a 20-tile hand with 6 kongs has 26
+# tiles, 13 orphans make 13 groups); any other list counts as LIST_BOUND.
+LIST_BOUND = 34
+LIST_SIZES = {"tiles": 26, "hand_tiles": 26, "groups": 14, "sets": 6, "pungs": 6, "chows": 6,
+              "kongs_held": 6, "pairs": 7, "flower_list": 8, "suits": 3}
+ATTR_LIST_SIZES = {"tiles": 4}
+MAX_COST = 1_000_000
+_LIST_FUNCS = ("count", "any", "all", "sum", "min", "max", "distinct", "sorted")
+
+
+class _Cost:
+    """Worst-case evaluation steps of a compiled expression, from the sizes of its lists.
+
+    A step is one node evaluated or one list element visited. Loops multiply: a
+    comprehension costs its iterable's size times its body, so ``for a in L for b in L
+    for c in L`` over a 190-item list is 6.9 million steps and is refused at load time,
+    while ``count(g for g in sets if g.pung)`` is a few dozen.
+    """
+
+    def __init__(self, comp: _Compiler) -> None:
+        self.comp = comp
+
+    def size(self, node: ast.AST) -> int:
+        """Largest number of items a list-valued node can have (1 for other values)."""
+        typ = self.comp.types.get(id(node), "")
+        if elem_of(base(typ)) is None:
+            return 1
+        if isinstance(node, ast.List | ast.Tuple):
+            return len(node.elts)
+        if isinstance(node, ast.Name):
+            return LIST_SIZES.get(node.id, LIST_BOUND) if node.id in self.comp.scope.names \
+                else LIST_BOUND
+        if isinstance(node, ast.Attribute):
+            return ATTR_LIST_SIZES.get(node.attr, LIST_BOUND)
+        if isinstance(node, ast.GeneratorExp | ast.ListComp):
+            return math.prod(self.size(g.iter) for g in node.generators)
+        if isinstance(node, ast.IfExp):
+            return max(self.size(node.body), self.size(node.orelse))
+        if isinstance(node, ast.Call) and node.args:
+            return self.size(node.args[0])  # distinct() / sorted() keep the length
+        return LIST_BOUND
+
+    def cost(self, node: ast.AST) -> int:
+        if id(node) in self.comp.consts:
+            return 1  # folded at load time
+        if isinstance(node, ast.GeneratorExp | ast.ListComp):
+            total, times = 0, 1
+            for g in node.generators:
+                total += times * self.cost(g.iter)
+                times *= self.size(g.iter)
+                total += times * (1 + sum(self.cost(c) for c in g.ifs))
+            return total + times * self.cost(node.elt)
+        total = 1 + sum(self.cost(c) for c in ast.iter_child_nodes(node)
+                        if isinstance(c, ast.expr))
+        if isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, ast.In | ast.NotIn):
+                    total += self.size(right)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in _LIST_FUNCS and len(node.args) == 1:
+            total += self.size(node.args[0])
+        return total
 
 
 def _describe(node: ast.AST) -> str:

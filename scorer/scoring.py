@@ -21,7 +21,7 @@ from . import facts as F
 from . import tiles as T
 from .context import Context, Table, resolve
 from .errors import ContextError, EvaluationError, HandError, NotAWin
-from .expr import EvalError, safe_mul, safe_pow
+from .expr import EvalError, check_clock, safe_mul, safe_pow, start_clock, stop_clock
 from .facts import Env
 from .hand import Hand
 from .notation import parse_hand
@@ -113,11 +113,16 @@ def _number(c: Any, env: Env, where: str) -> int:
 def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = None) -> Result:
     """Score one hand under a ruleset; raise an :class:`MjscoreError` subclass on failure.
 
-    ``hand`` may be notation text, ``ruleset`` a built-in id or a path.
+    ``hand`` may be notation text, ``ruleset`` a built-in id or a path. The ruleset's
+    expressions get :data:`scorer.expr.TIME_LIMIT` seconds of CPU for the hand.
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
-    return _score(h, rs, context or Context())
+    start_clock()
+    try:
+        return _score(h, rs, context or Context())
+    finally:
+        stop_clock()
 
 
 def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
@@ -164,6 +169,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     first_drop: str | None = None
     pay_cache: dict[tuple[Any, ...], Settlement] = {}
     for renv in renvs:
+        check_clock()
         dropped = None
         for chk in rs.not_a_win:
             if chk.on == "reading" and _check(chk.when, renv, f"not_a_win '{chk.id}'"):

@@ -109,3 +109,33 @@ def test_ruleset_runtime_errors_are_input_errors(tmp_path: Path, subs, flags: st
     assert info.value.exit_code == 2
     assert message in str(info.value)
     assert str(info.value).startswith(path)  # names the file (and the line, and the key)
+
+
+# -- unbounded work in expressions: refused at load, or stopped by the CPU clock -------------
+def test_loop_bomb_is_refused_at_load() -> None:
+    # three nested loops over a 190-item list: 6.9 million iterations, ~3 s per evaluation,
+    # evaluated for every reading of every hand; used to be accepted
+    from scorer.expr import ExprError, Scope, compile_expr
+
+    lst = "[" + ", ".join(["1"] * 190) + "]"
+    with pytest.raises(ExprError, match=r"may take up to .* steps"):
+        compile_expr(f"sum(1 for a in {lst} for b in {lst} for c in {lst})", Scope({}))
+
+
+def test_many_costly_patterns_are_stopped_by_the_clock(tmp_path: Path, monkeypatch) -> None:
+    # 60 patterns of 26**3-step loops: each under the per-expression bound, together
+    # ~30 s for a hand with 190 readings; now stopped after TIME_LIMIT s of CPU
+    import time
+
+    from scorer import expr
+    from scorer.errors import EvaluationError
+
+    pats = "".join(f"  - id: slow{i}\n    when: \"count(1 for a in tiles for b in tiles for c "
+                   f"in tiles if a == b) > {i}\"\n    value: 1\n" for i in range(60))
+    path = hz_variant(tmp_path, ("\npayment:", "\n" + pats + "\npayment:"))
+    monkeypatch.setattr(expr, "TIME_LIMIT", 0.1)
+    t0 = time.process_time()
+    with pytest.raises(EvaluationError, match=r"patterns\[\d+\]\.when: the ruleset's "
+                       r"expressions ran for more than 0.1 s of CPU"):
+        run_line("PPPP123m456p789s1s --self-draw", path)
+    assert time.process_time() - t0 < 1.0
