@@ -440,7 +440,9 @@ def merge(parent: Any, child: Any) -> Any:
 
 
 def _has_ids(lst: list[Any]) -> bool:
-    return bool(lst) and all(isinstance(i, dict) and "id" in i for i in lst)
+    # ids must be text to merge by; anything else (a list, a mapping) is reported by the
+    # compiler as "must be text" instead of crashing here as an unhashable key
+    return bool(lst) and all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in lst)
 
 
 # ----------------------------------------------------------------------------- compiling
@@ -464,6 +466,11 @@ class _Compiler:
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
+        if where is None:
+            # a value without a position of its own (a scalar where a mapping was expected):
+            # point at the top-level key it belongs to, so every problem has a line
+            top = re.split(r"[.\[]", key, maxsplit=1)[0]
+            where = self.data.vmarks.get(top) or self.data.marks.get(top) or self.data.mark
         f = where.file if where else self.file
         self.problems.append(Problem(f, where.line if where else None,
                                      where.column if where else None, key, message))
@@ -658,9 +665,10 @@ class _Compiler:
             values = spec.get("values")
             default = spec.get("default")
             if values is not None:
-                if not isinstance(values, list) or not values:
+                if not isinstance(values, list) or not values or any(
+                        isinstance(v, dict | list) for v in values):
                     self.problem(self.mark_of(spec, "values"), f"{path}.values",
-                                 "must be a non-empty list")
+                                 "must be a non-empty list of words, numbers, true/false or none")
                     continue
                 vals = tuple(None if (isinstance(v, str) and v == "none") else v for v in values)
                 if isinstance(default, str) and default == "none":
@@ -678,6 +686,12 @@ class _Compiler:
                 out[name] = OptionSpec(name, vals, default, typ, description=desc)
             else:
                 lo, hi = spec.get("min"), spec.get("max")
+                bad = [k for k, v in (("min", lo), ("max", hi))
+                       if v is not None and (not isinstance(v, int) or isinstance(v, bool))]
+                for k in bad:
+                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                if bad:
+                    continue
                 if not isinstance(default, int) or isinstance(default, bool):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  "give values: [...] or a whole-number default with min/max")
@@ -771,7 +785,16 @@ class _Compiler:
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
                          "must be 'all' or 'melds'")
         shapes = raw.get("stand_in_self_shapes") or []
+        known = ["standard", *SHAPES]
+        if not isinstance(shapes, list) or any(s not in known for s in shapes):
+            self.problem(self.mark_of(raw, "stand_in_self_shapes"),
+                         "wildcard.stand_in_self_shapes",
+                         f"must be a list of shapes ({', '.join(known)})")
+            shapes = []
         in_melds = raw.get("in_melds", True)
+        if not isinstance(in_melds, bool):
+            self.problem(self.mark_of(raw, "in_melds"), "wildcard.in_melds",
+                         "must be true or false")
         if face is None or in_play is None:
             return None
         return Wildcard(face, in_play, st, str(scope_v), frozenset(map(str, shapes)),
@@ -886,7 +909,7 @@ class _Compiler:
             if isinstance(rep, str):
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
-                if r not in ids:
+                if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
                     close = difflib.get_close_matches(str(r), list(ids), n=1)
                     hint = f"; did you mean '{close[0]}'?" if close else ""
                     container = item.get("replaces")

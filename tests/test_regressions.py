@@ -139,3 +139,31 @@ def test_many_costly_patterns_are_stopped_by_the_clock(tmp_path: Path, monkeypat
                        r"expressions ran for more than 0.1 s of CPU"):
         run_line("PPPP123m456p789s1s --self-draw", path)
     assert time.process_time() - t0 < 1.0
+
+
+# -- schema: values of the wrong type are problems with a line, never a crash ---------------
+@pytest.mark.parametrize("subs,key", [
+    # an id that is a list: unhashable in the extends merge (TypeError, exit 70)
+    ([("id: hangzhou", "id: hz2\nextends: hangzhou"), ("  - id: zimo", "  - id: [zimo]")],
+     "patterns[0].id"),
+    # replaces: [[x]]: unhashable in the replaces check (TypeError, exit 70)
+    ([(SELF_PATTERN, SELF_PATTERN + "\n    replaces: [[pinghu]]")], "patterns[0].replaces[0]"),
+    ([("  in_play: \"4 if", "  stand_in_self_shapes: 5\n  in_play: \"4 if")],
+     "wildcard.stand_in_self_shapes"),
+    ([("    default: fixed\n", "    default: fixed\n    x: 1\n"),
+      ("  cap:\n    values: [none, 64, 128, 256]\n    default: none",
+       "  cap:\n    default: 64\n    min: low")], "options.cap.min"),
+    # a scalar where a mapping is expected had no line ("rulesets/x.yaml: wildcard: ...")
+    ([("wildcard:\n  face:", "wildcard: 5\nxwildcard:\n  face:")], "wildcard"),
+])
+def test_schema_problems_have_a_line_and_no_crash(tmp_path: Path, subs, key: str) -> None:
+    from scorer.errors import RulesetError
+    from scorer.ruleset import load_ruleset
+
+    path = hz_variant(tmp_path, *subs)
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    probs = [p for p in info.value.problems if p.key == key]
+    assert probs, [str(p) for p in info.value.problems]
+    assert all(p.file == path and p.line for p in info.value.problems), \
+        [str(p) for p in info.value.problems]
