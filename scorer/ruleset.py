@@ -358,27 +358,37 @@ def is_builtin(path: str) -> bool:
         return False
 
 
-def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[YMap, list[str]]:
-    """Parse a ruleset file and everything it extends; return the merged map and the chain."""
+def read_merged(text: str, file: str, chain: list[str] | None = None,
+                problems: list[Problem] | None = None) -> tuple[YMap, list[str]]:
+    """Parse a ruleset file and everything it extends; return the merged map and the chain.
+
+    Problems that leave the file readable (see :func:`scorer.yamlsafe.load`) are added to
+    ``problems`` when it is given, else raised.
+    """
     chain = list(chain or [])
     shown = _display(file)
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
-    data = load(text, shown, trusted=is_builtin(file))
+    data = load(text, shown, trusted=is_builtin(file), problems=problems)
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
     ident = str(Path(file).resolve()) if Path(file).exists() else file
+    m = data.marks.get("extends")
     if ident in chain:
         names = [Path(c).name for c in [*chain, ident]]
-        raise RulesetError(Problem(shown, None, None, "extends",
-                                   f"extends itself in a cycle: {' → '.join(names)}"))
+        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                   "extends", f"extends itself in a cycle: {' → '.join(names)}"))
     chain.append(ident)
     parent_spec = data.get("extends")
     if parent_spec is None:
         return data, chain
-    m = data.marks.get("extends")
     if not isinstance(parent_spec, str):
         raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
                                    "extends", "must be a ruleset id or a path"))
+    if _is_path(parent_spec) and not parent_spec.endswith((".yaml", ".yml")):
+        # a ruleset may only read other rulesets, not any file it can name
+        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                   "extends", f"'{parent_spec}': extends names a built-in "
+                                   "ruleset id or a .yaml/.yml file"))
     if len(chain) > MAX_EXTENDS:
         raise RulesetError(Problem(shown, m.line if m else None, None, "extends",
                                    f"more than {MAX_EXTENDS} levels of extends"))
@@ -387,7 +397,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
     except RulesetError as e:
         raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
                                    "extends", e.message)) from None
-    parent, chain = read_merged(ptext, str(ppath), chain)
+    parent, chain = read_merged(ptext, str(ppath), chain, problems)
     return merge(parent, data), chain
 
 
@@ -448,12 +458,18 @@ def _has_ids(lst: list[Any]) -> bool:
 # ----------------------------------------------------------------------------- compiling
 def compile_ruleset(text: str, file: str) -> Ruleset:
     """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem."""
-    data, chain = read_merged(text, file)
+    found: list[Problem] = []
+    data, chain = read_merged(text, file, problems=found)
     c = _Compiler(_display(file), data)
     rs = c.build()
-    if c.problems:
-        raise RulesetError(c.problems)
-    assert rs is not None
+    # a value the YAML reader refused was read as none: drop the schema's echo of it
+    # ("missing", "must be a mapping") so each mistake is reported once
+    seen = {(p.file, p.key) for p in found}
+    problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
+    problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))  # in file order
+    if problems or rs is None:
+        raise RulesetError(problems or [Problem(_display(file), None, None, "",
+                                                "the ruleset could not be compiled")])
     return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
                            "data": data})
 

@@ -167,3 +167,35 @@ def test_schema_problems_have_a_line_and_no_crash(tmp_path: Path, subs, key: str
     assert probs, [str(p) for p in info.value.problems]
     assert all(p.file == path and p.line for p in info.value.problems), \
         [str(p) for p in info.value.problems]
+
+
+# -- rules check: every problem, YAML-level ones included, in file order ----------------------
+def test_rules_check_reports_yaml_and_schema_problems_together(tmp_path: Path, capsys) -> None:
+    # used to stop at the first YAML-level problem (a decimal number, a key given twice)
+    # and say nothing of the rest of the file
+    from scorer.cli import main
+
+    f = tmp_path / "bad.yaml"
+    f.write_text("id: bad\nname: 1.5\nhand_size: 15\npatterns:\n  - id: a\n    when: x\n"
+                 "    value: 1\n    value: 2\npayment:\n  amount: 1 / 2\n  tag: !!python/name:os.system\n"
+                 "  seq: !custom [1]\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(["rules", "check", str(f)])
+    assert info.value.code == 2
+    out = capsys.readouterr().out.splitlines()
+    keys = [line.split(" ")[1].rstrip(":") for line in out]
+    assert keys == ["name", "hand_size", "patterns[0].when", "patterns[0].value",
+                    "payment.amount", "payment.tag", "payment.seq"], out
+    assert all(line.startswith(f"{f}:") for line in out)
+
+
+def test_extends_reads_only_rulesets(tmp_path: Path) -> None:
+    # `extends: /etc/passwd` used to read any file as a parent ruleset
+    from scorer.errors import RulesetError
+    from scorer.ruleset import load_ruleset
+
+    f = tmp_path / "x.yaml"
+    f.write_text("id: x\nextends: /etc/passwd\n", encoding="utf-8")
+    with pytest.raises(RulesetError, match=r"x.yaml:2:1 extends: '/etc/passwd': extends "
+                       r"names a built-in ruleset id or a .yaml/.yml file"):
+        load_ruleset(str(f))
