@@ -328,7 +328,9 @@ def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, s
             via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
             raise RulesetError(f"ruleset file not found: {spec}{via}")
     try:
-        raw = path.read_bytes()
+        # read at most one byte more than allowed: a huge file is refused without loading it
+        with path.open("rb") as fh:
+            raw = fh.read(512 * 1024 + 1)
     except OSError as e:
         raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
     if len(raw) > 512 * 1024:

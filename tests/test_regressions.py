@@ -199,3 +199,21 @@ def test_extends_reads_only_rulesets(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match=r"x.yaml:2:1 extends: '/etc/passwd': extends "
                        r"names a built-in ruleset id or a .yaml/.yml file"):
         load_ruleset(str(f))
+
+
+def test_huge_ruleset_file_is_refused_without_reading_it(tmp_path: Path) -> None:
+    # a 2 GiB (sparse) file used to be read whole into memory before the size check
+    import tracemalloc
+
+    from scorer.errors import RulesetError
+    from scorer.ruleset import load_ruleset
+
+    f = tmp_path / "huge.yaml"
+    with f.open("wb") as fh:
+        fh.truncate(2 << 30)
+    tracemalloc.start()
+    with pytest.raises(RulesetError, match="larger than 512 KiB"):
+        load_ruleset(str(f))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 4 << 20, peak
