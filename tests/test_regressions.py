@@ -217,3 +217,63 @@ def test_huge_ruleset_file_is_refused_without_reading_it(tmp_path: Path) -> None
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 4 << 20, peak
+
+
+# -- the CLI's output streams -----------------------------------------------------------------
+def _mjscore(*args: str, env: dict[str, str] | None = None, **kw):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    exe = shutil.which("mjscore")
+    cmd = [exe] if exe else [sys.executable, "-m", "scorer"]
+    return subprocess.run([*cmd, *args], capture_output=True, timeout=30,
+                          env={**os.environ, **(env or {})}, **kw)
+
+
+def test_stdout_that_cannot_show_chinese() -> None:
+    # PYTHONIOENCODING=ascii (or a C locale without UTF-8) used to end in
+    # "internal error: UnicodeEncodeError", exit 70
+    import json
+
+    p = _mjscore("score", "123m456p789s234s55s", "--rules", "hangzhou", "--json",
+                 env={"PYTHONIOENCODING": "ascii"})
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["best"]["patterns"][0]["name"] == "自摸"  # \\u escapes
+    p = _mjscore("score", "123m456p789s234s55s", "--rules", "hangzhou",
+                 env={"PYTHONIOENCODING": "ascii"})
+    assert p.returncode == 0 and b"\\u676d\\u5dde" in p.stdout, p.stderr
+
+
+def test_closed_stdout_pipe_is_not_an_internal_error() -> None:
+    # `mjscore score ... | head -1` used to print "internal error: BrokenPipeError", exit 70;
+    # now it stops quietly with 141 (128 + SIGPIPE) like other command-line tools
+    import os
+
+    r, w = os.pipe()
+    os.close(r)  # the reader has gone before mjscore writes
+    try:
+        q = _run_to_fd(w)
+    finally:
+        os.close(w)
+    assert q.returncode == 141, q.stderr
+    assert q.stderr == b""
+
+
+def _run_to_fd(fd: int):
+    import shutil
+    import subprocess
+    import sys
+
+    exe = shutil.which("mjscore")
+    cmd = [exe] if exe else [sys.executable, "-m", "scorer"]
+    return subprocess.run([*cmd, "score", "123m456p789s234s55s", "--rules", "hangzhou"],
+                          stdout=fd, stderr=subprocess.PIPE, timeout=30)
+
+
+def test_messages_stay_on_one_line() -> None:
+    # a newline or terminal escape typed in a flag was echoed raw into the message
+    p = _mjscore("score", "123m456p789s234s55s", "--rules", "hangzhou", "--seat", "S\nW\x1b[2J")
+    assert p.returncode == 2
+    assert p.stderr.count(b"\n") == 1 and b"\x1b" not in p.stderr, p.stderr
