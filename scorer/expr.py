@@ -178,7 +178,8 @@ def start_clock(limit: float | None = None) -> None:
     """Start the evaluation clock for one hand (:func:`scorer.scoring.score` calls this).
 
     The limit is CPU time of this process (time.process_time), so a busy machine does
-    not make a legitimate hand fail. ``TIME_LIMIT = None`` switches the clock off.
+    not make a legitimate hand fail. ``limit=math.inf`` (trusted, built-in rulesets) or
+    ``TIME_LIMIT = None`` runs without the clock.
     """
     lim = TIME_LIMIT if limit is None else limit
     _deadline[0] = math.inf if lim is None else time.process_time() + lim
@@ -787,7 +788,11 @@ class _Compiler:
         self.node_fns.update(inner.node_fns)
 
         def fn(env: Any) -> bool:
-            return any(f(r) for r in env["__readings__"])
+            for r in env["__readings__"]:
+                check_clock()  # a hand can have thousands of readings
+                if f(r):
+                    return True
+            return False
         return fn, BOOL
 
 

@@ -243,6 +243,7 @@ class Ruleset:
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
     chain: tuple[str, ...] = ()
     data: Any = field(default=None, compare=False, repr=False)
+    trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 
     @property
     def sets(self) -> int:
@@ -473,7 +474,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
         raise RulesetError(problems or [Problem(_display(file), None, None, "",
                                                 "the ruleset could not be compiled")])
     return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
-                           "data": data})
+                           "data": data, "trusted": is_builtin(file)})
 
 
 class _Compiler:

@@ -277,3 +277,42 @@ def test_messages_stay_on_one_line() -> None:
     p = _mjscore("score", "123m456p789s234s55s", "--rules", "hangzhou", "--seat", "S\nW\x1b[2J")
     assert p.returncode == 2
     assert p.stderr.count(b"\n") == 1 and b"\x1b" not in p.stderr, p.stderr
+
+
+def test_many_max_tallies_are_stopped_by_the_clock(tmp_path: Path, monkeypatch) -> None:
+    # 12 'max' tallies of 4 patterns each: 4**12 = 16.8 million combinations per reading,
+    # each scored and kept in memory; now stopped by the clock
+    from scorer import expr
+    from scorer.errors import EvaluationError
+
+    tallies = "".join(f"  t{i}: {{combine: max}}\n" for i in range(12))
+    pats = "".join(f"  - id: p{i}_{j}\n    tally: t{i}\n    when: 'True'\n    value: {j}\n"
+                   for i in range(12) for j in range(4))
+    path = hz_variant(tmp_path, ("  fan: {combine: max, label: 番, label_en: fan}\n",
+                                 "  fan: {combine: max, label: 番, label_en: fan}\n" + tallies),
+                      ("\npayment:", "\n" + pats + "\npayment:"))
+    monkeypatch.setattr(expr, "TIME_LIMIT", 0.1)
+    with pytest.raises(EvaluationError, match="ran for more than 0.1 s of CPU"):
+        run_line("123m456p789s234s55s --self-draw", path)
+
+
+def test_any_reading_looks_at_the_clock(tmp_path: Path, monkeypatch) -> None:
+    # any_reading() loops over every reading of the hand with no loop of its own in the
+    # expression, so the per-loop clock check never ran
+    from scorer import expr
+    from scorer.errors import EvaluationError
+
+    lst = "[" + ", ".join(str(i) for i in range(120)) + "]"
+    cond = " and ".join([f"(wild_count + {k} in {lst})" for k in range(3)] + ["False"])
+    path = hz_variant(tmp_path, ("    when: \"discard and any_reading(lone_wild)\"",
+                                 f"    when: \"any_reading({cond})\""))
+    monkeypatch.setattr(expr, "TIME_LIMIT", 0.0)
+    with pytest.raises(EvaluationError, match="not_a_win\\[3\\].when: the ruleset's expressions"):
+        run_line("PPPP123m456p789s1s --self-draw", path)
+
+
+def test_builtin_rulesets_are_trusted_and_copies_are_not(tmp_path: Path) -> None:
+    from scorer.ruleset import load_ruleset
+
+    assert load_ruleset("hangzhou").trusted
+    assert not load_ruleset(hz_variant(tmp_path)).trusted
