@@ -263,6 +263,9 @@ def main(argv: list[str] | None = None) -> None:
         ctx = getattr(e, "ctx", None)
         where = f" (mjscore {ctx.info_name} --help)" if ctx is not None and ctx.info_name and \
             ctx.info_name != "mjscore" else " (mjscore --help)"
+        if args and args[0] == "score" and "--json" in args:
+            # a script that asked for JSON gets the error as JSON, like any other error
+            print(dumps({"error": {"kind": "usage", "message": one_line(msg)}}))
         print(f"mjscore: {one_line(msg)}{where}", file=sys.stderr)
         raise SystemExit(2) from None
     except SystemExit:
