@@ -331,3 +331,21 @@ def test_usage_error_with_json_prints_the_json_error(capsys) -> None:
     assert json.loads(out) == {"error": {"kind": "usage", "message": "No such option: --bogus "
                                          "(Possible options: --base, --kongs, --you)"}}
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("hand,pos", [("[5555p,0]123m456s789sEE", 8),
+                                      ("[5555p,c]123m456s789sEE", 8),
+                                      ("[5555p,]123m456s789sEE", 8)])
+def test_concealed_kong_written_with_an_offer(hand: str, pos: int) -> None:
+    # Ruling (README): ",N" makes a kong exposed (明杠/加杠); a concealed kong (暗杠) has no
+    # offer. An offer meant as "concealed" (0, a letter, nothing) is refused with that hint.
+    from scorer.errors import NotationError
+    from scorer.notation import parse_hand
+
+    with pytest.raises(NotationError) as info:
+        parse_hand(hand)
+    assert info.value.position == pos
+    assert "a concealed kong (暗杠) is written without an offer: [5555p]" in str(info.value)
+    h = parse_hand("[5555p,2]123m456s789sEE")
+    assert h.melds[0].offer == 2 and not h.melds[0].concealed_kong
+    assert parse_hand("[5555p]123m456s789sEE").melds[0].concealed_kong
