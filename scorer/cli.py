@@ -9,12 +9,15 @@ documented exit status (never a traceback):
 * 2 — bad input: hand notation, impossible hand, bad flag, bad ruleset
 * 3 — the hand is not a legal win (the message says why)
 * 70 — an internal error (a bug: please report it with the hand)
+* 141 — the output pipe was closed by its reader (``mjscore ... | head``)
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -34,9 +37,6 @@ app = typer.Typer(
 EXIT_INTERNAL = 70
 
 
-EXIT_PIPE = 141  # 128 + SIGPIPE, as a shell tool killed by a closed pipe
-
-
 def one_line(text: str) -> str:
     r"""Make a message one printable line: line breaks and control characters are escaped.
 
@@ -49,16 +49,6 @@ def one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
-
-def _broken_pipe() -> NoReturn:
-    """The reader of stdout went away (``mjscore ... | head``): stop quietly."""
-    import os
-
-    # stdout's buffer cannot be flushed any more; point it at /dev/null for the exit
-    with contextlib.suppress(OSError, ValueError):  # (no real stdout under tests)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    raise SystemExit(EXIT_PIPE)
 
 
 def dumps(obj: object) -> str:
@@ -80,7 +70,7 @@ def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     from .report import error_json
 
     if isinstance(e, BrokenPipeError):
-        _broken_pipe()
+        _pipe_closed()
     if isinstance(e, MjscoreError):
         if as_json:
             out = error_json(e, lang)
@@ -93,6 +83,13 @@ def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     print(f"mjscore: internal error: {type(e).__name__}: {one_line(str(e))} "
           "(please report this hand)", file=sys.stderr)
     raise SystemExit(EXIT_INTERNAL)
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do."""
+    with contextlib.suppress(OSError, ValueError):  # (no real stdout under tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise SystemExit(141)
 
 
 def _options(values: list[str] | None) -> tuple[tuple[str, str], ...]:
@@ -215,6 +212,105 @@ def rules(
         _fail(e)
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def batch(
+    ctx: typer.Context,
+    file: str = typer.Argument(..., help="A file with one hand and its flags per line, or - "
+                               "for standard input."),
+    fmt: str = typer.Option("jsonl", "--format", help="jsonl, csv or table."),
+    jobs: int | None = typer.Option(None, "--jobs", help="Processes (default: all cores for "
+                                    "large files)."),
+    progress: bool | None = typer.Option(None, "--progress/--no-progress",
+                                         help="Progress on stderr (default: when it is a "
+                                         "terminal and the file is large)."),
+    lang: str = typer.Option("zh", "--lang", help="Pattern names: zh or en."),
+) -> None:
+    """Score many hands. Other flags (--rules, --option, ...) apply to every line; a line's
+    own flags override them. Exit 1 if any line failed."""
+    try:
+        raise SystemExit(_batch(file, fmt, jobs, progress, lang, list(ctx.args)))
+    except SystemExit:
+        raise
+    except Exception as e:
+        _fail(e)
+
+
+def _batch(file: str, fmt: str, jobs: int | None, progress: bool | None, lang: str,
+           defaults: list[str]) -> int:
+    import os
+    import time
+
+    from .batch import csv_row, csv_text, read_lines, score_many
+    from .errors import ContextError
+
+    if fmt not in ("jsonl", "csv", "table"):
+        raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
+    if jobs is not None and not 1 <= jobs <= 256:
+        raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
+    # The flags given to batch itself must parse as score flags (checked once, up front).
+    probe = parse_score_args(["1m", *defaults])
+    if any(not a.startswith("-") for a in defaults) and probe.get("hand") != "1m":
+        raise ContextError("batch takes the hands from the file; other arguments must be flags")
+    if file == "-":
+        stream = sys.stdin.buffer
+        size = None
+    else:
+        try:
+            stream = open(file, "rb")  # noqa: SIM115 - closed below
+        except OSError as e:
+            raise ContextError(f"cannot read {file}: {e.strerror}") from None
+        size = os.fstat(stream.fileno()).st_size
+    if jobs is None:
+        # a process pool costs ~0.1 s to start: only worth it for a large file
+        jobs = (os.cpu_count() or 1) if size is None or size > 64 * 1024 else 1
+    show = progress if progress is not None else (sys.stderr.isatty() and (size or 0) > 1 << 20)
+    out = sys.stdout
+    failed = total = 0
+    start = last = time.perf_counter()
+    table_rows: list[list[object]] = []
+    if fmt == "csv":
+        from .batch import CSV_FIELDS
+        out.write(csv_text(CSV_FIELDS))
+    try:
+        for rec in score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt):
+            total += 1
+            if not rec.ok:
+                failed += 1
+                print(f"line {rec.line}: {rec.error}", file=sys.stderr)
+            if fmt != "table":
+                out.write(rec.text)
+            else:
+                table_rows.append(csv_row(rec))
+                if len(table_rows) >= 1000:
+                    _table_block(table_rows)
+            if show and time.perf_counter() - last > 0.25:
+                last = time.perf_counter()
+                rate = total / max(last - start, 1e-9)
+                print(f"\r{total:,} lines, {failed:,} failed, {rate:,.0f} hands/s",
+                      end="", file=sys.stderr, flush=True)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    if table_rows:
+        _table_block(table_rows)
+    out.flush()
+    elapsed = max(time.perf_counter() - start, 1e-9)
+    if show:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    print(f"mjscore batch: {total:,} lines, {failed:,} failed, {total / elapsed:,.0f} hands/s "
+          f"({jobs} job{'s' if jobs != 1 else ''})", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _table_block(rows: list[list[object]]) -> None:
+    from tabulate import tabulate
+
+    from .batch import CSV_FIELDS
+
+    print(tabulate(rows, headers=CSV_FIELDS, tablefmt="simple"))
+    rows.clear()
+
+
 def _rules_check(files: list[str]) -> int:
     """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
     from .errors import ContextError, RulesetError
@@ -246,8 +342,15 @@ def main(argv: list[str] | None = None) -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+    # A short-lived process that allocates many small objects: collect garbage less often,
+    # and never rescan what was loaded at start-up (the compiled rulesets, the modules).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     try:
         app(args=args, prog_name="mjscore", standalone_mode=False)
+        sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
+    except BrokenPipeError:
+        _pipe_closed()
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:
@@ -270,8 +373,6 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2) from None
     except SystemExit:
         raise
-    except BrokenPipeError:
-        _broken_pipe()
     except Exception as e:  # pragma: no cover - last line of defence
         _fail(e)
 
@@ -290,6 +391,30 @@ def parse_score_args(argv: list[str]) -> dict[str, object]:
     >>> p["hand"], p["rules"], p["self_draw"]
     ('123m456p789s234sPP', 'hangzhou', True)
     """
+    # Lines of a batch file share their flags: parse each distinct flag set once. The key
+    # is the argv with the hand replaced by a placeholder, so the result is exactly what
+    # click gives for this argv.
+    for i, tok in enumerate(argv):
+        if tok.startswith("-"):
+            continue
+        key = (*argv[:i], _HAND, *argv[i + 1:])
+        cached = _PARSED.get(key)
+        if cached is not None:
+            return {**cached, "hand": tok}
+    params = _parse_score_args(argv)
+    hand = params.get("hand")
+    if isinstance(hand, str) and argv.count(hand) == 1 and len(_PARSED) < 4096:
+        i = argv.index(hand)
+        key = (*argv[:i], _HAND, *argv[i + 1:])
+        _PARSED[key] = params
+    return params
+
+
+_HAND = "\x00hand"
+_PARSED: dict[tuple[str, ...], dict[str, object]] = {}
+
+
+def _parse_score_args(argv: list[str]) -> dict[str, object]:
     global _SCORE_CMD
     from .errors import ContextError
 

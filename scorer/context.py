@@ -126,8 +126,47 @@ def _seat(value: str, flag: str) -> str:
     return v
 
 
+_TABLES: dict[tuple[int, Context], tuple[Ruleset, Table]] = {}
+
+
 def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
-    """Check a context against the ruleset and hand; return the Table or raise ContextError."""
+    """Check a context against the ruleset and hand; return the Table or raise ContextError.
+
+    The context part is checked once per (ruleset, context) and reused: a batch of
+    hands with the same flags pays for it once.
+    """
+    key = (id(rs), ctx)
+    hit = _TABLES.get(key)
+    if hit is None or hit[0] is not rs:
+        table = _resolve_context(rs, ctx)
+        if len(_TABLES) > 512:
+            _TABLES.clear()
+        _TABLES[key] = (rs, table)
+    else:
+        table = hit[1]
+    _check_hand(table, hand)
+    env = Env()
+    dict.update(env, table.env)
+    return Table(table.ruleset, table.context, table.options, table.seats, table.wild,
+                 table.self_draw, table.discarder, table.chengbao, env,
+                 table.inferred_self_draw, table.suits)
+
+
+def _check_hand(table: Table, hand: Hand) -> None:
+    """The flags that contradict the hand itself."""
+    kongs = table.env["kongs"]
+    if kongs > hand.kong_count:
+        raise ContextError(f"--kongs {kongs} (or --kong-draw) needs {kongs} kong meld(s); "
+                           f"the hand shows {hand.kong_count}", "--kongs")
+    ctx = table.context
+    if (ctx.heavenly or ctx.earthly) and hand.melds:
+        flag = "--heavenly" if ctx.heavenly else "--earthly"
+        raise ContextError(f"{flag} contradicts the fixed melds: nothing is claimed or "
+                           "declared at the deal", flag)
+
+
+def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
+    """Everything about the flags that does not depend on the hand."""
     options = parse_options(rs, ctx.options)
     # 1. flags the ruleset has no use for (seat, round, from and self-draw are always accepted)
     for name in ctx.given():
@@ -235,15 +274,6 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
         raise ContextError("a discard win needs --from SEAT (who discarded the winning tile); "
                            "add --self-draw if the tile was self-drawn", "--from")
 
-    # 5. flags against the hand
-    if kongs > hand.kong_count:
-        raise ContextError(f"--kongs {kongs} (or --kong-draw) needs {kongs} kong meld(s); "
-                           f"the hand shows {hand.kong_count}", "--kongs")
-    if (ctx.heavenly or ctx.earthly) and hand.melds:
-        flag = "--heavenly" if ctx.heavenly else "--earthly"
-        raise ContextError(f"{flag} contradicts the fixed melds: nothing is claimed or "
-                           "declared at the deal", flag)
-
     # 6. the suits in play and the wildcard model
     suits = tuple(rs.suits(env))
     bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
@@ -266,7 +296,8 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
             wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
-                            candidates=tiles_in_play, detail=rs.detail)
+                            candidates=tiles_in_play, detail=rs.detail,
+                            features=rs.features)
     if piao and wspec.face is None:
         raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
                            "--piao")

@@ -21,12 +21,19 @@ Shapes (see :data:`SHAPES`):
 * ``thirteen_orphans`` one of each terminal and honor + one more of them
 * ``honors_knitted`` 十三不靠 / 全不靠 families: 14 distinct tiles, see :func:`honors_knitted`
 * ``knitted_straight`` 组合龙: 147/258/369 in three suits + a set + a pair
+* ``gapped_honors``  14 distinct tiles, suited tiles of one suit pairwise at least 3 apart
+  (so at least five honors): Jinhua's 十三不靠 / 七风, see :func:`gapped_honors`
+* ``all_honors``     every tile an honor, in any arrangement (Jinhua's 乱风), see
+  :func:`all_honors`
+* ``as_held``       no winning shape at all: the hand as held (Xiamen's 三金倒), see
+  :func:`as_held`
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, pairwise, product
 from typing import NamedTuple
 
 from .tiles import NUM_KINDS
@@ -69,6 +76,8 @@ class Group(NamedTuple):
 # Placeholders for groups made only of jokers; their readings come later.
 FREE_PAIR = Group("pair", ())
 FREE_SET = Group("set", ())
+# A joker left loose by :func:`as_held`; the reading binds it to the wildcard's own face.
+LOOSE_JOKER = Group("single", ())
 
 
 def is_free(g: Group) -> bool:
@@ -88,15 +97,90 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     """All decompositions of the concealed tiles into one pair and ``sets`` sets.
 
     Returns sorted group tuples; groups made only of jokers are FREE_PAIR/FREE_SET.
+    Below: 44 + 111 222 333, 44 + 123 123 123, and 11 + 123 234 234.
 
     >>> from scorer.notation import parse_tiles
     >>> c = [0] * 34
-    >>> for t, _ in parse_tiles("11123m"): c[t] += 1
-    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 1)]
-    [['chow', 'pair'], ['pair', 'pung']]
+    >>> for t, _ in parse_tiles("11122233344m"): c[t] += 1
+    >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 3)]
+    [['chow', 'chow', 'chow', 'pair'], ['chow', 'chow', 'chow', 'pair'], ['pair', 'pung', 'pung', 'pung']]
     """
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
+    if jokers < 2:
+        return _standard_plain(counts, jokers, sets)
+    # Memoised on the sub-state: placing jokers in different ways often leaves the same
+    # tiles to decompose, and that remainder is then searched once.
+    memo: dict[tuple[Counts, int, bool, int], frozenset[tuple[Group, ...]]] = {}
+
+    def rec(c: Counts, j: int, need_pair: bool, left: int) -> frozenset[tuple[Group, ...]]:
+        key = (c, j, need_pair, left)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        i = 0
+        while i < NUM_KINDS and c[i] == 0:
+            i += 1
+        out: set[tuple[Group, ...]] = set()
+        if i == NUM_KINDS:
+            # Only jokers remain: they must form the missing groups by themselves.
+            if j == (2 if need_pair else 0) + 3 * left:
+                out.add(tuple(sorted([FREE_PAIR] * need_pair + [FREE_SET] * left)))
+            memo[key] = res = frozenset(out)
+            return res
+
+        def take(g: Group, used: dict[int, int], nj: int, np: bool, nl: int) -> None:
+            cc = list(c)
+            for t, k in used.items():
+                cc[t] -= k
+            for r in rec(tuple(cc), nj, np, nl):
+                out.add(tuple(sorted((g, *r))))
+
+        ci = c[i]
+        if need_pair:
+            for nat in (2, 1):
+                wild = 2 - nat
+                if ci >= nat and j >= wild:
+                    take(Group("pair", (i, i), (i,) * wild), {i: nat}, j - wild, False, left)
+        if left:
+            for nat in (3, 2, 1):
+                wild = 3 - nat
+                if ci >= nat and j >= wild:
+                    take(Group("pung", (i, i, i), (i,) * wild), {i: nat}, j - wild, need_pair,
+                         left - 1)
+            for s in _chow_starts(i):
+                # Tiles below i have no natural copies left (i is the lowest), so they are
+                # jokers; each tile above i may be natural (if present) or a joker.
+                below = i - s
+                if below > j:
+                    continue
+                options: list[list[tuple[int, bool]]] = [[]]
+                for t in range(i + 1, s + 3):
+                    nxt: list[list[tuple[int, bool]]] = []
+                    for o in options:
+                        if c[t] > 0:
+                            nxt.append([*o, (t, True)])
+                        nxt.append([*o, (t, False)])
+                    options = nxt
+                for o in options:
+                    wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
+                    if len(wild_tiles) > j:
+                        continue
+                    used = {i: 1}
+                    for t, nat in o:
+                        if nat:
+                            used[t] = 1
+                    take(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))), used,
+                         j - len(wild_tiles), need_pair, left - 1)
+        memo[key] = res = frozenset(out)
+        return res
+
+    return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
+
+
+def _standard_plain(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
+    """The same search with one mutable count list and no memo: faster with few jokers,
+    where sub-states rarely repeat."""
     c = list(counts)
     acc: list[Group] = []
     out: set[tuple[Group, ...]] = set()
@@ -226,6 +310,34 @@ def thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
     return tuple(sorted(out))
 
 
+@lru_cache(maxsize=1 << 12)
+def as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """The hand as held, for a win that needs no winning shape (三金倒, three golds).
+
+    Returns one decomposition: a concealed pung for every tile held three or four
+    times as natural tiles (the pungs "actually held"; a fourth copy stays loose,
+    since an undeclared kong is not a kong), every other natural tile as a
+    ``single``, and each joker as a loose :data:`LOOSE_JOKER` (the reading binds it
+    to the wildcard's own face: a gold counted as a gold, not a substitution).
+    Jokers never complete a pung here; readings where they do come from the
+    complete shapes, and the scorer keeps whichever pays more.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("5555p1mE"): c[t] += 1
+    >>> [(g.kind, g.tiles) for g in as_held(tuple(c), 1)[0]]
+    [('pung', (13, 13, 13)), ('single', ()), ('single', (0,)), ('single', (13,)), ('single', (27,))]
+    """
+    groups: list[Group] = []
+    for t, n in enumerate(counts):
+        if n >= 3:
+            groups.append(Group("pung", (t, t, t)))
+            n -= 3
+        groups.extend(Group("single", (t,)) for _ in range(n))
+    groups.extend(LOOSE_JOKER for _ in range(jokers))
+    return (tuple(sorted(groups)),)
+
+
 def free_readings(g: Group, candidates: tuple[int, ...]) -> list[Group]:
     """Every reading of a group made only of jokers.
 
@@ -267,3 +379,129 @@ def expand_free(groups: tuple[Group, ...], candidates: tuple[int, ...]) -> Itera
             yield from rec(k + 1, [*acc, r])
 
     yield from rec(0, [])
+
+
+# -- shapes judged by kind of tile rather than by sets ------------------------------------
+HONORS = tuple(range(27, 34))
+GAP = 3  # 十三不靠: tiles of one suit at least two apart ("至少相隔两张"), i.e. numbers differ by 3+
+
+
+def _gapped(nums: list[int]) -> bool:
+    """True if the sorted numbers differ pairwise by at least :data:`GAP`."""
+    return all(b - a >= GAP for a, b in pairwise(nums))
+
+
+@lru_cache(maxsize=256)
+def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every set of extra numbers 0..8 one suit can take so that the suit stays gapped.
+
+    >>> _suit_fills((0, 3, 6))
+    ((),)
+    >>> len(_suit_fills(()))  # 1 empty + 9 singles + 21 pairs + 10 triples
+    41
+    """
+    free = [n for n in range(9) if all(abs(n - p) >= GAP for p in present)]
+    out: list[tuple[int, ...]] = []
+    for k in range(0, 4 - len(present)):
+        out.extend(c for c in combinations(free, k) if _gapped(list(c)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
+        tuple[Group, ...], ...]:
+    """十三不靠-type hands: 14 distinct tiles, suited tiles of one suit pairwise 3+ apart.
+
+    A suit can hold at most three such tiles (147, 159, …), so the hand has at
+    least five different honors; with all seven it is Jinhua's 七风. Suits do
+    not have to be knitted with each other (1m4m7m1p4p7p is fine), which is what
+    sets this family apart from MCR's 全不靠. Each tile is a 'single' group;
+    jokers fill the missing tiles in every way that keeps the hand valid (a
+    ruleset judges which fills it allows, e.g. 七风's "no wildcard for an honor").
+    With ``codes`` (a code per tile, see ``readings.tile_codes``) only one fill
+    per combination of codes is made: three jokers have hundreds of fills, the
+    ruleset tells few of them apart.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("147m258p369sESWNC"): c[t] += 1
+    >>> [len(d) for d in gapped_honors(tuple(c), 0)]
+    [14]
+    >>> len(gapped_honors(tuple(c), 1))  # 15 tiles: not a 14-tile hand
+    0
+    """
+    if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
+        return ()
+    present = [tuple(n for n in range(9) if counts[s * 9 + n]) for s in range(3)]
+    if not all(_gapped(list(p)) for p in present):
+        return ()
+    naturals = [Group("single", (t,)) for t, n in enumerate(counts) if n]
+    options = [_by_code([tuple(s * 9 + n for n in f) for f in _suit_fills(p)], codes)
+               for s, p in enumerate(present)]
+    missing_honors = [t for t in HONORS if not counts[t]]
+    honor_fills = [_by_code(list(combinations(missing_honors, k)), codes)
+                   for k in range(len(missing_honors) + 1)]
+    every: list[tuple[int, ...]] = []
+    for fills in product(*options):
+        suited = sum(len(f) for f in fills)
+        if suited > jokers or jokers - suited > len(missing_honors):
+            continue
+        for honors in honor_fills[jokers - suited]:
+            every.append(tuple(sorted([t for f in fills for t in f] + list(honors))))
+    # one per code across suits too (a fresh m tile and a fresh honor may share a code)
+    return tuple(sorted(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in tiles]))
+                        for tiles in _by_code(every, codes)))
+
+
+def fill_key(fill: tuple[int, ...], codes: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]],
+                                                                      ...]:
+    """What tells two wildcard fills apart when tiles of one code are interchangeable.
+
+    For each code, how many times each of its tiles is used: filling S S W and
+    W W N alike (if S W N share a code) give ``((c, (1, 2)),)``, but S S S does not.
+
+    >>> codes = (0,) * 34
+    >>> fill_key((27, 27, 28), codes) == fill_key((28, 28, 30), codes), fill_key((27,) * 3, codes)
+    (True, ((0, (3,)),))
+    """
+    per: dict[int, dict[int, int]] = {}
+    for t in fill:
+        d = per.setdefault(codes[t], {})
+        d[t] = d.get(t, 0) + 1
+    return tuple(sorted((c, tuple(sorted(d.values()))) for c, d in per.items()))
+
+
+def _by_code(fills: list[tuple[int, ...]], codes: tuple[int, ...] | None) -> list[
+        tuple[int, ...]]:
+    """The fills with one kept per :func:`fill_key` (all of them without codes)."""
+    if codes is None:
+        return fills
+    seen: dict[object, tuple[int, ...]] = {}
+    for f in fills:
+        seen.setdefault(fill_key(f, codes), f)
+    return list(seen.values())
+
+
+@lru_cache(maxsize=1 << 10)
+def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
+        tuple[Group, ...], ...]:
+    """Hands of honors only, in any arrangement (乱风): every tile a 'single' group.
+
+    Jokers read as honors, in every combination (with ``codes``, one per
+    combination of codes, as in :func:`gapped_honors`). The tile count is the
+    hand's (checked before), so this shape may sit beside fixed melds of
+    honors (see ``readings.MELD_SHAPES``).
+
+    >>> c = [0] * 34; c[27] = 3; c[28] = 2; c[33] = 1
+    >>> len(all_honors(tuple(c), 0)), len(all_honors(tuple(c), 2))  # 2 jokers: 28 multisets
+    (1, 28)
+    >>> c[0] = 1
+    >>> all_honors(tuple(c), 0)
+    ()
+    """
+    if any(counts[t] for t in range(27)):
+        return ()
+    naturals = [Group("single", (t,)) for t in HONORS for _ in range(counts[t])]
+    fills = _by_code(list(combinations_with_replacement(HONORS, jokers)), codes)
+    return tuple(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in fill]))
+                 for fill in fills)

@@ -338,8 +338,10 @@ def compile_expr(src: Any, scope: Scope) -> Compiled:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
-        col = max((e.offset or 1) - 1, 0) + lead
-        raise ExprError(f"syntax error: {e.msg}", col) from None
+        # Python reports offset 0 when the expression ends too early: point at its end
+        col = (e.offset - 1 if e.offset else len(text)) + lead
+        where = "" if e.offset else " (the expression ends too early)"
+        raise ExprError(f"syntax error: {e.msg}{where}", col) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expression is nested too deeply") from None
     _check_size(tree)
@@ -489,6 +491,14 @@ class _Compiler:
 
     def v_BoolOp(self, node: ast.BoolOp) -> tuple[Fn, str]:
         fns = [self.visit(v)[0] for v in node.values]
+        # two operands are by far the commonest: give them a closure without a loop
+        if len(fns) == 2:
+            a, b = fns
+            if isinstance(node.op, ast.And):
+                fn2: Fn = lambda env: a(env) and b(env)  # noqa: E731
+            else:
+                fn2 = lambda env: a(env) or b(env)  # noqa: E731
+            return self.fold(node, fn2, BOOL, list(node.values))
         if isinstance(node.op, ast.And):
             def fn(env: Any) -> Any:
                 v: Any = True
@@ -537,7 +547,12 @@ class _Compiler:
         del prev_node
         if len(parts) == 1:
             cmp, rf = parts[0]
-            fn: Fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
+            right_node = node.comparators[0]
+            if id(right_node) in self.consts:  # `x == 3`: no call for the constant side
+                const = self.consts[id(right_node)]
+                fn: Fn = lambda env: cmp(lf(env), const)  # noqa: E731
+            else:
+                fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
         else:
             def fn(env: Any) -> Any:
                 left = lf(env)
@@ -690,6 +705,26 @@ class _Compiler:
             rec(0)
             return out
 
+        if len(loops) == 1 and len(loops[0][2]) <= 1:
+            # one `for` with at most one `if` (the usual `[g for g in pungs if ...]`): a
+            # plain loop, evaluated once per pattern per reading, so worth its own closure
+            var, it_f, conds = loops[0]
+            cond = conds[0] if conds else None
+
+            def one_loop(env: Any) -> tuple[Any, ...]:
+                had = var in env
+                old = env[var] if had else None
+                out: list[Any] = []
+                for item in it_f(env):
+                    env[var] = item
+                    if cond is None or cond(env):
+                        out.append(elt_f(env))
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+                return tuple(out)
+            return one_loop, list_of(elt_t)
         return (lambda env: tuple(gen_items(env))), list_of(elt_t)
 
     v_GeneratorExp = _comprehension
@@ -884,6 +919,16 @@ def render(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
     ...                  Scope({"base": "int", "streak": "int", "dealer": "bool", "fan": "int"}))
     >>> render(c, {"base": 2, "streak": 2, "dealer": True, "fan": 8}, {"base": "底分"})
     '底分 2 × 2^(streak 2) × fan 8'
+
+    A name labelled ``''`` shows as its bare number, and is left out of a sum when 0:
+
+    >>> c = compile_expr("(di + shui) * k + bonus", Scope(dict.fromkeys(
+    ...     ["di", "shui", "k", "bonus"], "int")))
+    >>> lab = {"di": "底", "shui": "水", "k": "", "bonus": ""}
+    >>> render(c, {"di": 16, "shui": 7, "k": 4, "bonus": 50}, lab)
+    '(底 16 + 水 7) × 4 + 50'
+    >>> render(c, {"di": 8, "shui": 0, "k": 2, "bonus": 0}, lab)
+    '(底 8 + 水 0) × 2'
     """
     labels = labels or {}
 
@@ -898,6 +943,12 @@ def render(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
         if isinstance(node, ast.IfExp):
             test = c.node_fns[id(node.test)](env)
             return r(node.body if test else node.orelse, parent_prec)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            # a bare (unlabelled) addend that is 0 says nothing: "× 2 + 0" shows as "× 2"
+            for keep, other in ((node.left, node.right), (node.right, node.left)):
+                if (isinstance(other, ast.Name) and labels.get(other.id) == ""
+                        and env[other.id] == 0):
+                    return r(keep, parent_prec)
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             prec = _PREC[type(node.op)]
             sym = _BINOPS[type(node.op)][0]

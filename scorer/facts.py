@@ -207,6 +207,8 @@ def _win_tile(env: Env) -> int | None:
         return None
     if r.win_wild:
         return g.wild[0]
+    if r.win_natural is not None:
+        return r.win_natural
     return env["__win_natural__"]  # type: ignore[no-any-return]
 
 
@@ -323,6 +325,41 @@ ATTR_DETAIL = {
     (TILE, "name"): 2, (TILE, "number"): 2,
 }
 NAME_DETAIL = {"suits": 1, "honor_tiles": 1, "suited_tiles": 1}
+
+
+# Which features of a tile's class a detail-1 attribute or name reveals: 'honor' (honor or
+# suited), 'suit' (m p s or honor), 'wind' (wind or dragon), 'terminal' (1/9 or 2-8). The
+# shapes judged by kind of tile (十三不靠, 乱风) fill wildcards with every valid tile and keep
+# one fill per combination of these features (see readings.tile_codes). A detail-1 entry
+# missing here counts as revealing every feature, so forgetting one is only slower.
+ALL_FEATURES = frozenset({"honor", "suit", "wind", "terminal"})
+ATTR_FEATURES = {
+    (GROUP, "suit"): {"suit"}, (GROUP, "honor"): {"honor"}, (GROUP, "suited"): {"honor"},
+    (GROUP, "wind"): {"wind", "honor"}, (GROUP, "dragon"): {"wind", "honor"},
+    (GROUP, "terminal"): {"terminal"}, (GROUP, "yaojiu"): {"terminal", "honor"},
+    (TILE, "suit"): {"suit"}, (TILE, "honor"): {"honor"}, (TILE, "wind"): {"wind", "honor"},
+    (TILE, "dragon"): {"wind", "honor"}, (TILE, "terminal"): {"terminal"},
+    (TILE, "simple"): {"terminal", "honor"}, (TILE, "yaojiu"): {"terminal", "honor"},
+}
+NAME_FEATURES = {"suits": {"suit"}, "honor_tiles": {"honor"}, "suited_tiles": {"honor"}}
+
+
+def class_features(exprs: list[Any]) -> frozenset[str]:
+    """Which features of a tile's class the expressions can see (for detail level 1).
+
+    >>> from scorer.expr import compile_expr, Scope
+    >>> sorted(class_features([compile_expr("len(suits) == 1", Scope({"suits": "list[str]"}))]))
+    ['suit']
+    """
+    out: set[str] = set()
+    for c in exprs:
+        for key in c.attrs:
+            if ATTR_DETAIL.get(key, 0) == 1:
+                out |= ATTR_FEATURES.get(key, ALL_FEATURES)
+        for name in c.names:
+            if NAME_DETAIL.get(name, 0) == 1:
+                out |= NAME_FEATURES.get(name, ALL_FEATURES)
+    return frozenset(out)
 
 
 def detail_level(exprs: list[Any]) -> int:

@@ -16,7 +16,7 @@ How the physical tiles are read is the table's wildcard model, a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import product
 
@@ -41,6 +41,8 @@ class WildSpec:
     in_melds: bool = True
     candidates: tuple[int, ...] = ALL_TILES
     detail: int = 2  # how finely the ruleset tells tiles apart (facts.detail_level)
+    # at detail 1, which class features it sees (facts.class_features)
+    features: frozenset[str] = frozenset({"honor", "suit", "wind", "terminal"})
 
 
 NO_WILD = WildSpec()
@@ -52,13 +54,16 @@ class Reading:
 
     ``groups`` hold fixed melds first, then the concealed groups; ``win`` is the
     index of the group the winning tile completed (-1 for shapes judged without
-    it); ``win_wild`` says whether the winning tile is a wildcard.
+    it); ``win_wild`` says whether the winning tile is a wildcard; ``win_natural``
+    is the tile a natural winning tile is read as (a stand-in counted as itself
+    reads differently from the stand-in's usual face), None for a wildcard.
     """
 
     shape: str
     groups: tuple[Group, ...]
     win: int
     win_wild: bool
+    win_natural: int | None = None
 
     @property
     def win_group(self) -> Group | None:
@@ -117,9 +122,13 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     exposed = not meld.concealed_kong
     options = [_logical(t, spec, True) for t in meld.tiles]
     if any(o == [None] for o in options) and not spec.in_melds:
+        st = spec.stand_in
+        hint = ""
+        if st is not None and st != spec.face:
+            what = "a 白板" if st == T.WHITE else f"the {T.name(st)}"
+            hint = f"; write {T.name(st)} for {what} that takes its place"
         raise HandError(
-            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}; "
-            "write P for a 白板 that takes its place",
+            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}{hint}",
             meld.position,
         )
     out: dict[Group, None] = {}
@@ -213,14 +222,67 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     out: dict[Reading, None] = {}
     concealed_sets = sets - len(interp.melds)
     cands = free_candidates(interp, spec)
+    meld_tiles = frozenset(t for opts in interp.melds for g in opts for t in g.tiles)
     for shape in shapes:
+        melds = interp.melds
+        meld_ok = MELD_SHAPES.get(shape)
+        if meld_ok is not None:
+            melds = tuple(tuple(g for g in opts if meld_ok(g)) for opts in melds)
+        possible = SHAPE_POSSIBLE.get(shape)
         for counts, win_tile in _stand_in_variants(interp, spec, shape):
-            decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds))
+            if possible is not None and not possible(counts):
+                continue  # a cheap necessary condition fails: skip the shape's search
+            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
+                else None
+            decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
+                                 codes)
             for d in decomps:
+                if shape in NO_WIN_SHAPES:
+                    d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
-                    for meld_groups in product(*interp.melds):
+                    for meld_groups in product(*melds):
                         _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out)
     return list(out)
+
+
+def tile_codes(spec: WildSpec, counts: tuple[int, ...], win_tile: int | None = None,
+               keep: frozenset[int] = frozenset()) -> tuple[int, ...] | None:
+    """For each tile, what the ruleset can tell about it when a wildcard plays it; None = all.
+
+    Shapes judged by kind of tile (十三不靠, 乱风) could fill their wildcards with
+    every valid tile, hundreds of fills for three wildcards; a ruleset that only
+    looks at suits (``spec.detail`` 1, ``spec.features``) scores most of them
+    alike. Tiles with the same code are interchangeable: swapping them changes
+    nothing the ruleset can see, because they have the same class (the features
+    it uses; one class for all at detail 0) and the hand holds the same number of
+    each. The wildcard's face (a wildcard used as itself), the natural winning
+    tile and the tiles in ``keep`` (those of fixed melds, which ``counts`` does
+    not hold) keep a code of their own. At detail 2 every tile counts: None.
+
+    >>> spec = WildSpec(face=4, detail=1, features=frozenset({"suit"}))
+    >>> c = tile_codes(spec, (0,) * 34)
+    >>> c[0] == c[8], c[0] == c[9], c[0] == c[4]   # 1m ~ 9m; not 1p; not the face 5m
+    (True, False, False)
+    """
+    if spec.detail >= 2:
+        return None
+    f = spec.features if spec.detail == 1 else frozenset()
+    out = []
+    for t in range(T.NUM_KINDS):
+        if t == spec.face or t == win_tile or t in keep:
+            out.append(-1 - t)
+            continue
+        code = 0
+        if "suit" in f:
+            code = code * 4 + "mpsz".index(T.suit_of(t))
+        if "honor" in f:
+            code = code * 2 + T.is_honor(t)
+        if "wind" in f:
+            code = code * 2 + T.is_wind(t)
+        if "terminal" in f:
+            code = code * 2 + T.is_terminal(t)
+        out.append(code * 8 + min(counts[t], 7))
+    return tuple(out)
 
 
 _CLASS_ORDER = {
@@ -243,7 +305,7 @@ def free_candidates(interp: Interpretation, spec: WildSpec) -> tuple[int, ...]:
     >>> h = parse_hand("1122m3344p55sPPPP")
     >>> spec = WildSpec(face=33, detail=0)
     >>> [format_tiles((t,)) for t in free_candidates(interpret(h, spec), spec)]
-    ['1m', '2m', '3m', '3p', '4p', '5s', 'P', '4m']
+    ['1m', '2m', '4m', '5m', '3p', '4p', '5s', 'P']
     """
     if spec.detail >= 2 or interp.jokers < 2:
         return spec.candidates
@@ -285,19 +347,33 @@ def _stand_in_variants(interp: Interpretation, spec: WildSpec, shape: str) -> It
 
 
 def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
-               has_melds: bool) -> tuple[tuple[Group, ...], ...]:
+               has_melds: bool, codes: tuple[int, ...] | None = None) -> tuple[tuple[Group, ...], ...]:
     if shape == "standard":
         return D.standard(counts, jokers, sets) if sets >= 0 else ()
-    if has_melds:
+    if has_melds and shape not in MELD_SHAPES:
         return ()
     fn = SHAPES.get(shape)
     if fn is None:
         raise ValueError(f"unknown shape {shape!r}")
+    if shape in CODED_SHAPES:
+        return fn(counts, jokers, codes)
     return fn(counts, jokers)
+
+
+def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...]:
+    """Read every loose joker of a shape as the wildcard's own face (a gold held as a gold)."""
+    if face is None or D.LOOSE_JOKER not in groups:
+        return groups
+    loose = Group("single", (face,), (face,))
+    return tuple(sorted(loose if g == D.LOOSE_JOKER else g for g in groups))
 
 
 def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
                win_tile: int | None, self_draw: bool, out: dict[Reading, None]) -> None:
+    if shape in NO_WIN_SHAPES:
+        # judged without the winning tile: it completes no group
+        out[Reading(shape, melds + groups, -1, win_tile is None, win_tile)] = None
+        return
     seen: set[Group] = set()
     for k, g in enumerate(groups):
         if g in seen:
@@ -309,12 +385,39 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
             continue
         seen.add(g)
         concealed = self_draw or g.kind not in ("pung", "kong")
-        won = g._replace(has_win=True, concealed=concealed)
+        won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True, concealed)
         rest = (*groups[:k], won, *groups[k + 1:])
-        out[Reading(shape, melds + rest, len(melds) + k, win_tile is None)] = None
+        out[Reading(shape, melds + rest, len(melds) + k, win_tile is None, win_tile)] = None
 
 
 SHAPES = {
     "seven_pairs": D.seven_pairs,
     "thirteen_orphans": D.thirteen_orphans,
+    "gapped_honors": D.gapped_honors,
+    "all_honors": D.all_honors,
+    "as_held": D.as_held,
 }
+
+# Shapes whose function takes a third argument, the tile codes of tile_codes(), and fills
+# wildcards once per combination of codes (the shapes judged by kind of tile).
+CODED_SHAPES = frozenset({"gapped_honors", "all_honors"})
+
+# Cheap necessary conditions on the natural tile counts, checked before a shape's search.
+SHAPE_POSSIBLE: dict[str, Callable[[tuple[int, ...]], bool]] = {
+    "seven_pairs": lambda c: max(c) <= 4,
+    "thirteen_orphans": lambda c: all(n == 0 for t, n in enumerate(c) if t not in D.ORPHANS),
+    "gapped_honors": lambda c: max(c) <= 1,  # fourteen distinct tiles
+    "all_honors": lambda c: not any(c[:27]),
+}
+
+# Shapes other than 'standard' that a hand with fixed melds may take, with the test each
+# meld's reading must pass (乱风: claimed pungs of honors are fine, any suited meld is not;
+# as_held, 三金倒: the melds as they are).
+MELD_SHAPES: dict[str, Callable[[Group], bool]] = {
+    "all_honors": lambda g: all(T.is_honor(t) for t in g.tiles),
+    "as_held": lambda g: True,
+}
+# Shapes that exist only for one hand size (a ruleset with another hand_size is refused).
+SHAPE_SIZES = {"seven_pairs": 14, "thirteen_orphans": 14, "gapped_honors": 14}
+# Shapes judged without the winning tile: it completes no group (Reading.win == -1).
+NO_WIN_SHAPES = frozenset({"as_held"})

@@ -10,8 +10,9 @@ from collections import defaultdict
 from typing import Any
 
 from . import tiles as T
+from .decompose import Group
 from .errors import MjscoreError, NotAWin
-from .expr import render
+from .expr import GROUP, TILE, elem_of, render
 from .readings import describe_group
 from .ruleset import Ruleset
 from .scoring import Hit, Result, Scored
@@ -72,28 +73,77 @@ def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     return out
 
 
+def stand_in_text(result: Result, s: Scored | None = None) -> str:
+    """How the stand-in tiles (Jinhua's 白板) read, e.g. ``P ×2 → 3m, itself``; '' if none.
+
+    A stand-in is an ordinary copy of the wildcard's face; where a shape lets
+    it count as itself, the reading holds it as a natural tile of its own.
+    """
+    s = s or result.best
+    spec = result.table.wild
+    if spec.stand_in is None or spec.face is None or spec.stand_in == spec.face:
+        return ""
+    held = sum(1 for t, _ in result.hand.sources if t == spec.stand_in)
+    if not held:
+        return ""
+    as_self = sum(g.naturals.count(spec.stand_in) for g in s.reading.groups)
+    reads = [T.name(spec.face)] * (held - as_self) + ["itself"] * as_self
+    return f"{T.name(spec.stand_in)} ×{held} → {', '.join(reads)}"
+
+
 # ----------------------------------------------------------------------------- chains
-def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
-    """The patterns and how they combine, e.g. ``清一色 ×4 × 海底捞月 ×2 = ×8``."""
-    lab = labels(rs, lang)
-    parts: list[str] = []
+def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
+    """One line per tally that got a value: the patterns and how they combine.
+
+    A ``max`` tally shows the one pattern taken (``游金 = k 4``); a ``product``
+    tally its factors (``清一色 ×4 × 海底捞月 ×2 = ×8``); a ``sum`` tally every
+    contribution, naming what each pattern with ``each`` counted and adding what
+    other patterns gave through ``also`` (``风暗刻 EEE 2 + 金牌 1×2 = 水 4``).
+    """
+    lines: list[str] = []
     for t in rs.tallies:
         hits = [h for h in s.hits if h.pattern.tally == t.name]
-        label = lab.get(t.name, t.name)
-        if not hits:
+        extra = [(p, v) for tname, p, v in s.also if tname == t.name]
+        label = t.label if lang == "zh" else t.label_en
+        if not hits and not extra:
             continue
         if t.combine == "max":
-            h = hits[0]
-            parts.append(f"{pattern_name(h, lang)}{_formula(rs, h, s, lang)} = {label} {h.value}")
+            parts = [f"{pattern_name(h, lang)}{_formula(rs, h, s, lang)} = {label} {h.value}"
+                     for h in hits[:1]]
+            parts += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
+            lines.append("; ".join(parts))
         elif t.combine == "product":
             items = [f"{pattern_name(h, lang)} ×{h.value}" + (f"^{h.count}" if h.count > 1 else "")
-                     for h in hits]
-            parts.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
+                     for h in hits] + [f"{pattern_name(p, lang)} ×{v}" for p, v in extra]
+            lines.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
         else:
-            items = [f"{pattern_name(h, lang)} {h.value}" + (f"×{h.count}" if h.count > 1 else "")
-                     for h in hits]
-            parts.append(" + ".join(items) + f" = {s.tallies[t.name]} {label}")
-    return "; ".join(parts)
+            items = []
+            for h in hits:
+                if h.items and h.pattern.each is not None:
+                    elem = elem_of(h.pattern.each.type) or ""
+                    items += [f"{pattern_name(h, lang)} {_item_text(x, elem)} {h.value}"
+                              for x in h.items]
+                else:
+                    items.append(f"{pattern_name(h, lang)} {h.value}"
+                                 + (f"×{h.count}" if h.count > 1 else ""))
+            items += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
+            lines.append(" + ".join(items) + f" = {label} {s.tallies[t.name]}".rstrip())
+    return lines
+
+
+def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
+    """The patterns and how they combine, one tally after another, e.g. ``暴头 = 番 2``."""
+    return "; ".join(chain_lines(rs, s, lang))
+
+
+def _item_text(x: Any, elem: str) -> str:
+    """An item counted by a pattern's ``each`` (of type ``elem``): a group as written
+    (``[EEE]``, ``5*55p``), a tile by name, anything else as it prints."""
+    if elem == GROUP and isinstance(x, Group):
+        return describe_group(x)
+    if elem == TILE and isinstance(x, int):
+        return T.name(x)
+    return str(x)
 
 
 def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
@@ -103,21 +153,27 @@ def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:
-    """Each distinct payer calculation, e.g. ``S, W, N each: 底分 1 × 庄闲分 2 × 番 2 = 4``."""
+    """Each distinct payer calculation, e.g. ``底分 1 × 庄闲分 1 × 番 2 = 2 from each of S, N``."""
     s = s or result.best
     rs = result.ruleset
     lab = labels(rs, lang)
     lab.setdefault("score", rs.label("score", lang))
     groups: dict[str, list[str]] = {}
-    for share in s.settlement.shares:
+    # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
+    disc = result.table.discarder if not result.table.self_draw else None
+    tag = rs.label("discarder", lang) if "discarder" in rs.labels else (
+        "放铳" if lang == "zh" else "discarder")
+    shares = sorted(s.settlement.shares, key=lambda sh: sh.payer != disc)  # discarder first
+    for share in shares:
         if not share.pays:
             continue
         text = render(rs.payment.amount, share.env, lab) + f" = {share.amount}"
-        groups.setdefault(text, []).append(share.payer)
+        groups.setdefault(text, []).append(
+            f"{share.payer} ({tag})" if share.payer == disc else share.payer)
     lines = []
     for text, payers in groups.items():
-        who = ", ".join(payers) + (" each" if len(payers) > 1 else "")
-        lines.append(f"{who}: {text}")
+        who = ("each of " if len(payers) > 1 else "") + ", ".join(payers)
+        lines.append(f"{text} from {who}")
     for a, b, who, amount in s.settlement.chengbao:
         kind = "承包" if who == b else "倒承包"
         lines.append(f"{kind} {a}:{b} → {who} pays {amount}")
@@ -134,8 +190,8 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
     how = "self-drawn" if table.self_draw else (
         f"on {table.discarder}'s discard" if table.discarder else "on a discard")
     if table.context.robbing_kong:
-        how = f"robbing {table.discarder or 'a'} kong" + (" (counts as self-drawn)"
-                                                          if table.self_draw else "")
+        how = (f"robbing {table.discarder}'s kong" if table.discarder else "robbing a kong") + (
+            " (counts as self-drawn)" if table.self_draw else "")
     role = "dealer" if winner == "E" else "idle"
     lines = [f"{rs.name} {rs.name_en} — winner {winner} ({role}), {how}"]
     lines.append(f"Hand:     {result.hand.notation()}")
@@ -145,13 +201,22 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
             if rs.options[k].default != v]
     if opts:
         lines.append(f"Options:  {', '.join(opts)}")
+    flowers = table.env["flower_list"]
+    if flowers:
+        lines.append("Flowers:  " + " ".join(T.flower_name(f) for f in flowers))
+    elif table.env["flowers"]:
+        lines.append(f"Flowers:  {table.env['flowers']}")
     lines.append(f"Reading:  {_reading_text(s)}")
     wm = wildcard_map(result)
     if wm:
         face = wm[0]["face"]
         reads = ", ".join(("itself" if w["as_self"] else w["reads"]) for w in wm)
         lines.append(f"Wildcard: {face} ×{len(wm)} → {reads}")
-    lines.append(f"Pattern:  {patterns_chain(rs, s, lang) or '—'}")
+    si = stand_in_text(result)
+    if si:
+        lines.append(f"Stand-in: {si}")
+    for i, cl in enumerate(chain_lines(rs, s, lang) or ["—"]):
+        lines.append(("Pattern:  " if i == 0 else "          ") + cl)
     if s.replaced:
         rep = ", ".join(f"{pattern_name(h, lang)} (by {_name_of(rs, h.replaced_by, lang)})"
                         for h in s.replaced)
@@ -243,8 +308,16 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
 
 
 def hit_json(h: Hit) -> dict[str, Any]:
-    return {"id": h.pattern.id, "name": h.pattern.name, "name_en": h.pattern.name_en,
-            "value": h.value, "count": h.count}
+    """One pattern of a reading; a pattern with ``each`` also lists what it counted.
+
+    e.g. ``{"id": "fengank", ..., "value": 2, "count": 1, "items": ["NNN"]}``.
+    """
+    out: dict[str, Any] = {"id": h.pattern.id, "name": h.pattern.name,
+                           "name_en": h.pattern.name_en, "value": h.value, "count": h.count}
+    if h.pattern.each is not None:
+        elem = elem_of(h.pattern.each.type) or ""
+        out["items"] = [_item_text(x, elem) for x in h.items]
+    return out
 
 
 def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:

@@ -26,7 +26,7 @@ from . import facts as F
 from . import tiles as T
 from .errors import Problem, RulesetError
 from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
-from .readings import SHAPES
+from .readings import SHAPE_SIZES, SHAPES
 from .yamlsafe import Mark, YList, YMap, load
 
 BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
@@ -62,7 +62,8 @@ TOP_KEYS = {
     "source": "where the rules come from",
     "notes": "rulings and remarks (a list of texts)",
     "hand_size": "tiles in a winning hand before kong extras (14, or 17 for Xiamen)",
-    "shapes": f"winning shapes: {', '.join(['standard', *SHAPES])}",
+    "shapes": f"winning shapes: {', '.join(['standard', *SHAPES])}; an entry may be "
+    "{shape: NAME, when: CONDITION} to try the shape only on hands where the condition holds",
     "players": "number of players (an expression over options)",
     "suits": "suits in play, e.g. ['m', 'p'] for a table without bamboo (an expression)",
     "robbing_kong": "how a robbed kong counts: discard (default) or self_draw",
@@ -71,7 +72,7 @@ TOP_KEYS = {
     "context": "the context flags this ruleset uses, with default/min/max",
     "options": "house options with their values and default",
     "wildcard": "the wildcard model (face, in_play, stand_in, …)",
-    "labels": "display names of values in the calculation chain",
+    "labels": "display names of values in the calculation chain ('' shows the bare number)",
     "errors": "input errors (exit 2): when + message",
     "not_a_win": "conditions that make a hand not a legal win (exit 3)",
     "tallies": "how pattern values combine: max, sum or product",
@@ -80,8 +81,8 @@ TOP_KEYS = {
     "payment": "what each payer pays",
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
 }
-PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "replaces", "also",
-                "notes"}
+PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "each", "replaces",
+                "also", "notes", "fallback"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 
@@ -177,6 +178,10 @@ class Pattern:
     also: tuple[tuple[str, Compiled], ...]
     notes: str
     index: int
+    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
+    fallback: bool = False
+    # a list expression: the pattern counts once per item, and the report names the items
+    each: Compiled | None = None
 
 
 @dataclass(frozen=True)
@@ -226,6 +231,7 @@ class Ruleset:
     notes: tuple[str, ...]
     hand_size: int
     shapes: tuple[str, ...]
+    shape_when: tuple[tuple[str, Compiled], ...]  # conditional shapes: (shape, condition)
     players: Compiled
     suits: Compiled
     robbing_kong: str
@@ -241,7 +247,14 @@ class Ruleset:
     patterns: tuple[Pattern, ...]
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
+    features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
     chain: tuple[str, ...] = ()
+    # (pattern, when, value, count, each) closures, unwrapped for the per-reading loop
+    fast: tuple[tuple[Pattern, Any, Any, Any, Any], ...] = field(default=(), compare=False,
+                                                                  repr=False)
+    max_tallies: frozenset[str] = frozenset()
+    payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
+    reusable: bool = False  # a reading's outcome depends only on its patterns' values
     data: Any = field(default=None, compare=False, repr=False)
     trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 
@@ -249,6 +262,14 @@ class Ruleset:
     def sets(self) -> int:
         """Sets in a standard winning hand (4 for 14 tiles, 5 for 17)."""
         return (self.hand_size - 2) // 3
+
+    def shapes_for(self, env: Any) -> tuple[str, ...]:
+        """The shapes tried on a hand: every shape whose condition (if any) holds in env.
+
+        ``env`` holds the context, options and hand facts (a :class:`~scorer.facts.Env`).
+        """
+        conds = dict(self.shape_when)
+        return tuple(s for s in self.shapes if s not in conds or conds[s](env))
 
     def label(self, name: str, lang: str = "zh") -> str:
         zh, en = self.labels.get(name, (name, name))
@@ -262,6 +283,7 @@ class Ruleset:
 
 
 # ----------------------------------------------------------------------------- loading
+@lru_cache(maxsize=1)
 def builtin_dir() -> Path:
     """The folder of the built-in rulesets.
 
@@ -291,12 +313,29 @@ def list_builtin() -> list[str]:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
+    A file is read again only when its size or modification time changes.
+
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
     """
+    path = builtin_path(spec) if not _is_path(spec) else Path(spec)
+    try:
+        st = path.stat()
+        stamp: tuple[object, ...] = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (spec,)
+    hit = _RECENT.get(spec)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
     path, text = _locate(spec, None, [])
-    key = str(path)
-    return _load_cached(key, text)
+    rs = _load_cached(str(path), text)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[spec] = (stamp, rs)
+    return rs
+
+
+_RECENT: dict[str, tuple[tuple[object, ...], Ruleset]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -543,6 +582,14 @@ class _Compiler:
         c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
 
+    def flag(self, m: YMap, key: str, path: str) -> bool:
+        """A true/false key (default false)."""
+        v = m.get(key, False)
+        if not isinstance(v, bool):
+            self.problem(self.mark_of(m, key), path, "must be true or false")
+            return False
+        return v
+
     def text(self, m: YMap, key: str, path: str, required: bool = False,
              default: str = "") -> str:
         v = m.get(key)
@@ -576,7 +623,6 @@ class _Compiler:
             self.problem(self.mark_of(d, "hand_size"), "hand_size",
                          "must be a whole number like 14 or 17 (a pair plus sets of three)")
             hand_size = 14
-        shapes = self.shapes(d)
 
         options = self.options(d.get("options"))
         flags = self.flags(d.get("context"))
@@ -589,6 +635,13 @@ class _Compiler:
         reading_names = {**hand_names, **F.names_at("reading")}
         reading_scope = Scope(reading_names, F.ATTRS, {TILE: F.coerce_tile})
         hand_scope = Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}, readings=reading_scope)
+        shapes, shape_when = self.shapes(d, Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}))
+        for i, sname in enumerate(shapes):
+            size = SHAPE_SIZES.get(sname)
+            if size is not None and size != hand_size:
+                self.problem(self.mark_of(d.get("shapes"), i), f"shapes[{i}]",
+                             f"{sname} is a {size}-tile shape; this ruleset's hand_size is "
+                             f"{hand_size}")
         result_scope = Scope({**reading_names, **tally_names, "score": INT}, F.ATTRS,
                              {TILE: F.coerce_tile})
 
@@ -624,42 +677,78 @@ class _Compiler:
         payment = self.payment(d.get("payment"), pay_scope_names, opt_scope)
 
         self.check_flags_used(flags, [p.when for p in patterns] + [p.value for p in patterns]
-                              + [c.when for c in errors] + [c.when for c in not_a_win])
+                              + [c.when for c in errors] + [c.when for c in not_a_win]
+                              + [c for _, c in shape_when]
+                              + [c for p in patterns for c in (p.count, p.each) if c]
+                              + [c for p in patterns for _, c in p.also])
         if (self.problems or players is None or sdd is None or score is None or payment is None
                 or suits is None):
             return None
         reading_exprs: list[Compiled] = []
         for p in patterns:
-            reading_exprs += [p.when, p.value] + ([p.count] if p.count else []) + [
-                c for _, c in p.also]
+            reading_exprs += [p.when, p.value] + ([p.count] if p.count else []) + (
+                [p.each] if p.each else []) + [c for _, c in p.also]
         reading_exprs += [c.when for c in not_a_win]
         if payment.per_reading:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
+        features = F.class_features(reading_exprs)
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
-            hand_size=hand_size, shapes=shapes, players=players, suits=suits,
+            hand_size=hand_size, shapes=shapes, shape_when=shape_when, players=players,
+            suits=suits,
             robbing_kong=str(rk),
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail,
+            patterns=patterns, payment=payment, detail=detail, features=features,
+            fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
+                        p.each.fn if p.each else None) for p in patterns),
+            max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
+            # an `also` value that reads no reading fact is the same on every reading
+            reusable=not payment.per_reading and not any(
+                set(c.names) & set(reading_names) - set(hand_names)
+                for p in patterns for _, c in p.also),
+            payment_names=tuple(sorted(
+                (set(payment.pays.names) | set(payment.amount.names)
+                 | {n for x in payment.lets for n in x.value.names}
+                 | (set(payment.chengbao.reverse_factor.names) if payment.chengbao else set()))
+                - set(tally_names) - set(F.names_at("payment")) - {x.name for x in payment.lets})),
         )
 
-    def shapes(self, d: YMap) -> tuple[str, ...]:
+    def shapes(self, d: YMap, scope: Scope) -> tuple[tuple[str, ...],
+                                                     tuple[tuple[str, Compiled], ...]]:
+        """The shapes and the conditions of the conditional ones.
+
+        An entry is a shape name, or ``{shape: NAME, when: CONDITION}``: the shape is
+        tried only on hands where the condition (over context, options and hand facts)
+        holds, e.g. ``{shape: as_held, when: "wild_count == 3"}`` (三金倒).
+        """
         raw = d.get("shapes", ["standard"])
         known = ["standard", *SHAPES]
+        conds: list[tuple[str, Compiled]] = []
         if not isinstance(raw, list) or not raw:
-            self.problem(self.mark_of(d, "shapes"), "shapes", f"must be a list of: {', '.join(known)}")
-            return ("standard",)
+            self.problem(self.mark_of(d, "shapes"), "shapes",
+                         f"must be a list of: {', '.join(known)}")
+            return ("standard",), ()
         out = []
         for i, s in enumerate(raw):
+            if isinstance(s, YMap):
+                self.check_keys(s, {"shape", "when"}, f"shapes[{i}]")
+                when = self.expr(s, "when", f"shapes[{i}].when", scope)
+                entry = s
+                s = s.get("shape")
+                if s is None:
+                    self.problem(entry.mark, f"shapes[{i}].shape", "missing (a shape name)")
+                    continue
+                if when is not None and s in known:
+                    conds.append((str(s), when))
             if s not in known:
                 close = difflib.get_close_matches(str(s), known, n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
                 self.problem(self.mark_of(raw, i), f"shapes[{i}]", f"unknown shape '{s}'{hint}")
             else:
                 out.append(str(s))
-        return tuple(out)
+        return tuple(out), tuple(conds)
 
     def options(self, raw: Any) -> dict[str, OptionSpec]:
         out: dict[str, OptionSpec] = {}
@@ -893,6 +982,17 @@ class _Compiler:
             count = None
             if "count" in item:
                 count = self.expr(item, "count", f"{path}.count", scope, "number")
+            each = None
+            if "each" in item:
+                if "count" in item:
+                    self.problem(self.key_mark(item, "each"), f"{path}.each",
+                                 "give count or each, not both (each counts its items)")
+                each = self.expr(item, "each", f"{path}.each", scope)
+                if each is not None and not each.type.startswith("list["):
+                    self.problem(self.mark_of(item, "each"), f"{path}.each",
+                                 f"must give a list (e.g. [g for g in pungs if g.dragon]), "
+                                 f"this gives a {each.type}")
+                    each = None
             also: list[tuple[str, Compiled]] = []
             also_raw = item.get("also")
             if also_raw is not None:
@@ -922,7 +1022,8 @@ class _Compiler:
                                self.text(item, "name_en", f"{path}.name_en",
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
-                               tuple(also), self.text(item, "notes", f"{path}.notes"), i))
+                               tuple(also), self.text(item, "notes", f"{path}.notes"), i,
+                               self.flag(item, "fallback", f"{path}.fallback"), each))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):

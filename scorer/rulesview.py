@@ -25,13 +25,20 @@ def show_text(spec: str, lang: str = "zh") -> str:
     out = [f"{rs.name} {rs.name_en} ({rs.id})  —  {rs.file}"]
     if rs.chain and len(rs.chain) > 1:
         out.append("extends: " + " → ".join(reversed(rs.chain)))
-    out.append(f"hand: {rs.hand_size} tiles; shapes: {', '.join(rs.shapes)}")
+    conds = dict(rs.shape_when)
+    shapes = ", ".join(f"{s} (when {conds[s].src})" if s in conds else s for s in rs.shapes)
+    out.append(f"hand: {rs.hand_size} tiles; shapes: {shapes}")
     tallies = ", ".join(f"{t.name} ({t.label}, {t.combine})" for t in rs.tallies)
     out.append(f"tallies: {tallies}; headline: {rs.score.src}")
     out.append("")
     rows = []
     for p in rs.patterns:
-        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, p.when.src,
+        when = p.when.src + ("  (only if nothing else counts)" if p.fallback else "")
+        if p.each is not None:
+            when = f"each of {p.each.src}" if when == "True" else f"{when}; each of {p.each.src}"
+        elif p.count is not None:
+            when = f"× {p.count.src}" if when == "True" else f"{when}; × {p.count.src}"
+        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
                      ", ".join(sorted(p.replaces))])
     out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
                                        "replaces"]))

@@ -39,6 +39,7 @@ class Hit:
     value: int
     count: int
     replaced_by: str | None = None
+    items: tuple[Any, ...] = ()  # what the pattern counted, for patterns with ``each``
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Scored:
     settlement: Settlement
     env: Env
     wild_substituted: int
+    # values added to other tallies by ``also:`` of the patterns used: (tally, pattern, value)
+    also: list[tuple[str, Pattern, int]] = field(default_factory=list)
 
     @property
     def payments(self) -> dict[str, int]:
@@ -96,19 +99,25 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
     )
 
 
-def _check(c: Any, env: Env, where: str) -> Any:
+def _check(c: Any, env: Any, where: str) -> Any:
     try:
         return c(env)
-    except EvalError as e:
-        raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
+    except EvalError as e:  # a compiled expression's error already names file:line key
+        raise EvaluationError(str(e) if getattr(c, "where", "") else f"{where}: {e}") from None
 
 
-def _number(c: Any, env: Env, where: str) -> int:
-    """A value that must be a whole number (pattern value, count, also, headline)."""
+def _number(c: Any, env: Any, where: str) -> int:
+    """A value that must be a whole number (pattern ``also``, the headline)."""
     try:
         return int(c.number(env))
     except EvalError as e:
         raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
+
+
+def _whole(v: Any, c: Any) -> None:
+    """An ``int?`` expression (an option that may be none) can give None: refuse it here."""
+    if not isinstance(v, int):
+        raise EvalError(f"'{c.src}' gave {'none' if v is None else repr(v)}, not a whole number")
 
 
 def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = None) -> Result:
@@ -131,7 +140,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
-    hand_level = set(F.names_at("hand"))
+    hand_level = _HAND_LEVEL
     # Input errors that depend on the context alone come before any check of the tiles.
     late = []
     for chk in rs.errors:
@@ -151,13 +160,21 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.message)
 
-    rds = readings(interp, spec, rs.shapes, rs.sets, table.self_draw)
+    try:
+        shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
+    except EvalError as e:
+        raise EvaluationError(f"{rs.file} shapes: {e}") from None
+    rds = readings(interp, spec, shapes, rs.sets, table.self_draw)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
-                      f"{_shapes_text(rs)}", "not_winning")
+                      f"{_shapes_text(rs, shapes)}", "not_winning")
     renvs = []
     for r in rds:
-        renv = Env(env, __reading__=r)
+        # Seed each reading's names with the hand's (a C-level dict copy), so only
+        # reading facts are computed through Env.__missing__.
+        renv = Env(env)
+        dict.update(renv, env)
+        renv["__reading__"] = r
         if interp.win_tile is not None:
             renv["__win_natural__"] = interp.win_tile
         renvs.append(renv)
@@ -169,18 +186,24 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
-    pay_cache: dict[tuple[Any, ...], Settlement] = {}
+    pay_cache = _pay_cache(rs, table)
+    seen: dict[tuple[Any, ...], list[Variant]] = {}
+    reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
+    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.fast
     for renv in renvs:
         check_clock()
         dropped = None
-        for chk in rs.not_a_win:
-            if chk.on == "reading" and _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                dropped = chk.message
-                break
+        try:
+            for fn, message in reading_checks:
+                if fn(renv):
+                    dropped = message
+                    break
+        except Exception as e:
+            raise _eval_error(rs, "not_a_win", e) from None
         if dropped is not None:
             first_drop = first_drop or dropped
             continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache))
+        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     scored.sort(key=lambda s: s.key(winner), reverse=True)
@@ -194,48 +217,164 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     return Result(rs, h, table, best, scored)
 
 
-def _shapes_text(rs: Ruleset) -> str:
+def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
+    """The winning shapes in words, e.g. ``a pair and 5 sets`` (17 tiles)."""
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans"}
-    return " or ".join(names.get(s, s.replace("_", " ")) for s in rs.shapes)
+             "thirteen_orphans": "thirteen orphans",
+             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
+             "all_honors": "all honors"}
+    return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
+
+
+_HAND_LEVEL = frozenset(F.names_at("hand"))
+_READING_LEVEL = frozenset(F.names_at("reading"))
+_MANY_READINGS = 16
+
+
+def _once(fn: Any) -> Any:
+    """``fn`` computed on its first call and remembered (an error is not remembered)."""
+    box: list[Any] = []
+
+    def f(env: Any) -> Any:
+        if not box:
+            box.append(fn(env))
+        return box[0]
+    return f
+
+
+def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
+    """``rs.fast`` for one hand with many readings: a pattern closure that reads no
+    reading fact (a flower condition, ``wild_count``) has one value for the whole hand,
+    so it is computed on first use and reused by the other readings."""
+    def wrap(c: Any) -> Any:
+        if c is None:
+            return None
+        return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
+    return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
+                 for p in rs.patterns)
+_PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
+
+
+def _pay_cache(rs: Ruleset, table: Table) -> dict[tuple[Any, ...], Settlement]:
+    """Settlements keyed by tallies, shared by hands with the same payment inputs.
+
+    A payment that uses no reading facts depends only on the tallies and on the
+    context names it mentions, so hands scored with the same flags share it.
+    """
+    names = rs.payment_names
+    key = (id(rs), table.seats, table.env["seat"], table.discarder, table.chengbao,
+           tuple(repr(table.env.get(n)) for n in names))
+    hit = _PAY_CACHES.get(key)
+    if hit is None or hit[0] is not rs:
+        if len(_PAY_CACHES) > 256:
+            _PAY_CACHES.clear()
+        hit = _PAY_CACHES[key] = (rs, {})
+    elif len(hit[1]) > 4096:
+        hit[1].clear()
+    return hit[1]
+
+
+def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
+    """A ruleset expression failed while scoring: say which file and what."""
+    return EvaluationError(f"{rs.file} {where}: {type(e).__name__ if not isinstance(e, EvalError) else ''}"
+                           f"{'' if isinstance(e, EvalError) else ': '}{e}")
+
+
+# (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
+Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
+                list[tuple[str, Pattern, int]]]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
-                   pay_cache: dict[tuple[Any, ...], Settlement]) -> list[Scored]:
-    hits: list[Hit] = []
-    for p in rs.patterns:
-        if _check(p.when, renv, f"pattern '{p.id}' when"):
-            n = _number(p.count, renv, f"pattern '{p.id}' count") if p.count else 1
-            if n > 0:
-                hits.append(Hit(p, _number(p.value, renv, f"pattern '{p.id}' value"), n))
+                   pay_cache: dict[tuple[Any, ...], Settlement],
+                   seen: dict[tuple[Any, ...], list[Variant]],
+                   fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
+    found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
+    part = "when"  # which expression of the pattern is evaluated, for the error message
+    p: Pattern | None = None
+    try:
+        for p, when, value, count, each in fast or rs.fast:
+            part = "when"
+            if when(renv):
+                items: tuple[Any, ...] = ()
+                if each is not None:
+                    part = "each"
+                    items = tuple(each(renv))
+                    n = len(items)
+                else:
+                    part = "count"
+                    n = count(renv) if count is not None else 1
+                    _whole(n, p.count)
+                if n > 0:
+                    part = "value"
+                    v = value(renv)
+                    _whole(v, p.value)
+                    found.append((p, int(v), int(n), items))
+    except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
+            AttributeError, OverflowError, RecursionError) as e:
+        c = getattr(p, part, None) if p is not None else None
+        if c is not None and c.where:  # name the file, line and key of the expression
+            msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
+            raise EvaluationError(c._at(msg)) from None
+        raise _eval_error(rs, "patterns", e) from None
+    reading = renv["__reading__"]
+    sub = renv["wild_substituted"]
+    # Readings of one hand that meet the same patterns with the same values score alike
+    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
+    # (the items a pattern's `each` counted are part of it: the report names them)
+    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
+    variants = seen.get(sig) if rs.reusable else None
+    if variants is None:
+        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        if rs.reusable:
+            seen[sig] = variants
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
+            for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+              pay_cache: dict[tuple[Any, ...], Settlement],
+              found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
+    hits = [Hit(p, v, n, items=items) for p, v, n, items in found]
     removed: dict[str, str] = {}
     for h in hits:
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
-    counted = [h for h in hits if h.pattern.id not in removed]
-    replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id]) for h in hits
-                if h.pattern.id in removed]
+    if removed:
+        counted = [h for h in hits if h.pattern.id not in removed]
+        replaced = [Hit(h.pattern, h.value, h.count, removed[h.pattern.id], h.items)
+                    for h in hits if h.pattern.id in removed]
+    else:
+        counted, replaced = hits, []
+    # a fallback pattern (平胡 ×1) counts only when nothing else of its tally does
+    busy = {h.pattern.tally for h in counted if not h.pattern.fallback}
+    counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
+    max_names = rs.max_tallies
     choices: list[list[Hit | None]] = []
-    max_tallies = [t for t in rs.tallies if t.combine == "max"]
-    for t in max_tallies:
-        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == t.name]
+    for tname in max_names:
+        opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
         choices.append(opts or [None])
-    out: list[Scored] = []
-    sub = renv["wild_substituted"]
+    out: list[Variant] = []
     for combo in product(*choices):
         check_clock()  # many 'max' tallies multiply into many combinations
-        chosen = {h.pattern.id for h in combo if h is not None}
-        used = [h for h in counted if h.pattern.tally not in {t.name for t in max_tallies}
-                or h.pattern.id in chosen]
+        if max_names:
+            chosen = {h.pattern.id for h in combo if h is not None}
+            used = [h for h in counted if h.pattern.tally not in max_names
+                    or h.pattern.id in chosen]
+        else:
+            used = counted
         tallies: dict[str, int] = {}
+        also: list[tuple[str, Pattern, int]] = []
         for t in rs.tallies:
             vals = [(h.value, h.count) for h in used if h.pattern.tally == t.name]
             for h in used:
                 for tname, c in h.pattern.also:
                     if tname == t.name:
-                        vals.append((_number(c, renv, f"pattern '{h.pattern.id}' also"), 1))
+                        v = _number(c, renv, f"pattern '{h.pattern.id}' also")
+                        vals.append((v, 1))
+                        also.append((tname, h.pattern, v))
             try:  # exact integers, with the expression language's bound on their size
                 if not vals:
                     tallies[t.name] = t.default
@@ -253,8 +392,8 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                     tallies[t.name] = max(v for v, _ in vals)
             except EvalError as e:
                 raise EvaluationError(f"{rs.file} tallies.{t.name}: {e}") from None
-        headline = _number(rs.score, Env(None, **tallies), "score")
-        key = (tuple(sorted(tallies.items())), headline)
+        headline = _number(rs.score, tallies, "score")
+        key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:
             # an EvalError here already names the payment expression (file, line, key)
@@ -262,6 +401,5 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                                 table.chengbao, tallies, headline)
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
-        out.append(Scored(renv["__reading__"], used, replaced, tallies, headline, settlement,
-                          renv, sub))
+        out.append((used, replaced, tallies, headline, settlement, also))
     return out

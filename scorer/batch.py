@@ -1,0 +1,198 @@
+"""Score many hands: one hand per line, its flags exactly as on the command line.
+
+The unit of work is a pure function of text, :func:`score_record`, so it runs
+the same in this process, in a pool of processes (:func:`score_many` with
+``jobs``), or under any distributed engine that can map a Python function
+over strings::
+
+    >>> rec = score_record("123m456p789s234sP9m --self-draw", ["--rules", "hangzhou"])
+    >>> rec["best"]["score"], rec["payments"]["E"]
+    (2, 12)
+
+:func:`score_many` streams: it reads ahead a bounded number of chunks, so
+memory stays flat on a file of any length, and yields records in input order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import shlex
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error"]
+CHUNK = 128
+MAX_LINE = 4096
+
+
+@dataclass
+class Record:
+    """The outcome of one input line: ``data`` is the JSON of ``score --json`` plus ``line``;
+    ``text`` is the line already rendered in the requested output format (if any)."""
+
+    line: int
+    data: dict[str, Any]
+    text: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return "error" not in self.data
+
+    @property
+    def error(self) -> str | None:
+        err = self.data.get("error")
+        return None if err is None else str(err["message"])
+
+
+def split_line(text: str) -> list[str] | None:
+    """Split one line like a shell; None for a blank or comment line.
+
+    >>> split_line("123m456p789s234sP9m --self-draw  # 暴头")
+    ['123m456p789s234sP9m', '--self-draw']
+    >>> split_line("   # only a comment") is None
+    True
+    """
+    argv = shlex.split(text, comments=True)
+    return argv or None
+
+
+def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
+                 lang: str = "zh") -> dict[str, Any]:
+    """Score one line (hand + flags); return the JSON record, or ``{"error": ...}``.
+
+    ``defaults`` are flags that apply to every line (given to ``batch`` itself);
+    the line's own flags come after them and so override single-valued ones.
+    Never raises for bad input: every failure becomes an error record.
+    """
+    from .cli import context_from_params, parse_score_args
+    from .errors import MjscoreError, NotationError
+    from .report import error_json, to_json
+    from .scoring import score
+
+    rec: dict[str, Any]
+    try:
+        if len(text) > MAX_LINE:
+            raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}")
+        bad = next((i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
+        if bad is not None:
+            raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
+        try:
+            argv = split_line(text)
+        except ValueError as e:  # unbalanced quotes
+            raise NotationError(f"cannot split the line: {e}") from None
+        if argv is None:
+            return {"line": line, "skip": True}
+        p = parse_score_args([*defaults, *argv])
+        result = score(str(p["hand"]), str(p["rules"]), context_from_params(p))
+        rec = to_json(result, lang)
+    except MjscoreError as e:
+        rec = error_json(e, lang)
+        rec["error"]["exit"] = e.exit_code
+    except Exception as e:  # a bug must not stop the batch: report it on its line
+        rec = {"error": {"kind": "internal", "message": f"internal error: {type(e).__name__}: "
+                         f"{e}", "exit": 70}}
+    rec["line"] = line
+    return rec
+
+
+def _score_chunk(chunk: list[tuple[int, str]], defaults: Sequence[str], lang: str,
+                 fmt: str | None = None) -> list[Record]:
+    """Score and (in the worker, where it runs in parallel) render a chunk of lines."""
+    out = []
+    for n, text in chunk:
+        rec = score_record(text, defaults, n, lang)
+        if rec.get("skip"):
+            continue
+        r = Record(n, rec)
+        if fmt == "jsonl":
+            r.text = jsonl_text(r)
+        elif fmt == "csv":
+            r.text = csv_text(csv_row(r))
+        if fmt is not None:
+            # keep only what the parent needs: the error, or the few fields of a table row
+            r.data = {k: v for k, v in rec.items() if k in ("error", "line")} if fmt != "table" \
+                else {"line": n, "row": csv_row(r), **({"error": rec["error"]} if "error" in rec
+                                                       else {})}
+        out.append(r)
+    return out
+
+
+def _chunks(lines: Iterable[tuple[int, str]], size: int) -> Iterator[list[tuple[int, str]]]:
+    chunk: list[tuple[int, str]] = []
+    for item in lines:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] = (),
+               jobs: int = 1, lang: str = "zh", chunk: int = CHUNK,
+               fmt: str | None = None) -> Iterator[Record]:
+    """Score lines in order, in this process (jobs=1) or in ``jobs`` processes.
+
+    ``lines`` are texts (numbered from 1) or ``(line number, text)`` pairs; blank
+    and comment lines are skipped. At most ``4 × jobs`` chunks are in flight, so
+    memory does not grow with the input. With ``fmt`` ('jsonl', 'csv', 'table')
+    each record arrives rendered in ``Record.text`` (or ``data['row']``) and its
+    ``data`` keeps only the error, so the parent process does no rendering.
+    """
+    numbered = ((i, x) if isinstance(x, str) else x for i, x in enumerate(lines, 1))
+    chunks = _chunks(numbered, chunk)
+    # Starting processes costs ~0.1 s: score a small input here, and only start the pool
+    # once there is more than two chunks of work.
+    head = [c for _, c in zip(range(2), chunks, strict=False)] if jobs > 1 else []
+    if jobs <= 1 or len(head) < 2:
+        for c in [*head, *chunks]:
+            yield from _score_chunk(c, defaults, lang, fmt)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[Future[list[Record]]] = deque()
+        for c in itertools.chain(head, chunks):
+            pending.append(pool.submit(_score_chunk, c, list(defaults), lang, fmt))
+            if len(pending) >= 4 * jobs:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
+    """Decode a byte stream line by line, numbering the lines from 1."""
+    for n, raw in enumerate(stream, 1):
+        # Undecodable bytes become lone surrogates, so that line (and only it) fails with
+        # its number and position while the rest of the file is scored.
+        text = raw.decode("utf-8", errors="surrogateescape")
+        yield n, text.rstrip("\r\n")
+
+
+# ----------------------------------------------------------------------------- output rows
+def csv_row(rec: Record) -> list[Any]:
+    """The CSV columns: line, hand, ruleset, score, pattern ids, E, S, W, N, error."""
+    d = rec.data
+    if "row" in d:
+        return list(d["row"])
+    if not rec.ok:
+        return [rec.line, d.get("hand", ""), d.get("ruleset", ""), "", "", "", "", "", "",
+                d["error"]["message"]]
+    pats = " ".join(p["id"] for p in d["best"]["patterns"])
+    pay = d["payments"]
+    return [rec.line, d["hand"], d["ruleset"], d["best"]["score"], pats, pay["E"], pay["S"],
+            pay["W"], pay["N"], ""]
+
+
+def csv_text(row: list[Any]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(row)
+    return buf.getvalue()
+
+
+def jsonl_text(rec: Record) -> str:
+    return json.dumps(rec.data, ensure_ascii=False) + "\n"

@@ -1,0 +1,111 @@
+"""The CLI surface of CONTRACT.md, through typer's runner and as an installed command."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorer.cli import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """Run the real entry point (usage errors are turned into one line there)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as e:
+            code = int(e.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_score_json_has_the_contract_fields() -> None:
+    code, out, _ = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
+                       "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["ruleset"] == "hangzhou"
+    assert data["hand"] == "123m456p234789sP9m"
+    best = data["best"]
+    assert best["score"] == 2
+    assert best["patterns"] == [{"id": "baotou", "name": "暴头",
+                                 "name_en": "Wildcard pair (bao tou)", "value": 2, "count": 1}]
+    assert best["decomposition"] == ["123m", "456p", "234s", "789s", "9*9m"]
+    assert best["wildcards"] == {"12": "9m"}  # the 13th tile written is the P, read as 9m
+    assert data["payments"] == {"E": 12, "S": -4, "W": -4, "N": -4}
+
+
+def test_human_report_shows_reading_chain_and_table() -> None:
+    code, out, _ = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
+                       "--piao", "2", "--seat", "W")
+    assert code == 0
+    assert "Wildcard: P ×1 → 9m" in out
+    assert "财飘 (2^(飘 2 + 1)) = 番 8" in out
+    assert "底分 1 × 庄闲分 2 × 番 8 = 16 from E" in out
+    assert "底分 1 × 庄闲分 1 × 番 8 = 8 from each of S, N" in out
+
+
+def test_explain_lists_every_reading_best_first() -> None:
+    code, out, _ = run("score", "123m456p789s234sPP", "--rules", "hangzhou", "--self-draw",
+                       "--explain", "--json")
+    assert code == 0
+    data = json.loads(out)
+    scores = [item["payments"]["E"] for item in data["explain"]]
+    assert scores == sorted(scores, reverse=True)
+    assert data["explain"][0]["payments"]["E"] == data["payments"]["E"]
+    assert any(p["id"] == "zimo" for item in data["explain"] for p in item["patterns"])
+
+
+@pytest.mark.parametrize("args,code,fragment", [
+    (["score", "123m5p8", "--rules", "hangzhou"], 2, "position 7"),
+    (["score", "123m456m789p234s56s", "--rules", "hangzhou", "--self-draw"], 3,
+     "not a winning hand"),
+    (["score", "123m456m789p234s55s", "--rules", "nosuch"], 2, "no built-in ruleset"),
+    (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--bogus"], 2, "No such option"),
+    (["score", "123m456m789p234s55s"], 2, "--rules"),
+    (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--lang", "fr"], 2, "--lang"),
+])
+def test_errors_are_one_line_with_the_documented_status(args: list[str], code: int,
+                                                        fragment: str) -> None:
+    got, out, err = run(*args)
+    assert got == code
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and fragment in err
+    assert "Traceback" not in err
+
+
+def test_json_error_goes_to_stdout_too() -> None:
+    code, out, err = run("score", "123m5p8", "--rules", "hangzhou", "--json")
+    assert code == 2
+    assert json.loads(out) == {"error": {"kind": "notation", "position": 7,
+                                         "message": "position 7: '8' has no suit letter after it"}}
+    assert "position 7" in err
+
+
+def test_rules_list_and_show() -> None:
+    code, out, _ = run("rules")
+    assert code == 0 and "hangzhou" in out
+    code, out, _ = run("rules", "hangzhou")
+    assert code == 0
+    for fragment in ("qike", "七客", "2 ** (2 + luxury + piao)", "cap", "none, 64, 128, 256"):
+        assert fragment in out
+
+
+def test_installed_command_finds_its_rulesets(tmp_path: Path) -> None:
+    # Run from an empty folder so the installed package (not the source tree) is used,
+    # both as the console script and as `python -m scorer`.
+    exe = shutil.which("mjscore") or str(Path(sys.executable).parent / "mjscore")
+    for cmd in ([exe], [sys.executable, "-m", "scorer"]):
+        r = subprocess.run([*cmd, "score", "11223344556677s", "--rules", "hangzhou",
+                            "--self-draw", "--json"], capture_output=True, text=True,
+                           check=False, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["payments"]["E"] == 24

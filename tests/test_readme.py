@@ -1,0 +1,33 @@
+"""The README stays true: its opening commands, CI's test command, and its worked examples."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from .test_cli import run
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_opens_with_install_and_test_commands() -> None:
+    blocks = re.findall(r"```sh\n(.*?)```", README, re.S)
+    assert "pip install ." in blocks[0] and "mjscore score" in blocks[0]
+    assert blocks[1].strip() == 'pip install ".[test]" && python -m pytest'
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python -m venv" in ci or "python3 -m venv" in ci
+    assert '".[test]"' in ci
+    # CI runs exactly the README's test command
+    assert "\npython -m pytest\n" in ci
+
+
+def test_worked_examples_print_what_the_readme_shows() -> None:
+    for block in re.findall(r"```console\n(.*?)```", README, re.S):
+        first, *expected = block.rstrip("\n").split("\n")
+        assert first.startswith("$ mjscore ")
+        args = shlex.split(first[len("$ mjscore "):])
+        code, out, err = run(*args)
+        assert code == 0, err
+        assert out.rstrip("\n").split("\n") == expected, first
