@@ -173,9 +173,9 @@ def parse_hand(text: str) -> Hand:
         sources.extend(part)
         i = j
     if not concealed:
-        raise NotationError(
+        raise NotationError(  # where the missing tiles would go: after the end
             "the hand has no concealed tiles; the last concealed tile is the winning tile",
-            None,
+            len(text) + 1,
             text,
         )
     *rest, (win, _) = concealed

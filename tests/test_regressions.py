@@ -349,3 +349,14 @@ def test_concealed_kong_written_with_an_offer(hand: str, pos: int) -> None:
     h = parse_hand("[5555p,2]123m456s789sEE")
     assert h.melds[0].offer == 2 and not h.melds[0].concealed_kong
     assert parse_hand("[5555p]123m456s789sEE").melds[0].concealed_kong
+
+
+@pytest.mark.parametrize("hand,pos", [("", 1), ("   ", 4), ("[123m][456m]", 13)])
+def test_hand_without_concealed_tiles_has_a_position(hand: str, pos: int) -> None:
+    # used to be the only notation error without a position: now where the tiles are missing
+    from scorer.errors import NotationError
+    from scorer.notation import parse_hand
+
+    with pytest.raises(NotationError) as info:
+        parse_hand(hand)
+    assert info.value.position == pos and "no concealed tiles" in str(info.value)
