@@ -360,3 +360,17 @@ def test_hand_without_concealed_tiles_has_a_position(hand: str, pos: int) -> Non
     with pytest.raises(NotationError) as info:
         parse_hand(hand)
     assert info.value.position == pos and "no concealed tiles" in str(info.value)
+
+
+def test_batch_line_too_long_has_a_position(tmp_path: Path) -> None:
+    # a batch line over 4096 characters was the one batch error without a position
+    import json
+
+    from .hostile import cli
+
+    f = tmp_path / "long.txt"
+    f.write_text("1m" * 5000 + "\n", encoding="utf-8")
+    r = cli("batch", str(f), "--rules", "hangzhou")
+    assert r.code == 1
+    err = json.loads(r.out)["error"]
+    assert err["position"] == 4097 and err["message"].startswith("position 4097: the line is")
