@@ -13,6 +13,7 @@ numbers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,22 @@ MAX_BYTES = 512 * 1024
 MAX_NODES = 50_000
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 30
+MAX_FLOW_DEPTH = 200  # brackets: PyYAML's scanner is quadratic in their depth
+
+
+def _c_loader() -> type[Any]:
+    """libyaml's safe loader if it limits nesting (0.2.5 and later), else the Python one."""
+    try:
+        from yaml import _yaml
+
+        if tuple(_yaml.get_version()) >= (0, 2, 5):
+            return yaml.CSafeLoader
+    except (ImportError, AttributeError):  # pragma: no cover - PyYAML built without libyaml
+        pass
+    return yaml.SafeLoader
+
+
+_C_LOADER = _c_loader()
 
 
 @dataclass(frozen=True)
@@ -80,10 +97,13 @@ def load(text: str, file: str, trusted: bool = False,
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
+    _check_flow_depth(text, file)
     try:
-        # The pure-Python SafeLoader raises RecursionError on absurd nesting, which we can catch;
-        # it builds nodes only (compose), never Python objects from tags.
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader) if trusted else yaml.SafeLoader
+        # Nodes only (compose), never Python objects from tags. libyaml (from 0.2.5) refuses
+        # more than 1000 levels of nesting and is 14 times faster than the pure-Python
+        # reader (0.06 s instead of 0.8 s for a 400 KiB file); without it, the pure-Python
+        # reader's RecursionError on absurd nesting is caught below.
+        loader = _C_LOADER if (trusted or _C_LOADER is not yaml.SafeLoader) else yaml.SafeLoader
         node = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -104,6 +124,59 @@ def load(text: str, file: str, trusted: bool = False,
     elif conv.problems:
         raise RulesetError(conv.problems)
     return data
+
+
+_FLOW_CHARS = re.compile(r"""[\[\]{}'"#\n\\]""")
+
+
+def _check_flow_depth(text: str, file: str) -> None:
+    """Refuse deeply nested ``[[[...`` / ``{{{...`` before PyYAML reads them.
+
+    PyYAML's scanner keeps state per open bracket and rescans it for every token, so
+    ten thousand brackets cost most of a second before the composer even recurses. A
+    linear pass over the brackets outside quoted text and comments finds them first.
+
+    >>> _check_flow_depth("a: [1, [2, '[[[']]  # [[[", "t.yaml")
+    >>> _check_flow_depth("a: " + "[" * 300, "t.yaml")
+    Traceback (most recent call last):
+    ...
+    scorer.errors.RulesetError: t.yaml:1:204 a: nested more than 200 levels of brackets
+    """
+    depth = 0
+    quote = ""
+    line, line_start = 1, 0
+    prev_end = 0
+    for m in _FLOW_CHARS.finditer(text):
+        ch, i = m.group(), m.start()
+        if ch == "\n":
+            line, line_start = line + 1, i + 1
+            if quote == "#":
+                quote = ""
+            prev_end = i + 1
+            continue
+        if quote == "#":
+            continue
+        if quote:
+            if ch == "\\" and quote == '"':
+                # the escaped character is skipped by looking at it as already seen
+                prev_end = i + 2
+            elif ch == quote and i >= prev_end:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            quote = "#"
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                first = text[line_start:i].split(":", 1)[0].strip() if ":" in text[
+                    line_start:i] else ""
+                raise RulesetError(Problem(file, line, i - line_start + 1, first,
+                                           f"nested more than {MAX_FLOW_DEPTH} levels of "
+                                           "brackets"))
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
 
 
 class _Converter:

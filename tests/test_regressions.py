@@ -5,6 +5,7 @@ Each test names the input that used to misbehave and what it did.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -374,3 +375,34 @@ def test_batch_line_too_long_has_a_position(tmp_path: Path) -> None:
     assert r.code == 1
     err = json.loads(r.out)["error"]
     assert err["position"] == 4097 and err["message"].startswith("position 4097: the line is")
+
+
+# -- YAML reading time ------------------------------------------------------------------------
+@pytest.mark.parametrize("text,says", [
+    ("a: " + "[" * 10000 + "]" * 10000, "1:204 a: nested more than 200 levels of brackets"),
+    ("a:\n" + "- " * 100000 + "1", "exceeded maximum nesting depth"),
+    ("".join(" " * i + "a:\n" for i in range(700)) + " " * 700 + "1", "nested more than 32"),
+])
+def test_deep_yaml_is_refused_fast(text: str, says: str) -> None:
+    # 10,000 brackets took 0.75 s in PyYAML's pure-Python scanner (quadratic in the depth)
+    import time
+
+    from scorer.errors import RulesetError
+    from scorer.yamlsafe import load
+
+    t0 = time.process_time()
+    with pytest.raises(RulesetError, match=re.escape(says)):
+        load(text, "t.yaml")
+    assert time.process_time() - t0 < 0.2
+
+
+def test_large_user_ruleset_reads_fast() -> None:
+    # a 400 KiB user file took 0.8 s to read with the pure-Python reader; libyaml: 0.06 s
+    import time
+
+    from scorer.yamlsafe import load
+
+    text = "a: [" + ", ".join(f"'x{i}'" for i in range(40000)) + "]"
+    t0 = time.process_time()
+    assert len(load(text, "t.yaml")["a"]) == 40000
+    assert time.process_time() - t0 < 0.4
