@@ -222,7 +222,10 @@ def safe_pow(a: int, b: int) -> int:
         return 1 if b == 0 else a
     if a == -1:
         return 1 if b % 2 == 0 else -1
-    if b > MAX_BITS or abs(a).bit_length() * b > MAX_BITS + 64:
+    # |a| >= 2**(bit_length - 1), so the result has at least (bit_length - 1) * b + 1 bits:
+    # refuse before computing when that is too many; otherwise it has at most twice that
+    # (plus b) and is cheap to compute and check exactly (2 ** 8000 is allowed)
+    if b > MAX_BITS or (abs(a).bit_length() - 1) * b > MAX_BITS:
         raise EvalError(f"{a} ** {b} is larger than 2**{MAX_BITS} (refused to keep memory bounded)")
     result: int = _check_bits(a**b)
     return result

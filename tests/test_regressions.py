@@ -406,3 +406,29 @@ def test_large_user_ruleset_reads_fast() -> None:
     t0 = time.process_time()
     assert len(load(text, "t.yaml")["a"]) == 40000
     assert time.process_time() - t0 < 0.4
+
+
+def test_power_bound_is_not_too_strict() -> None:
+    # 2 ** 8000 (8001 bits, under the 2**8192 bound) was refused: the estimate used
+    # bit_length(2) * 8000 = 16000 bits; a result of at least 8192 + 1 bits is still refused
+    from scorer.expr import EvalError, safe_pow
+
+    assert safe_pow(2, 8000) == 1 << 8000
+    assert safe_pow(-3, 3) == -27
+    with pytest.raises(EvalError):
+        safe_pow(2, 8192)
+    with pytest.raises(EvalError):
+        safe_pow(3, 5169)  # 5169 * log2(3) = 8192.6
+
+
+@pytest.mark.parametrize("text", ["a: !!python/object/apply:os.system ['true']\n",
+                                  "a: !!python/object:os.X {b: 1}\n",
+                                  "a: !custom [1]\n"])
+def test_tags_on_lists_and_mappings_are_refused(text: str) -> None:
+    # a tag under tag:yaml.org,2002: (python/object/...) on a list or mapping was let through
+    # (never constructed: compose builds nodes only), and read as a plain list or mapping
+    from scorer.errors import RulesetError
+    from scorer.yamlsafe import load
+
+    with pytest.raises(RulesetError, match="is not allowed"):
+        load(text, "t.yaml")
