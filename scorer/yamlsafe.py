@@ -202,8 +202,10 @@ class _Converter:
             m = _mark(node, self.file)
             raise RulesetError(Problem(self.file, m.line, m.column, path,
                                        f"nested more than {MAX_DEPTH} levels"))
-        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and not node.tag.startswith(
-                "tag:yaml.org,2002:"):
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in (
+                "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
+            # !!python/object:..., !!python/object/apply:... (compose never builds them,
+            # but a tag there is a mistake or an attempt: say so rather than read it)
             self.problem(node, path, f"YAML tag {node.tag} is not allowed")
             return None
         if isinstance(node, yaml.MappingNode):
