@@ -114,6 +114,14 @@ def _number(c: Any, env: Any, where: str) -> int:
         raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
 
 
+def _clock(rs: Ruleset, where: str = "") -> None:
+    """Stop a user ruleset that has used up its CPU time, naming the file."""
+    try:
+        check_clock()
+    except EvalError as e:
+        raise EvaluationError(f"{rs.file}{where}: {e}") from None
+
+
 def _whole(v: Any, c: Any) -> None:
     """An ``int?`` expression (an option that may be none) can give None: refuse it here."""
     if not isinstance(v, int):
@@ -191,7 +199,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.fast
     for renv in renvs:
-        check_clock()
+        _clock(rs)
         dropped = None
         try:
             for fn, message in reading_checks:
@@ -358,7 +366,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         choices.append(opts or [None])
     out: list[Variant] = []
     for combo in product(*choices):
-        check_clock()  # many 'max' tallies multiply into many combinations
+        _clock(rs, " tallies")  # many 'max' tallies multiply into many combinations
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
             used = [h for h in counted if h.pattern.tally not in max_names
