@@ -163,6 +163,7 @@ class Tally:
     label: str
     label_en: str
     default: int
+    where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
 
 
 @dataclass(frozen=True)
@@ -864,8 +865,10 @@ class _Compiler:
             if not isinstance(default, int):
                 self.problem(self.mark_of(spec, "default"), f"{path}.default", "must be a number")
                 default = 0
+            mk = self.key_mark(raw, name)
             out.append(Tally(name, str(comb), str(spec.get("label", name)),
-                             str(spec.get("label_en", spec.get("label", name))), default))
+                             str(spec.get("label_en", spec.get("label", name))), default,
+                             f"{mk.file}:{mk.line} {path}" if mk else f"{self.file} {path}"))
         return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:

@@ -399,7 +399,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                 else:
                     tallies[t.name] = max(v for v, _ in vals)
             except EvalError as e:
-                raise EvaluationError(f"{rs.file} tallies.{t.name}: {e}") from None
+                raise EvaluationError(f"{t.where or rs.file}: {e}") from None
         headline = _number(rs.score, tallies, "score")
         key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
