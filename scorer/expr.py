@@ -169,7 +169,7 @@ class Compiled:
 
 
 # -- the clock: ruleset evaluation is stopped after TIME_LIMIT seconds of CPU per hand ------
-TIME_LIMIT: float | None = 0.5
+TIME_LIMIT: float | None = 0.4
 _deadline = [math.inf]  # time.process_time() after which evaluation stops
 _ticks = [0]
 
