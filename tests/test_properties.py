@@ -204,3 +204,48 @@ def test_natural_tiles_instead_of_wildcards(rules: str) -> None:
     seen.at_least("naturalised", 10)
     for name in MONOTONE.get(rules, {}):
         seen.at_least(name, 3)
+
+
+# -- 承包: moving shares never loses or creates a point -----------------------------------------
+# The reverse factor of RULES.md: "B wins → A pays all three shares ×2" (Hangzhou, Jinhua).
+REVERSE_FACTOR = {"hangzhou": 2, "jinhua": 2}
+CHENGBAO_RULESETS = [rid for rid in ruleset_ids() if rid in REVERSE_FACTOR]
+
+
+@pytest.mark.parametrize("rules", CHENGBAO_RULESETS)
+def test_chengbao_moves_every_point(rules: str) -> None:
+    seen = Seen()
+
+    @settings(SETTINGS, max_examples=80)
+    @given(winning_hands(rules), st.data())
+    def check(g: GenHand, data: st.DataObject) -> None:
+        streak = ("--dealer-streak", "3") if "dealer_streak" in g.setup.ruleset.flags else ()
+        plain = GenHand(g.setup, g.melds, g.concealed, g.winning, (*g.flags, *streak), g.shape)
+        r0, e0 = outcome(plain)
+        assume(r0 is not None and e0 is None)
+        assert r0 is not None
+        seats = list(g.setup.seats)
+        a = data.draw(st.sampled_from(seats))
+        b = data.draw(st.sampled_from([s for s in seats if s != a]))
+        with_cb = GenHand(g.setup, g.melds, g.concealed, g.winning,
+                          (*plain.flags, "--chengbao", f"{a}:{b}"), g.shape)
+        r1, e1 = outcome(with_cb)
+        if e1 is not None and e1.exit_code == 2:
+            assert "--chengbao" in str(e1), e1  # a relation the ruleset does not allow
+            return
+        assert r1 is not None and e1 is None, e1
+        winner = r0.winner
+        p0, p1 = r0.payments, r1.payments
+        total = p0[winner]  # what the payers owe without 承包
+        if winner == a:  # B alone pays every share
+            want = {s: 0 for s in "ESWN"} | {winner: total, b: -total}
+        elif winner == b:  # A alone pays every share × 2
+            k = REVERSE_FACTOR[rules]
+            want = {s: 0 for s in "ESWN"} | {winner: k * total, a: -k * total}
+        else:  # a relation without the winner changes nothing
+            want = dict(p0)
+        assert p1 == want, f"{with_cb.line}: {p1} != {want} (without 承包: {p0})"
+        seen("winner in relation" if winner in (a, b) else "other")
+
+    check()
+    seen.at_least("winner in relation", 5)
