@@ -89,7 +89,8 @@ def gen_lines(rid: str, n: int, seed: int) -> dict[int, list[str]]:
 
 
 def time_in_process(rid: str, lines: list[str]) -> tuple[float, float, float, str, int]:
-    """(hands/s, median ms, worst ms, worst hand, errors) with cold decomposition caches."""
+    """(hands/s, median ms, worst ms, worst hand, errors): each hand scored once, in order,
+    with the decomposition caches emptied first (every hand of the set is different)."""
     rs = load_ruleset(rid)
     jobs = []
     for line in lines:
@@ -266,8 +267,13 @@ def main() -> None:
         if st.max_wilds:
             hps, *_ = time_in_process(rid, low)
             print(f"  in-process, 0-2 wildcards mixed: {hps:,.0f} hands/s")
-        worst = max(everything, key=lambda x: time_in_process(rid, [x])[2])
-        print(f"  worst single hand: {time_in_process(rid, [worst])[2]:.2f} ms  ({worst})")
+        # The slowest hands of the run, timed again on their own (cold caches, median of 3),
+        # so a garbage-collector pause during the run is not taken for a slow hand.
+        slow = sorted(everything, key=lambda x: time_in_process(rid, [x])[2])[-5:]
+        timed = [(statistics.median(time_in_process(rid, [x])[2] for _ in range(3)), x)
+                 for x in slow]
+        worst_ms, worst = max(timed)
+        print(f"  worst single hand: {worst_ms:.2f} ms  ({worst})")
         if not args.quick:
             b1 = time_batch(rid, everything, 1)
             bn = time_batch(rid, everything, cores)

@@ -19,7 +19,8 @@ Shapes (see :data:`SHAPES`):
 * ``standard``      a pair + N sets (N = 4 for 14-tile hands, 5 for Xiamen's 17)
 * ``seven_pairs``   seven pairs; four identical tiles may count as two pairs
 * ``thirteen_orphans`` one of each terminal and honor + one more of them
-* ``honors_knitted`` 十三不靠 / 全不靠 families: 14 distinct tiles, see :func:`honors_knitted`
+* ``honors_knitted`` 全不靠 / 七星不靠: 14 distinct tiles, suited ones from one knitted
+  straight, see :func:`honors_knitted`
 * ``knitted_straight`` 组合龙: 147/258/369 in three suits + a set + a pair
 * ``gapped_honors``  14 distinct tiles, suited tiles of one suit pairwise at least 3 apart
   (so at least five honors): Jinhua's 十三不靠 / 七风, see :func:`gapped_honors`
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, pairwise, product
+from itertools import combinations, combinations_with_replacement, pairwise, permutations, product
 from typing import NamedTuple
 
 from .tiles import NUM_KINDS
@@ -505,3 +506,196 @@ def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None
     fills = _by_code(list(combinations_with_replacement(HONORS, jokers)), codes)
     return tuple(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in fill]))
                  for fill in fills)
+
+
+# -- knitted shapes (全不靠 / 七星不靠, 组合龙) -----------------------------------
+def _knitted_sequences() -> tuple[tuple[int, ...], ...]:
+    """The six knitted straights: 147, 258 and 369 each in a different suit (组合龙)."""
+    out = []
+    for suits in permutations(range(3)):
+        out.append(tuple(sorted(s * 9 + start + 3 * k for s, start in zip(suits, (0, 1, 2),
+                                                                          strict=True)
+                                for k in range(3))))
+    return tuple(out)
+
+
+KNITTED = _knitted_sequences()
+
+
+@lru_cache(maxsize=1 << 12)
+def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """14 different tiles: suited ones from one knitted straight, plus honors (全不靠).
+
+    The suited tiles must all belong to one of the six knitted straights (147,
+    258, 369 in three different suits); every tile appears once. With all seven
+    honors it is 七星不靠, with all nine suited tiles it holds a 组合龙 — rulesets
+    tell those apart by counting honors. Jokers fill missing tiles of the pattern.
+    Every tile is a 'single' group.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("147m258p36sESWNCF"): c[t] += 1
+    >>> len(honors_knitted(tuple(c), 0)), honors_knitted(tuple(c), 0)[0][0].kind
+    (1, 'single')
+    """
+    if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
+        return ()
+    present = {t for t, n in enumerate(counts) if n}
+    out: set[tuple[Group, ...]] = set()
+    for seq in KNITTED:
+        allowed = set(seq) | set(HONORS)
+        if not present <= allowed:
+            continue
+        missing = sorted(allowed - present)
+        for fill in combinations(missing, jokers):
+            groups = [Group("single", (t,)) for t in present]
+            groups += [Group("single", (t,), (t,)) for t in fill]
+            out.add(tuple(sorted(groups)))
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=1 << 14)
+def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
+    """A knitted straight (组合龙: 147, 258, 369 in three suits) + the other sets + a pair.
+
+    The concealed tiles hold a pair and some sets (3n + 2 tiles); the knitted
+    straight stands for three of the sets, so it needs n >= 3 (it may sit beside
+    one fixed meld, see ``readings.MELD_SHAPES``). Its tiles form three 'knit'
+    groups (e.g. 147m); the rest is decomposed as the standard shape.
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("147m258p369s123sEE"): c[t] += 1
+    >>> [g.kind for g in knitted_straight(tuple(c), 0)[0]]
+    ['chow', 'knit', 'knit', 'knit', 'pair']
+    """
+    total = sum(counts) + jokers
+    sets = (total - 2) // 3
+    if sets < 3 or total != 2 + 3 * sets:
+        return ()
+    out: set[tuple[Group, ...]] = set()
+    for seq in KNITTED:
+        if sum(1 for t in seq if not counts[t]) > jokers:
+            continue  # more missing tiles than jokers
+        # each knitted tile is a natural copy when the hand has one, or a joker; a joker may
+        # also stand in for a present tile so that the natural copy serves the other sets
+        options: list[list[tuple[int, bool]]] = [[]]
+        for t in seq:
+            nxt = []
+            for o in options:
+                if counts[t] > 0:
+                    nxt.append([*o, (t, True)])
+                if jokers > sum(1 for _, nat in o if not nat):
+                    nxt.append([*o, (t, False)])
+            options = nxt
+        for o in options:
+            used_j = sum(1 for _, nat in o if not nat)
+            if used_j > jokers:
+                continue
+            rest = list(counts)
+            for t, nat in o:
+                if nat:
+                    rest[t] -= 1
+            knits = []
+            for k in range(3):
+                part = o[3 * k:3 * k + 3]
+                knits.append(Group("knit", tuple(t for t, _ in part),
+                                   tuple(t for t, nat in part if not nat)))
+            for d in standard(tuple(rest), jokers - used_j, sets - 3):
+                out.add(tuple(sorted([*knits, *d])))
+    return tuple(sorted(out))
+
+
+# -- waits ---------------------------------------------------------------------
+@lru_cache(maxsize=1 << 16)
+def standard_waits(counts: Counts, sets: int) -> int:
+    """The tiles that complete ``counts`` (3n+1 tiles) into a pair + ``sets`` sets, as a bitmask.
+
+    Bit t is set when adding tile t makes a complete hand, whether or not a fifth
+    copy would be needed (as in the reference calculators, which do not look at
+    the wall).
+
+    >>> from scorer.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("1112345678999m"): c[t] += 1
+    >>> [t + 1 for t in range(34) if standard_waits(tuple(c), 4) >> t & 1]
+    [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    """
+    if sum(counts) != 3 * sets + 1:
+        return 0
+    c = list(counts)
+    found = 0
+
+    def rec(i: int, sets_left: int, need_pair: bool, partial: int) -> None:
+        # partial: -1 while the one incomplete piece is not placed, else its wait mask
+        nonlocal found
+        while i < NUM_KINDS and c[i] == 0:
+            i += 1
+        if i == NUM_KINDS:
+            if sets_left == 0 and not need_pair and partial >= 0:
+                found |= partial
+            return
+        suited = i < 27
+        n = i % 9
+        if sets_left and c[i] >= 3:
+            c[i] -= 3
+            rec(i, sets_left - 1, need_pair, partial)
+            c[i] += 3
+        if sets_left and suited and n <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            rec(i, sets_left - 1, need_pair, partial)
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+        if need_pair and c[i] >= 2:
+            c[i] -= 2
+            rec(i, sets_left, False, partial)
+            c[i] += 2
+        if partial >= 0:
+            return
+        if sets_left:  # an incomplete set: ii (waits i), i i+1 (i-1, i+2), i i+2 (i+1)
+            if c[i] >= 2:
+                c[i] -= 2
+                rec(i, sets_left - 1, need_pair, 1 << i)
+                c[i] += 2
+            if suited and n <= 7 and c[i + 1]:
+                mask = (1 << (i - 1) if n >= 1 else 0) | (1 << (i + 2) if n <= 6 else 0)
+                c[i] -= 1
+                c[i + 1] -= 1
+                rec(i, sets_left - 1, need_pair, mask)
+                c[i] += 1
+                c[i + 1] += 1
+            if suited and n <= 6 and c[i + 2]:
+                c[i] -= 1
+                c[i + 2] -= 1
+                rec(i, sets_left - 1, need_pair, 1 << (i + 1))
+                c[i] += 1
+                c[i + 2] += 1
+        if need_pair:  # a single tile waiting for its pair
+            c[i] -= 1
+            rec(i, sets_left, False, 1 << i)
+            c[i] += 1
+
+    rec(0, sets, True, -1)
+    return found
+
+
+def seven_pairs_wait(counts: Counts) -> int:
+    """The tile that completes 13 tiles into seven pairs (four of a kind = two pairs), as a
+    bitmask (0 if none).
+
+    >>> c = [0] * 34; c[0] = 2; c[1] = 2; c[2] = 2; c[3] = 2; c[4] = 2; c[5] = 2; c[6] = 1
+    >>> seven_pairs_wait(tuple(c)) == 1 << 6
+    True
+    """
+    if sum(counts) != 13:
+        return 0
+    pairs = sum(n // 2 for n in counts)
+    if pairs != 6:
+        return 0
+    for t, n in enumerate(counts):
+        if n % 2:
+            return 1 << t
+    return 0  # pragma: no cover - 13 tiles always leave an odd count

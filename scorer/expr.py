@@ -684,6 +684,29 @@ class _Compiler:
         self.loops -= len(node.generators)
         self.locals = saved
 
+        if len(loops) == 1:
+            # one loop (nearly every ruleset comprehension): a plain loop, no recursion
+            var, it_f, conds = loops[0]
+
+            def one_loop(env: Any) -> tuple[Any, ...]:
+                had = var in env
+                old = env[var] if had else None
+                out: list[Any] = []
+                for item in it_f(env):
+                    env[var] = item
+                    for c in conds:
+                        if not c(env):
+                            break
+                    else:
+                        out.append(elt_f(env))
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+                return tuple(out)
+
+            return one_loop, list_of(elt_t)
+
         def gen_items(env: Any) -> list[Any]:
             out: list[Any] = []
 

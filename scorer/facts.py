@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import tiles as T
-from .decompose import Group
+from .decompose import Group, seven_pairs_wait, standard_waits
 from .expr import BOOL, GROUP, INT, STR, TILE, Attr, list_of
+from .hand import Hand
 from .readings import Reading
 
 
@@ -135,6 +136,38 @@ given("hand_tiles", list_of(TILE), "every physical tile of the hand as written, 
 given("physical_quads", INT,
       "tile faces held four times among the concealed tiles, as physical tiles "
       "(four wildcards count as one)", level="hand")
+given("concealed_kongs", INT, "concealed kongs among the fixed melds (暗杠)", level="hand")
+given("exposed_kongs", INT, "claimed kongs among the fixed melds (明杠)", level="hand")
+
+
+def _hand(env: Env) -> Hand:
+    h: Hand = env["__hand__"]
+    return h
+
+
+@fact("win_copies_concealed", INT, "hand",
+      "copies of the winning tile among the concealed tiles, the winning tile included")
+def _win_copies_concealed(env: Env) -> int:
+    h = _hand(env)
+    return 1 + h.concealed.count(h.winning)
+
+
+@fact("win_copies_melds", INT, "hand", "copies of the winning tile shown in the fixed melds")
+def _win_copies_melds(env: Env) -> int:
+    h = _hand(env)
+    return sum(m.tiles.count(h.winning) for m in h.melds)
+
+
+@fact("nine_gates", BOOL, "hand",
+      "no melds, and the concealed tiles without the winning tile are 1112345678999 of one "
+      "suit (九莲宝灯: any tile of that suit wins)")
+def _nine_gates(env: Env) -> bool:
+    h = _hand(env)
+    if h.melds or h.winning >= 27:
+        return False
+    base = h.winning // 9 * 9
+    want = tuple(base + k for k in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8))
+    return tuple(h.concealed) == want
 
 
 # -- reading facts -------------------------------------------------------------
@@ -254,17 +287,169 @@ def _wild_self(env: Env) -> int:
 
 @fact("suits", list_of(STR), "reading", "the suits ('m','p','s') of the suited tiles, without repeats")
 def _suits(env: Env) -> tuple[str, ...]:
-    return tuple(sorted({T.SUITS[t // 9] for t in env["tiles"] if t < 27}))
+    return _profile(env)["suits"]  # type: ignore[no-any-return]
 
 
 @fact("honor_tiles", INT, "reading", "number of honor tiles (winds and dragons)")
 def _honor_tiles(env: Env) -> int:
-    return sum(1 for t in env["tiles"] if t >= 27)
+    return _profile(env)["honor_tiles"]  # type: ignore[no-any-return]
 
 
 @fact("suited_tiles", INT, "reading", "number of suited tiles")
 def _suited_tiles(env: Env) -> int:
-    return sum(1 for t in env["tiles"] if t < 27)
+    return _profile(env)["suited_tiles"]  # type: ignore[no-any-return]
+
+
+@fact("pair", GROUP + "?", "reading", "the pair of a reading with exactly one pair (the "
+      "standard shape, a knitted straight, thirteen orphans), else none")
+def _pair(env: Env) -> Group | None:
+    found = None
+    for g in _reading(env).groups:
+        if g.kind == "pair":
+            if found is not None:
+                return None
+            found = g
+    return found
+
+
+@fact("concealed_pungs", INT, "reading",
+      "pungs and kongs made of concealed tiles (暗刻; concealed kongs count). On a discard "
+      "win a pung of the winning tile counts as claimed, unless the winning tile can also be "
+      "read as part of a concealed chow of the same reading")
+def _concealed_pungs(env: Env) -> int:
+    r = _reading(env)
+    n = sum(1 for g in r.groups if g.kind in ("pung", "kong") and not g.exposed)
+    if env["self_draw"]:
+        return n
+    if r.win_wild:  # the winning tile is where the reading put it
+        return n - sum(1 for g in r.groups if g.has_win and g.kind == "pung" and g.meld < 0)
+    w = env["win_tile"]
+    concealed = [g for g in r.groups if g.meld < 0]
+    if any(g.kind == "pung" and g.tiles[0] == w for g in concealed) and not any(
+            g.kind == "chow" and w in g.tiles for g in concealed):
+        n -= 1
+    return n
+
+
+@fact("wait", STR, "reading",
+      "how the winning tile was waited on, when the hand waited on that tile only: 'edge' "
+      "(it completes a concealed chow at one end, e.g. 12 waiting 3), else 'closed' (in the "
+      "middle), else 'single' (it pairs a lone tile); 'none' when the hand waited on more "
+      "than one tile or it fits none of these. 'Only one tile' is judged on the concealed "
+      "tiles outside a knitted straight, without the winning tile: as a pair and sets, and "
+      "with 13 tiles also as seven pairs. Only standard and knitted-straight readings, and "
+      "never with wildcards, have a wait")
+def _wait(env: Env) -> str:
+    r = _reading(env)
+    if r.shape not in ("standard", "knitted_straight") or r.win_wild or env["wild_count"]:
+        return "none"
+    w = env["win_tile"]
+    edge = closed = single = False
+    pung = other_pair = False
+    counts = [0] * T.NUM_KINDS
+    sets = 0
+    for g in r.groups:
+        if g.meld >= 0 or g.kind == "knit":
+            continue
+        for t in g.tiles:
+            counts[t] += 1
+        if g.kind == "pair":
+            if g.tiles[0] == w:
+                single = True
+            else:
+                other_pair = True
+            continue
+        sets += 1
+        if g.kind == "chow" and w in g.tiles:
+            if g.tiles[1] == w:
+                closed = True
+            else:
+                edge = True
+                # a two-sided wait: the tile beyond the chow's other end completes it too
+                if (w == g.tiles[0] and w % 9 <= 5) or (w == g.tiles[2] and w % 9 >= 3):
+                    return "none"
+        elif g.kind == "pung" and g.tiles[0] == w:
+            pung = True
+    if not (edge or closed or single):
+        return "none"
+    if pung and other_pair:  # waited on two pairs (双碰): the other pair's tile wins too
+        return "none"
+    counts[w] -= 1
+    key = tuple(counts)
+    mask = standard_waits(key, sets)
+    if sum(key) == 13:
+        mask |= seven_pairs_wait(key)
+    if mask & (mask - 1):  # more than one tile
+        return "none"
+    return "edge" if edge else "closed" if closed else "single"
+
+
+# Tiles of the kinds below (indices, see scorer.tiles).
+GREEN_TILES = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 bamboo and green dragon (绿一色)
+REVERSIBLE_TILES = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33})  # 推不倒
+
+
+def _profile(env: Env) -> dict[str, Any]:
+    """Facts about the multiset of the reading's tiles (suits, honors, ranges, quads).
+
+    Computed once per reading; once per hand at a table without wildcards, as every
+    reading then has the hand's own tiles (counted from the hand, melds included)."""
+    holder: Env = env.parent if (env.parent is not None and env["wild_face"] is None) else env
+    prof: dict[str, Any] | None = holder.get("__profile__")
+    if prof is not None:
+        return prof
+    counts: dict[int, int] = {}
+    if holder is env:
+        for t in env["tiles"]:
+            counts[t] = counts.get(t, 0) + 1
+    else:
+        h = holder["__hand__"]
+        for t in (*h.concealed, h.winning):
+            counts[t] = counts.get(t, 0) + 1
+        for m in h.melds:
+            for t in m.tiles:
+                counts[t] = counts.get(t, 0) + 1
+    kinds = counts.keys()
+    numbers = [t % 9 + 1 for t in kinds if t < 27]
+    honors = sum(n for t, n in counts.items() if t >= 27)
+    prof = {
+        "suits": tuple(sorted({T.SUITS[t // 9] for t in kinds if t < 27})),
+        "honor_tiles": honors,
+        "suited_tiles": sum(counts.values()) - honors,
+        "has_wind": any(27 <= t <= 30 for t in kinds),
+        "has_dragon": any(t >= 31 for t in kinds),
+        "all_honors": all(t >= 27 for t in kinds),
+        "all_terminals": all(t < 27 and t % 9 in (0, 8) for t in kinds),
+        "all_yaojiu": all(t >= 27 or t % 9 in (0, 8) for t in kinds),
+        "all_simples": all(t < 27 and t % 9 not in (0, 8) for t in kinds),
+        "all_green": all(t in GREEN_TILES for t in kinds),
+        "all_reversible": all(t in REVERSIBLE_TILES for t in kinds),
+        "min_number": min(numbers, default=0),
+        "max_number": max(numbers, default=0),
+        "quads": sum(1 for n in counts.values() if n == 4),
+    }
+    holder["__profile__"] = prof
+    return prof
+
+
+def _profile_fact(name: str, typ: str, doc: str) -> None:
+    FACTS[name] = Fact(name, typ, "reading", doc, lambda env: _profile(env)[name])
+
+
+_profile_fact("has_wind", BOOL, "the tiles include a wind")
+_profile_fact("has_dragon", BOOL, "the tiles include a dragon")
+_profile_fact("all_honors", BOOL, "every tile is a wind or dragon (字一色)")
+_profile_fact("all_terminals", BOOL, "every tile is a suited 1 or 9 (清幺九)")
+_profile_fact("all_yaojiu", BOOL, "every tile is a terminal or an honor (幺九牌)")
+_profile_fact("all_simples", BOOL, "every tile is a suited 2-8 (断幺)")
+_profile_fact("all_green", BOOL, "every tile is 2, 3, 4, 6 or 8 bamboo or the green dragon F "
+              "(绿一色)")
+_profile_fact("all_reversible", BOOL, "every tile looks the same upside down: 1234589p, "
+              "245689s, P (推不倒)")
+_profile_fact("min_number", INT, "the lowest number among the suited tiles (0 if none)")
+_profile_fact("max_number", INT, "the highest number among the suited tiles (0 if none)")
+_profile_fact("quads", INT, "tile kinds held four times, as read (a kong counts; 四归一 is "
+              "quads minus kongs)")
 
 
 # -- attributes of tiles and groups --------------------------------------------
@@ -324,7 +509,26 @@ ATTR_DETAIL = {
     (TILE, "terminal"): 1, (TILE, "simple"): 1, (TILE, "yaojiu"): 1,
     (TILE, "name"): 2, (TILE, "number"): 2,
 }
-NAME_DETAIL = {"suits": 1, "honor_tiles": 1, "suited_tiles": 1}
+NAME_DETAIL = {"suits": 1, "honor_tiles": 1, "suited_tiles": 1, "has_wind": 1, "has_dragon": 1,
+               "all_honors": 1, "all_terminals": 1, "all_yaojiu": 1, "all_simples": 1,
+               "all_green": 2, "all_reversible": 2, "min_number": 2, "max_number": 2,
+               "quads": 2, "concealed_pungs": 2, "wait": 2}
+
+# What makes an expression depend on *which* group the winning tile completed: a ruleset
+# that uses none of these is scored with the winning tile placed once per decomposition
+# (readings(place_once=True)), since every placement would score the same.
+PLACEMENT_NAMES = frozenset({"win_group", "lone_wild"})
+PLACEMENT_ATTRS = frozenset({(GROUP, "has_win"), (GROUP, "concealed")})
+
+
+def placement_sensitive(exprs: list[Any]) -> bool:
+    """True if any expression can tell where the winning tile was placed.
+
+    Comparing groups (``g == win_group``, ``distinct(groups)``) counts as sensitive, since
+    the placed group differs from its unplaced twin.
+    """
+    return any(c.names & PLACEMENT_NAMES or c.attrs & PLACEMENT_ATTRS or GROUP in c.compares
+               for c in exprs)
 
 
 # Which features of a tile's class a detail-1 attribute or name reveals: 'honor' (honor or

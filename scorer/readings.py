@@ -213,11 +213,14 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
 
 
 def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
-             self_draw: bool) -> list[Reading]:
+             self_draw: bool, place_once: bool = False) -> list[Reading]:
     """Every distinct reading of the hand in the given shapes.
 
     ``sets`` is the number of sets of the standard shape (4, or 5 for 17-tile
-    hands), melds included.
+    hands), melds included. With ``place_once`` (a ruleset whose expressions never
+    ask which group the winning tile completed, see
+    :attr:`scorer.ruleset.Ruleset.placement`) a natural winning tile is placed in the
+    first group that holds it only, instead of once per such group.
     """
     out: dict[Reading, None] = {}
     concealed_sets = sets - len(interp.melds)
@@ -241,7 +244,8 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
                     d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
                     for meld_groups in product(*melds):
-                        _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out)
+                        _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out,
+                                   place_once and win_tile is not None)
     return list(out)
 
 
@@ -369,7 +373,8 @@ def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...
 
 
 def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
-               win_tile: int | None, self_draw: bool, out: dict[Reading, None]) -> None:
+               win_tile: int | None, self_draw: bool, out: dict[Reading, None],
+               once: bool = False) -> None:
     if shape in NO_WIN_SHAPES:
         # judged without the winning tile: it completes no group
         out[Reading(shape, melds + groups, -1, win_tile is None, win_tile)] = None
@@ -388,11 +393,15 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
         won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True, concealed)
         rest = (*groups[:k], won, *groups[k + 1:])
         out[Reading(shape, melds + rest, len(melds) + k, win_tile is None, win_tile)] = None
+        if once:
+            return
 
 
 SHAPES = {
     "seven_pairs": D.seven_pairs,
     "thirteen_orphans": D.thirteen_orphans,
+    "honors_knitted": D.honors_knitted,
+    "knitted_straight": D.knitted_straight,
     "gapped_honors": D.gapped_honors,
     "all_honors": D.all_honors,
     "as_held": D.as_held,
@@ -416,6 +425,8 @@ SHAPE_POSSIBLE: dict[str, Callable[[tuple[int, ...]], bool]] = {
 MELD_SHAPES: dict[str, Callable[[Group], bool]] = {
     "all_honors": lambda g: all(T.is_honor(t) for t in g.tiles),
     "as_held": lambda g: True,
+    # a knitted straight holds three sets; the fourth may be any fixed meld
+    "knitted_straight": lambda g: True,
 }
 # Shapes that exist only for one hand size (a ruleset with another hand_size is refused).
 SHAPE_SIZES = {"seven_pairs": 14, "thirteen_orphans": 14, "gapped_honors": 14}

@@ -331,6 +331,7 @@ def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
     out: dict[str, Any] = {"error": err}
     if isinstance(e, NotAWin) and isinstance(e.details, Result):
         found = to_json(e.details, lang)
+        found["best"].pop("payment_chain", None)  # nobody pays for a hand that is no win
         out.update({k: v for k, v in found.items() if k != "payments"})
     return out
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from . import facts as F
 from . import tiles as T
+from .combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
 from .errors import Problem, RulesetError
 from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
 from .readings import SHAPE_SIZES, SHAPES
@@ -80,11 +81,26 @@ TOP_KEYS = {
     "patterns": "the scoring patterns",
     "payment": "what each payer pays",
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
+    "ties": "how readings that score alike are ranked: order (found | sets) and prefer "
+    "(pattern ids)",
 }
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "each", "replaces",
-                "also", "notes", "fallback"}
+                "also", "notes", "fallback", "combine"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
+# {name} in a check's message is replaced by that value when the check fires
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def format_message(message: str, env: Any) -> str:
+    """Fill the ``{name}`` placeholders of a check's message from an environment.
+
+    >>> format_message("below the {min_fan}-fan minimum", {"min_fan": 8})
+    'below the 8-fan minimum'
+    """
+    if "{" not in message:
+        return message
+    return PLACEHOLDER.sub(lambda m: _show(env[m.group(1)]), message)
 
 
 # ----------------------------------------------------------------------------- model
@@ -183,6 +199,9 @@ class Pattern:
     fallback: bool = False
     # a list expression: the pattern counts once per item, and the report names the items
     each: Compiled | None = None
+    # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
+    # the combine-once principle (scorer.combine); its `when` sees only the sets a, b, c, d
+    combine: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -256,6 +275,11 @@ class Ruleset:
     max_tallies: frozenset[str] = frozenset()
     payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
     reusable: bool = False  # a reading's outcome depends only on its patterns' values
+    families: tuple[Family, ...] = ()  # combination patterns, grouped by list (scorer.combine)
+    # do the expressions care which group the winning tile completed? (facts.placement_sensitive)
+    placement: bool = True
+    tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
+    tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
     data: Any = field(default=None, compare=False, repr=False)
     trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 
@@ -492,6 +516,27 @@ def merge(parent: Any, child: Any) -> Any:
     return child
 
 
+def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
+    """The combination patterns grouped by the list they combine, in the ruleset's order.
+
+    A family whose patterns look only at the sets' tiles (no group comparison, no
+    attribute beyond :data:`scorer.combine.TILE_ONLY_ATTRS`) is memoised by tiles.
+    """
+    fams: dict[str, list[int]] = {}
+    for k, p in enumerate(patterns):
+        if p.combine is not None:
+            fams.setdefault(p.combine[0], []).append(k)
+    out = []
+    for of, idx in fams.items():
+        pats = [patterns[k] for k in idx]
+        attrs = {a for p in pats for (_, a) in p.when.attrs}
+        preds = tuple((p.combine[1], predicate(p.when.fn, p.combine[1]))  # type: ignore[index]
+                      for p in pats)
+        out.append(Family(of, tuple(idx), preds, attrs <= TILE_ONLY_ATTRS
+                          and not any(GROUP in p.when.compares for p in pats)))
+    return tuple(out)
+
+
 def _has_ids(lst: list[Any]) -> bool:
     # ids must be text to merge by; anything else (a list, a mapping) is reported by the
     # compiler as "must be text" instead of crashing here as an unhashable key
@@ -694,6 +739,9 @@ class _Compiler:
             reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
         detail = F.detail_level(reading_exprs)
         features = F.class_features(reading_exprs)
+        placement = F.placement_sensitive(reading_exprs)
+        families = _families(patterns)
+        tie_order, tie_prefer = self.ties(d.get("ties"), {p.id for p in patterns})
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, shape_when=shape_when, players=players,
@@ -703,7 +751,9 @@ class _Compiler:
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
             patterns=patterns, payment=payment, detail=detail, features=features,
             fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
-                        p.each.fn if p.each else None) for p in patterns),
+                        p.each.fn if p.each else None) for p in patterns if p.combine is None),
+            families=families, placement=placement, tie_order=tie_order,
+            tie_prefer=tie_prefer,
             max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
             # an `also` value that reads no reading fact is the same on every reading
             reusable=not payment.per_reading and not any(
@@ -948,6 +998,11 @@ class _Compiler:
             sc = (scopes or {}).get(on, scope)
             when = self.expr(item, "when", f"{path}.when", sc)
             message = self.text(item, "message", f"{path}.message", required=True)
+            for name in PLACEHOLDER.findall(message):
+                if name not in sc.names:
+                    self.problem(self.mark_of(item, "message"), f"{path}.message",
+                                 f"{{{name}}} is not a name here (placeholders name a value, "
+                                 "e.g. {min_fan})")
             if when is not None:
                 out.append(Check(str(item.get("id", f"{key}{i}")), when, message, on,
                                  str(item.get("reason", "illegal"))))
@@ -980,13 +1035,24 @@ class _Compiler:
                 self.problem(self.mark_of(item, "tally"), f"{path}.tally",
                              f"unknown tally '{tally}'{hint}")
                 continue
-            when = self.expr(item, "when", f"{path}.when", scope, default=True)
+            combine = self.combine(item, path, scope)
+            when_scope = scope
+            if combine is not None:
+                when_scope = Scope({n: GROUP for n in SET_NAMES[:combine[1]]}, F.ATTRS,
+                                   {TILE: F.coerce_tile}, what="name (a combination pattern "
+                                   f"sees only the sets {', '.join(SET_NAMES[:combine[1]])})")
+                for key in ("count", "each"):
+                    if key in item:
+                        self.problem(self.key_mark(item, key), f"{path}.{key}",
+                                     "a combination pattern is counted by the combine-once "
+                                     f"rule; remove {key}")
+            when = self.expr(item, "when", f"{path}.when", when_scope, default=True)
             value = self.expr(item, "value", f"{path}.value", scope, "number")
             count = None
-            if "count" in item:
+            if "count" in item and combine is None:
                 count = self.expr(item, "count", f"{path}.count", scope, "number")
             each = None
-            if "each" in item:
+            if "each" in item and combine is None:
                 if "count" in item:
                     self.problem(self.key_mark(item, "each"), f"{path}.each",
                                  "give count or each, not both (each counts its items)")
@@ -1026,7 +1092,8 @@ class _Compiler:
                                          default=str(item.get("name", pid))),
                                str(tally), when, value, count, frozenset(map(str, rep)),
                                tuple(also), self.text(item, "notes", f"{path}.notes"), i,
-                               self.flag(item, "fallback", f"{path}.fallback"), each))
+                               self.flag(item, "fallback", f"{path}.fallback"), each,
+                               combine))
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):
@@ -1040,6 +1107,55 @@ class _Compiler:
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
                                  f"no pattern with id '{r}'{hint}")
         return tuple(out)
+
+    def ties(self, raw: Any, ids: set[str]) -> tuple[str, frozenset[str]]:
+        """Read ``ties: {order: found|sets, prefer: [pattern ids]}``."""
+        if raw is None:
+            return "found", frozenset()
+        if not isinstance(raw, YMap):
+            self.problem(getattr(raw, "mark", None), "ties",
+                         "must be a mapping {order: sets, prefer: [...]}")
+            return "found", frozenset()
+        self.check_keys(raw, {"order", "prefer"}, "ties")
+        order = raw.get("order", "found")
+        if order not in ("found", "sets"):
+            self.problem(self.mark_of(raw, "order"), "ties.order", "must be 'found' or 'sets'")
+            order = "found"
+        prefer = raw.get("prefer") or []
+        if not isinstance(prefer, list):
+            self.problem(self.mark_of(raw, "prefer"), "ties.prefer",
+                         "must be a list of pattern ids")
+            prefer = []
+        for j, pid in enumerate(prefer):
+            if pid not in ids:
+                close = difflib.get_close_matches(str(pid), list(ids), n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
+                             else self.mark_of(raw, "prefer"), f"ties.prefer[{j}]",
+                             f"no pattern with id '{pid}'{hint}")
+        return str(order), frozenset(map(str, prefer))
+
+    def combine(self, item: YMap, path: str, scope: Scope) -> tuple[str, int] | None:
+        """Read ``combine: {of: LIST, sets: N}`` (a list of groups, 2..4 sets)."""
+        raw = item.get("combine")
+        if raw is None:
+            return None
+        if not isinstance(raw, YMap):
+            self.problem(self.mark_of(item, "combine"), f"{path}.combine",
+                         "must be a mapping {of: chows, sets: 2}")
+            return None
+        self.check_keys(raw, {"of", "sets"}, f"{path}.combine")
+        of, n = raw.get("of"), raw.get("sets")
+        if not isinstance(of, str) or scope.names.get(of) != f"list[{GROUP}]":
+            lists = sorted(k for k, v in scope.names.items() if v == f"list[{GROUP}]")
+            self.problem(self.mark_of(raw, "of"), f"{path}.combine.of",
+                         f"must name a list of groups: {', '.join(lists)}")
+            return None
+        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= MAX_SETS:
+            self.problem(self.mark_of(raw, "sets"), f"{path}.combine.sets",
+                         f"must be a whole number from 2 to {MAX_SETS}")
+            return None
+        return of, n
 
     def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
         if not isinstance(raw, YMap):

@@ -8,7 +8,8 @@
     (2, {'E': 12, 'S': -4, 'W': -4, 'N': -4})
 
 Ranking of readings (RULES.md): highest amount received by the winner, then the
-higher headline number, then fewer wildcards substituted.
+higher headline number, then fewer wildcards substituted, then the ruleset's
+``ties`` (see :func:`_rank_ties`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .hand import Hand
 from .notation import parse_hand
 from .payments import Settlement, settle
 from .readings import Reading, interpret, readings
-from .ruleset import Pattern, Ruleset, load_ruleset
+from .ruleset import Pattern, Ruleset, format_message, load_ruleset
 
 
 @dataclass
@@ -56,13 +57,14 @@ class Scored:
     wild_substituted: int
     # values added to other tallies by ``also:`` of the patterns used: (tally, pattern, value)
     also: list[tuple[str, Pattern, int]] = field(default_factory=list)
+    tie: int = 0  # rank among readings that score alike (higher first), see _rank_ties
 
     @property
     def payments(self) -> dict[str, int]:
         return self.settlement.payments
 
-    def key(self, winner: str) -> tuple[int, int, int]:
-        return (self.settlement.payments[winner], self.score, -self.wild_substituted)
+    def key(self, winner: str) -> tuple[int, int, int, int]:
+        return (self.settlement.payments[winner], self.score, -self.wild_substituted, self.tie)
 
 
 @dataclass
@@ -96,6 +98,9 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
         exposed_melds=sum(1 for m in hand.melds if not m.concealed_kong),
         concealed_hand=all(m.concealed_kong for m in hand.melds),
         physical_quads=sum(1 for n in counts.values() if n == 4),
+        concealed_kongs=sum(1 for m in hand.melds if m.concealed_kong),
+        exposed_kongs=sum(1 for m in hand.melds if m.is_kong and not m.concealed_kong),
+        __hand__=hand, __interp__=interp,
     )
 
 
@@ -172,7 +177,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
     except EvalError as e:
         raise EvaluationError(f"{rs.file} shapes: {e}") from None
-    rds = readings(interp, spec, shapes, rs.sets, table.self_draw)
+    rds = readings(interp, spec, shapes, rs.sets, table.self_draw, place_once=not rs.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
                       f"{_shapes_text(rs, shapes)}", "not_winning")
@@ -189,7 +194,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     env["__readings__"] = renvs
     for chk in rs.not_a_win:
         if chk.on == "hand" and _check(chk.when, env, f"{rs.file} not_a_win '{chk.id}'"):
-            raise NotAWin(chk.message, chk.reason)
+            raise NotAWin(format_message(chk.message, env), chk.reason)
 
     winner = env["seat"]
     scored: list[Scored] = []
@@ -204,7 +209,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         try:
             for fn, message in reading_checks:
                 if fn(renv):
-                    dropped = message
+                    dropped = format_message(message, renv)
                     break
         except Exception as e:
             raise _eval_error(rs, "not_a_win", e) from None
@@ -214,6 +219,8 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
+    if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
+        _rank_ties(rs, scored)
     scored.sort(key=lambda s: s.key(winner), reverse=True)
     best = scored[0]
     for chk in rs.not_a_win:
@@ -221,8 +228,32 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
             renv = Env(best.env, score=best.score, **best.tallies)
             if _check(chk.when, renv, f"not_a_win '{chk.id}'"):
                 result = Result(rs, h, table, best, scored)
-                raise NotAWin(chk.message, chk.reason, details=result)
+                raise NotAWin(format_message(chk.message, renv), chk.reason, details=result)
     return Result(rs, h, table, best, scored)
+
+
+def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
+    """Set each reading's tie rank from the ruleset's ``ties`` (it matters only between
+    readings that pay the winner alike, with the same headline).
+
+    ``order: sets`` ranks the readings by shape (in the order the ruleset lists its
+    shapes), then by their sets in ascending tile order, the first highest; a reading
+    that counts one of the ``prefer`` patterns ranks above all others, and among those
+    the *last* in that order ranks highest (as a reference calculator that scans the
+    decompositions in order and keeps overwriting its choice with a preferred one).
+    """
+    shape_pos = {shape: k for k, shape in enumerate(rs.shapes)}
+    if rs.tie_order == "sets":
+        order = sorted(range(len(scored)), key=lambda k: (
+            shape_pos.get(scored[k].reading.shape, len(shape_pos)),
+            sorted(g.tiles for g in scored[k].reading.groups if g.kind != "pair")))
+    else:
+        order = list(range(len(scored)))
+    n = len(scored)
+    for pos, k in enumerate(order):
+        s = scored[k]
+        preferred = any(h.pattern.id in rs.tie_prefer for h in s.hits)
+        s.tie = n + pos if preferred else -pos
 
 
 def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
@@ -230,7 +261,9 @@ def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
     names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
              "thirteen_orphans": "thirteen orphans",
              "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
-             "all_honors": "all honors"}
+             "all_honors": "all honors",
+             "honors_knitted": "honors and knitted tiles (全不靠)",
+             "knitted_straight": "a knitted straight with a set and a pair (组合龙)"}
     return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
@@ -259,7 +292,7 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
             return None
         return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
     return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
-                 for p in rs.patterns)
+                 for p in rs.patterns if p.combine is None)
 _PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
 
@@ -325,6 +358,9 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
             raise EvaluationError(c._at(msg)) from None
         raise _eval_error(rs, "patterns", e) from None
+    if rs.families:
+        found += _family_hits(rs, renv)
+        found.sort(key=lambda f: f[0].index)
     reading = renv["__reading__"]
     sub = renv["wild_substituted"]
     # Readings of one hand that meet the same patterns with the same values score alike
@@ -338,6 +374,21 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             seen[sig] = variants
     return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
             for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
+    """The combination patterns that count, family by family (scorer.combine)."""
+    out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
+    for fam in rs.families:
+        try:
+            counts = fam.counts(renv[fam.of])
+        except Exception as e:
+            raise _eval_error(rs, f"combination patterns over {fam.of}", e) from None
+        for k, n in zip(fam.patterns, counts, strict=True):
+            if n:
+                p = rs.patterns[k]
+                out.append((p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n, ()))
+    return out
 
 
 def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
