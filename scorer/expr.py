@@ -190,6 +190,18 @@ def stop_clock() -> None:
     _deadline[0] = math.inf
 
 
+def _tick(n: int) -> None:
+    """Count ``n`` loop iterations; look at the clock after every 256 or so."""
+    t = _ticks[0] + n
+    _ticks[0] = t
+    if t >= _next_look[0]:
+        _next_look[0] = t + 256
+        check_clock()
+
+
+_next_look = [256]
+
+
 def check_clock() -> None:
     """Raise EvalError if the current hand has used up its evaluation time.
 
@@ -692,7 +704,9 @@ class _Compiler:
                 had = var in env
                 old = env[var] if had else None
                 out: list[Any] = []
-                for item in it_f(env):
+                items = it_f(env)
+                _tick(len(items))  # the clock, once per loop rather than per item
+                for item in items:
                     env[var] = item
                     for c in conds:
                         if not c(env):
@@ -741,7 +755,9 @@ class _Compiler:
                 had = var in env
                 old = env[var] if had else None
                 out: list[Any] = []
-                for item in it_f(env):
+                items = it_f(env)
+                _tick(len(items))
+                for item in items:
                     env[var] = item
                     if cond is None or cond(env):
                         out.append(elt_f(env))

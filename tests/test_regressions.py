@@ -432,3 +432,20 @@ def test_tags_on_lists_and_mappings_are_refused(text: str) -> None:
 
     with pytest.raises(RulesetError, match="is not allowed"):
         load(text, "t.yaml")
+
+
+def test_single_loops_look_at_the_clock() -> None:
+    # main's fast path for one-`for` comprehensions did not count its iterations, so a
+    # stopped clock was only noticed at the next reading
+    from scorer import expr
+
+    lst = "[" + ", ".join(["0"] * 300) + "]"
+    c = expr.compile_expr(f"count(1 for a in {lst})", expr.Scope({}))
+    assert c({}) == 300
+    expr.start_clock(0.0)
+    try:
+        with pytest.raises(expr.EvalError, match="ran for more than"):
+            for _ in range(2):
+                c({})
+    finally:
+        expr.stop_clock()
