@@ -282,3 +282,52 @@ def report() -> str:
 if __name__ == "__main__":  # pragma: no cover
     print(report())
     sys.exit(0)
+
+
+# -- every ruleset in rulesets/, extended by a hostile file ------------------------------------
+def _extension(rid: str, patterns: str) -> str:
+    return f"id: hostile-{rid}\nextends: {rid}\npatterns:\n{patterns}"
+
+
+EXTENSIONS = {
+    "loop bomb": (pattern("bomb", when=f"sum(1 for a in {LIST190} for b in {LIST190} "
+                                       f"for c in {LIST190}) > 0"), 2, "may take up to"),
+    "power bomb at run time": (pattern("pow", value="2 ** (len(tiles) * 1000)"), 0,
+                               "larger than 2**8192"),
+    "division by zero at run time": (pattern("div", value="1 // (len(tiles) - len(tiles))"), 0,
+                                     "division by zero"),
+    "60 patterns of 26**3 loops": ("".join(pattern(
+        f"slow{i}", when=f"count(1 for a in tiles for b in tiles for c in tiles if a == b) "
+                         f"> {i + 1000}") for i in range(60)), 0, "ran for more than"),
+}
+
+
+def _ids() -> list[str]:
+    from .handgen import ruleset_ids
+
+    return ruleset_ids()
+
+
+@pytest.mark.parametrize("name", list(EXTENSIONS))
+@pytest.mark.parametrize("rid", _ids())
+def test_hostile_extension_of_every_ruleset(rid: str, name: str, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user file that extends the ruleset is refused at load or stopped while scoring
+    (the slow patterns get a 0.02 s clock here: a plain hand has few readings)."""
+    from scorer import expr
+
+    from .handgen import _simple_hand, setups
+
+    monkeypatch.setattr(expr, "TIME_LIMIT", 0.02)
+
+    pats, check_code, says = EXTENSIONS[name]
+    f = tmp_path / "hostile.yaml"
+    f.write_text(_extension(rid, pats), encoding="utf-8")
+    check = cli("rules", "check", str(f))
+    assert check.code == check_code, check.out + check.err
+    s = setups(rid)[0]
+    hand = _simple_hand(s.ruleset, s.suits)
+    r = cli("score", hand, "--rules", str(f), *s.flags, "--self-draw", "--json")
+    msg = check_one_line_error(r, 2, as_json=True)
+    assert says in msg and msg.startswith(str(tmp_path)), msg
+    assert check.cpu + r.cpu < CPU_BUDGET, (check.cpu, r.cpu)
