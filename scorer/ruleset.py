@@ -179,6 +179,7 @@ class Tally:
     label: str
     label_en: str
     default: int
+    where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
 
 
 @dataclass(frozen=True)
@@ -280,6 +281,7 @@ class Ruleset:
     tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
     tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
     data: Any = field(default=None, compare=False, repr=False)
+    trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 
     @property
     def sets(self) -> int:
@@ -391,7 +393,9 @@ def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, s
             via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
             raise RulesetError(f"ruleset file not found: {spec}{via}")
     try:
-        raw = path.read_bytes()
+        # read at most one byte more than allowed: a huge file is refused without loading it
+        with path.open("rb") as fh:
+            raw = fh.read(512 * 1024 + 1)
     except OSError as e:
         raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
     if len(raw) > 512 * 1024:
@@ -421,27 +425,37 @@ def is_builtin(path: str) -> bool:
         return False
 
 
-def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[YMap, list[str]]:
-    """Parse a ruleset file and everything it extends; return the merged map and the chain."""
+def read_merged(text: str, file: str, chain: list[str] | None = None,
+                problems: list[Problem] | None = None) -> tuple[YMap, list[str]]:
+    """Parse a ruleset file and everything it extends; return the merged map and the chain.
+
+    Problems that leave the file readable (see :func:`scorer.yamlsafe.load`) are added to
+    ``problems`` when it is given, else raised.
+    """
     chain = list(chain or [])
     shown = _display(file)
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
-    data = load(text, shown, trusted=is_builtin(file))
+    data = load(text, shown, trusted=is_builtin(file), problems=problems)
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
     ident = str(Path(file).resolve()) if Path(file).exists() else file
+    m = data.marks.get("extends")
     if ident in chain:
         names = [Path(c).name for c in [*chain, ident]]
-        raise RulesetError(Problem(shown, None, None, "extends",
-                                   f"extends itself in a cycle: {' → '.join(names)}"))
+        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                   "extends", f"extends itself in a cycle: {' → '.join(names)}"))
     chain.append(ident)
     parent_spec = data.get("extends")
     if parent_spec is None:
         return data, chain
-    m = data.marks.get("extends")
     if not isinstance(parent_spec, str):
         raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
                                    "extends", "must be a ruleset id or a path"))
+    if _is_path(parent_spec) and not parent_spec.endswith((".yaml", ".yml")):
+        # a ruleset may only read other rulesets, not any file it can name
+        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                   "extends", f"'{parent_spec}': extends names a built-in "
+                                   "ruleset id or a .yaml/.yml file"))
     if len(chain) > MAX_EXTENDS:
         raise RulesetError(Problem(shown, m.line if m else None, None, "extends",
                                    f"more than {MAX_EXTENDS} levels of extends"))
@@ -450,7 +464,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
     except RulesetError as e:
         raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
                                    "extends", e.message)) from None
-    parent, chain = read_merged(ptext, str(ppath), chain)
+    parent, chain = read_merged(ptext, str(ppath), chain, problems)
     return merge(parent, data), chain
 
 
@@ -524,20 +538,28 @@ def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
 
 
 def _has_ids(lst: list[Any]) -> bool:
-    return bool(lst) and all(isinstance(i, dict) and "id" in i for i in lst)
+    # ids must be text to merge by; anything else (a list, a mapping) is reported by the
+    # compiler as "must be text" instead of crashing here as an unhashable key
+    return bool(lst) and all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in lst)
 
 
 # ----------------------------------------------------------------------------- compiling
 def compile_ruleset(text: str, file: str) -> Ruleset:
     """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem."""
-    data, chain = read_merged(text, file)
+    found: list[Problem] = []
+    data, chain = read_merged(text, file, problems=found)
     c = _Compiler(_display(file), data)
     rs = c.build()
-    if c.problems:
-        raise RulesetError(c.problems)
-    assert rs is not None
+    # a value the YAML reader refused was read as none: drop the schema's echo of it
+    # ("missing", "must be a mapping") so each mistake is reported once
+    seen = {(p.file, p.key) for p in found}
+    problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
+    problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))  # in file order
+    if problems or rs is None:
+        raise RulesetError(problems or [Problem(_display(file), None, None, "",
+                                                "the ruleset could not be compiled")])
     return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
-                           "data": data})
+                           "data": data, "trusted": is_builtin(file)})
 
 
 class _Compiler:
@@ -548,6 +570,11 @@ class _Compiler:
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
+        if where is None:
+            # a value without a position of its own (a scalar where a mapping was expected):
+            # point at the top-level key it belongs to, so every problem has a line
+            top = re.split(r"[.\[]", key, maxsplit=1)[0]
+            where = self.data.vmarks.get(top) or self.data.marks.get(top) or self.data.mark
         f = where.file if where else self.file
         self.problems.append(Problem(f, where.line if where else None,
                                      where.column if where else None, key, message))
@@ -595,6 +622,10 @@ class _Compiler:
             self.problem(self.mark_of(container, key), path,
                          f"must be a number, this expression gives a {c.type}")
             return None
+        # run-time errors (division by zero, a number too large) name file, line and key
+        mk = self.mark_of(container, key) if isinstance(container, dict) and key in container \
+            else None
+        c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
 
     def flag(self, m: YMap, key: str, path: str) -> bool:
@@ -793,9 +824,10 @@ class _Compiler:
             values = spec.get("values")
             default = spec.get("default")
             if values is not None:
-                if not isinstance(values, list) or not values:
+                if not isinstance(values, list) or not values or any(
+                        isinstance(v, dict | list) for v in values):
                     self.problem(self.mark_of(spec, "values"), f"{path}.values",
-                                 "must be a non-empty list")
+                                 "must be a non-empty list of words, numbers, true/false or none")
                     continue
                 vals = tuple(None if (isinstance(v, str) and v == "none") else v for v in values)
                 if isinstance(default, str) and default == "none":
@@ -813,6 +845,12 @@ class _Compiler:
                 out[name] = OptionSpec(name, vals, default, typ, description=desc)
             else:
                 lo, hi = spec.get("min"), spec.get("max")
+                bad = [k for k, v in (("min", lo), ("max", hi))
+                       if v is not None and (not isinstance(v, int) or isinstance(v, bool))]
+                for k in bad:
+                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                if bad:
+                    continue
                 if not isinstance(default, int) or isinstance(default, bool):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  "give values: [...] or a whole-number default with min/max")
@@ -877,8 +915,10 @@ class _Compiler:
             if not isinstance(default, int):
                 self.problem(self.mark_of(spec, "default"), f"{path}.default", "must be a number")
                 default = 0
+            mk = self.key_mark(raw, name)
             out.append(Tally(name, str(comb), str(spec.get("label", name)),
-                             str(spec.get("label_en", spec.get("label", name))), default))
+                             str(spec.get("label_en", spec.get("label", name))), default,
+                             f"{mk.file}:{mk.line} {path}" if mk else f"{self.file} {path}"))
         return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:
@@ -906,7 +946,16 @@ class _Compiler:
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
                          "must be 'all' or 'melds'")
         shapes = raw.get("stand_in_self_shapes") or []
+        known = ["standard", *SHAPES]
+        if not isinstance(shapes, list) or any(s not in known for s in shapes):
+            self.problem(self.mark_of(raw, "stand_in_self_shapes"),
+                         "wildcard.stand_in_self_shapes",
+                         f"must be a list of shapes ({', '.join(known)})")
+            shapes = []
         in_melds = raw.get("in_melds", True)
+        if not isinstance(in_melds, bool):
+            self.problem(self.mark_of(raw, "in_melds"), "wildcard.in_melds",
+                         "must be true or false")
         if face is None or in_play is None:
             return None
         return Wildcard(face, in_play, st, str(scope_v), frozenset(map(str, shapes)),
@@ -1050,7 +1099,7 @@ class _Compiler:
             if isinstance(rep, str):
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
-                if r not in ids:
+                if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
                     close = difflib.get_close_matches(str(r), list(ids), n=1)
                     hint = f"; did you mean '{close[0]}'?" if close else ""
                     container = item.get("replaces")
