@@ -14,6 +14,7 @@ documented exit status (never a traceback):
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -36,29 +37,58 @@ app = typer.Typer(
 EXIT_INTERNAL = 70
 
 
+def one_line(text: str) -> str:
+    r"""Make a message one printable line: line breaks and control characters are escaped.
+
+    Messages echo what the user typed (``--option cap=...``, a ruleset's ``message:``), so
+    a newline or a terminal escape sequence in it must not break the one-line contract.
+
+    >>> one_line("bad\nvalue\x1b[31m")
+    'bad\\nvalue\\x1b[31m'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def dumps(obj: object) -> str:
+    """JSON text for stdout: UTF-8 when stdout can take it, else \\uXXXX escapes (valid JSON).
+
+    >>> dumps({"name": "自摸"}) in ('{"name": "自摸"}', '{"name": "\\\\u81ea\\\\u6478"}')
+    True
+    """
+    try:
+        "自摸×🀄".encode(sys.stdout.encoding or "utf-8")
+        utf8 = True
+    except (UnicodeEncodeError, LookupError):
+        utf8 = False
+    return json.dumps(obj, ensure_ascii=not utf8)
+
+
 def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     from .errors import MjscoreError
     from .report import error_json
 
     if isinstance(e, BrokenPipeError):
         _pipe_closed()
-
     if isinstance(e, MjscoreError):
         if as_json:
-            print(json.dumps(error_json(e, lang), ensure_ascii=False))
-        print(f"mjscore: {e.message}", file=sys.stderr)
+            out = error_json(e, lang)
+            out["error"]["message"] = one_line(out["error"]["message"])
+            print(dumps(out))
+        print(f"mjscore: {one_line(e.message)}", file=sys.stderr)
         raise SystemExit(e.exit_code)
     if as_json:
-        print(json.dumps({"error": {"kind": "internal", "message": repr(e)}}))
-    print(f"mjscore: internal error: {type(e).__name__}: {e} (please report this hand)",
-          file=sys.stderr)
+        print(dumps({"error": {"kind": "internal", "message": one_line(repr(e))}}))
+    print(f"mjscore: internal error: {type(e).__name__}: {one_line(str(e))} "
+          "(please report this hand)", file=sys.stderr)
     raise SystemExit(EXIT_INTERNAL)
 
 
 def _pipe_closed() -> NoReturn:
     """The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError):  # (no real stdout under tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     raise SystemExit(141)
 
 
@@ -161,7 +191,7 @@ def score(
             if explain:
                 from .report import explain_json
                 out["explain"] = explain_json(result, lang)
-            print(json.dumps(out, ensure_ascii=False))
+            print(dumps(out))
         else:
             print(render_human(result, lang=lang, explain=explain, unicode=not no_unicode))
     except SystemExit:
@@ -431,6 +461,12 @@ def _rules_check(files: list[str]) -> int:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app, turning usage errors into one line and exit 2."""
     args = sys.argv[1:] if argv is None else argv
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal or pipe that cannot show Chinese (LANG=C, PYTHONIOENCODING=ascii) gets
+        # \uXXXX escapes instead of a UnicodeEncodeError
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     # A short-lived process that allocates many small objects: collect garbage less often,
     # and never rescan what was loaded at start-up (the compiled rulesets, the modules).
     gc.freeze()
@@ -455,7 +491,10 @@ def main(argv: list[str] | None = None) -> None:
         ctx = getattr(e, "ctx", None)
         where = f" (mjscore {ctx.info_name} --help)" if ctx is not None and ctx.info_name and \
             ctx.info_name != "mjscore" else " (mjscore --help)"
-        print(f"mjscore: {msg}{where}", file=sys.stderr)
+        if args and args[0] == "score" and "--json" in args:
+            # a script that asked for JSON gets the error as JSON, like any other error
+            print(dumps({"error": {"kind": "usage", "message": one_line(msg)}}))
+        print(f"mjscore: {one_line(msg)}{where}", file=sys.stderr)
         raise SystemExit(2) from None
     except SystemExit:
         raise

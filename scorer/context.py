@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, cast
 
 from . import tiles as T
-from .errors import ContextError, NotationError
+from .errors import ContextError, EvaluationError, NotationError
 from .facts import Env
 from .hand import Hand
 from .notation import parse_flowers
@@ -116,7 +116,8 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> dict[str, 
 
 def _seat(value: str, flag: str) -> str:
     v = value.strip()
-    if v not in T.SEATS:
+    # exact match: `in` on the string "ESWN" would accept "", "SW" or "ESWN" as a seat
+    if len(v) != 1 or v not in T.SEATS:
         raw = {"东": "E", "南": "S", "西": "W", "北": "N", "e": "E", "s": "S", "w": "W",
                "n": "N"}.get(v)
         if raw is None:
@@ -277,16 +278,24 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
 
     # 6. the suits in play and the wildcard model
     suits = tuple(rs.suits(env))
-    bad = [s for s in suits if s not in T.SUITS]
+    bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
     if bad:
-        raise ContextError(f"the {rs.id} ruleset gives unknown suits {bad}")
+        raise EvaluationError(rs.suits._at(f"gave unknown suits {bad}; suits are 'm' 'p' 's'"))
     tiles_in_play = tuple(t for t in ALL_TILES if t >= 27 or T.SUITS[t // 9] in suits)
     wspec = NO_WILD
     if rs.wildcard is not None:
         w = rs.wildcard
         face = w.face(env)
+        if face is not None and not (isinstance(face, int) and 0 <= face < T.NUM_KINDS):
+            raise EvaluationError(w.face._at(f"gave {face!r}, not a tile"))
         if face is not None:
-            wspec = WildSpec(face=face, in_play=w.in_play(env), stand_in=w.stand_in,
+            # a face has four copies: more wildcards in play would be a fifth copy, and would
+            # let an all-wildcard hand have an astronomical number of readings
+            in_play = w.in_play.number(env)
+            if not 0 <= in_play <= 4:
+                raise EvaluationError(w.in_play._at(f"gave {in_play}; a tile has 0 to 4 "
+                                                    "copies in play"))
+            wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
                             candidates=tiles_in_play, detail=rs.detail,

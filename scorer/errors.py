@@ -86,6 +86,8 @@ class Problem:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
+        if not where:  # a problem with no file (e.g. the ruleset was not found): no ": " prefix
+            return f"{self.key}: {self.message}" if self.key else self.message
         return f"{where} {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 

@@ -29,10 +29,14 @@ from __future__ import annotations
 
 import ast
 import difflib
+import math
 import operator
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .errors import EvaluationError
 
 Fn = Callable[[Any], Any]  # an evaluator: env -> value
 
@@ -75,8 +79,12 @@ class ExprError(Exception):
         self.col = col
 
 
-class EvalError(Exception):
-    """A run-time error in an expression (division by zero, a number too large)."""
+class EvalError(EvaluationError):
+    """A run-time error in an expression (division by zero, a number too large, too slow).
+
+    It is an :class:`~scorer.errors.EvaluationError`, so one that escapes is still a
+    one-line error with exit status 2, never an internal error.
+    """
 
 
 @dataclass(frozen=True)
@@ -124,15 +132,84 @@ class Compiled:
     const: bool = False
     attrs: frozenset[tuple[str, str]] = frozenset()  # (type, attribute) pairs used
     compares: frozenset[str] = frozenset()  # types compared with == / in (e.g. 'group')
+    cost: int = 0  # worst-case evaluation steps, estimated at load time (see MAX_COST)
+    where: str = ""  # 'file:line key' of the expression, set by the ruleset compiler
 
     def __call__(self, env: Any) -> Any:
         try:
             return self.fn(env)
-        except EvalError:
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+        except EvalError as e:
+            raise EvalError(self._at(str(e))) from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
                 OverflowError, MemoryError, RecursionError) as e:
-            raise EvalError(f"{type(e).__name__}: {e}") from None
+            raise EvalError(self._at(f"{type(e).__name__}: {e}")) from None
+
+    def _at(self, message: str) -> str:
+        """Prefix a run-time error with where the expression is written (once)."""
+        if not self.where or message.startswith(self.where):
+            return message
+        return f"{self.where}: {message}"
+
+    def number(self, env: Any, minimum: int | None = None) -> int:
+        """Evaluate a value that must be a whole number (``True``/``False`` count as 1/0).
+
+        An expression typed ``int?`` (e.g. an option whose value may be none) can give
+        None at run time; that, or a number below ``minimum``, is an :class:`EvalError`
+        naming the expression, never a crash further on.
+
+        >>> compile_expr("cap", Scope({"cap": "int?"})).number({"cap": 64})
+        64
+        """
+        v = self(env)
+        if not isinstance(v, int):
+            raise EvalError(self._at(f"'{self.src}' gave {_fmt(v)}, not a whole number"))
+        if minimum is not None and v < minimum:
+            raise EvalError(self._at(f"'{self.src}' gave {v}; it must be at least {minimum}"))
+        return int(v)
+
+
+# -- the clock: ruleset evaluation is stopped after TIME_LIMIT seconds of CPU per hand ------
+TIME_LIMIT: float | None = 0.4
+_deadline = [math.inf]  # time.process_time() after which evaluation stops
+_ticks = [0]
+
+
+def start_clock(limit: float | None = None) -> None:
+    """Start the evaluation clock for one hand (:func:`scorer.scoring.score` calls this).
+
+    The limit is CPU time of this process (time.process_time), so a busy machine does
+    not make a legitimate hand fail. ``limit=math.inf`` (trusted, built-in rulesets) or
+    ``TIME_LIMIT = None`` runs without the clock.
+    """
+    lim = TIME_LIMIT if limit is None else limit
+    _deadline[0] = math.inf if lim is None else time.process_time() + lim
+
+
+def stop_clock() -> None:
+    """Switch the clock off (after a hand), so later direct evaluations are not cut short."""
+    _deadline[0] = math.inf
+
+
+def _tick(n: int) -> None:
+    """Count ``n`` loop iterations; look at the clock after every 256 or so."""
+    t = _ticks[0] + n
+    _ticks[0] = t
+    if t >= _next_look[0]:
+        _next_look[0] = t + 256
+        check_clock()
+
+
+_next_look = [256]
+
+
+def check_clock() -> None:
+    """Raise EvalError if the current hand has used up its evaluation time.
+
+    >>> start_clock(); check_clock(); stop_clock()
+    """
+    if time.process_time() > _deadline[0]:
+        raise EvalError(f"the ruleset's expressions ran for more than {TIME_LIMIT} s of CPU on "
+                        "this hand and were stopped (a loop that does too much work?)")
 
 
 def _check_bits(v: Any) -> Any:
@@ -157,7 +234,10 @@ def safe_pow(a: int, b: int) -> int:
         return 1 if b == 0 else a
     if a == -1:
         return 1 if b % 2 == 0 else -1
-    if b > MAX_BITS or abs(a).bit_length() * b > MAX_BITS + 64:
+    # |a| >= 2**(bit_length - 1), so the result has at least (bit_length - 1) * b + 1 bits:
+    # refuse before computing when that is too many; otherwise it has at most twice that
+    # (plus b) and is cheap to compute and check exactly (2 ** 8000 is allowed)
+    if b > MAX_BITS or (abs(a).bit_length() - 1) * b > MAX_BITS:
         raise EvalError(f"{a} ** {b} is larger than 2**{MAX_BITS} (refused to keep memory bounded)")
     result: int = _check_bits(a**b)
     return result
@@ -283,8 +363,12 @@ def compile_expr(src: Any, scope: Scope) -> Compiled:
     comp = _Compiler(text, scope, lead)
     fn, typ = comp.visit(tree.body)
     const = comp.is_const(tree.body)
+    cost = _Cost(comp).cost(tree.body)
+    if cost > MAX_COST:
+        raise ExprError(f"this expression may take up to {cost:,} steps to evaluate (its loops "
+                        f"multiply); the limit is {MAX_COST:,}", lead)
     return Compiled(text, fn, typ, frozenset(comp.used), tree.body, comp.node_fns, const,
-                    frozenset(comp.attrs_used), frozenset(comp.compared))
+                    frozenset(comp.attrs_used), frozenset(comp.compared), cost)
 
 
 def _check_size(tree: ast.AST) -> None:
@@ -313,6 +397,7 @@ class _Compiler:
         self.consts: dict[int, Any] = {}
         self.attrs_used: set[tuple[str, str]] = set()
         self.compared: set[str] = set()
+        self.types: dict[int, str] = {}  # node id -> type, for the cost estimate
 
     # -- helpers -----------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> ExprError:
@@ -328,6 +413,7 @@ class _Compiler:
             raise self.err(node, f"{_describe(node)} is not allowed in a ruleset expression")
         fn, typ = method(node)
         self.node_fns[id(node)] = fn
+        self.types[id(node)] = typ
         return fn, typ
 
     def fold(self, node: ast.AST, fn: Fn, typ: str, children: list[ast.AST]) -> tuple[Fn, str]:
@@ -618,7 +704,9 @@ class _Compiler:
                 had = var in env
                 old = env[var] if had else None
                 out: list[Any] = []
-                for item in it_f(env):
+                items = it_f(env)
+                _tick(len(items))  # the clock, once per loop rather than per item
+                for item in items:
                     env[var] = item
                     for c in conds:
                         if not c(env):
@@ -644,6 +732,9 @@ class _Compiler:
                 had = var in env
                 old = env[var] if had else None
                 for item in it_f(env):
+                    _ticks[0] += 1
+                    if not _ticks[0] & 255:  # look at the clock every 256 iterations
+                        check_clock()
                     env[var] = item
                     if all(c(env) for c in conds):
                         rec(level + 1)
@@ -664,7 +755,9 @@ class _Compiler:
                 had = var in env
                 old = env[var] if had else None
                 out: list[Any] = []
-                for item in it_f(env):
+                items = it_f(env)
+                _tick(len(items))
+                for item in items:
                     env[var] = item
                     if cond is None or cond(env):
                         out.append(elt_f(env))
@@ -763,6 +856,8 @@ class _Compiler:
         if len(node.args) != 1:
             raise self.err(node, "any_reading() takes one condition")
         inner = _Compiler(self.src, self.scope.readings, self.lead)
+        inner.types = self.types
+        inner.consts = self.consts
         f, _ = inner.visit(node.args[0])
         self.used |= inner.used
         self.attrs_used |= inner.attrs_used
@@ -770,8 +865,76 @@ class _Compiler:
         self.node_fns.update(inner.node_fns)
 
         def fn(env: Any) -> bool:
-            return any(f(r) for r in env["__readings__"])
+            for r in env["__readings__"]:
+                check_clock()  # a hand can have thousands of readings
+                if f(r):
+                    return True
+            return False
         return fn, BOOL
+
+
+# Largest length of the lists the vocabulary provides (a 20-tile hand with 6 kongs has 26
+# tiles, 13 orphans make 13 groups); any other list counts as LIST_BOUND.
+LIST_BOUND = 34
+LIST_SIZES = {"tiles": 26, "hand_tiles": 26, "groups": 14, "sets": 6, "pungs": 6, "chows": 6,
+              "kongs_held": 6, "pairs": 7, "flower_list": 8, "suits": 3}
+ATTR_LIST_SIZES = {"tiles": 4}
+MAX_COST = 1_000_000
+_LIST_FUNCS = ("count", "any", "all", "sum", "min", "max", "distinct", "sorted")
+
+
+class _Cost:
+    """Worst-case evaluation steps of a compiled expression, from the sizes of its lists.
+
+    A step is one node evaluated or one list element visited. Loops multiply: a
+    comprehension costs its iterable's size times its body, so ``for a in L for b in L
+    for c in L`` over a 190-item list is 6.9 million steps and is refused at load time,
+    while ``count(g for g in sets if g.pung)`` is a few dozen.
+    """
+
+    def __init__(self, comp: _Compiler) -> None:
+        self.comp = comp
+
+    def size(self, node: ast.AST) -> int:
+        """Largest number of items a list-valued node can have (1 for other values)."""
+        typ = self.comp.types.get(id(node), "")
+        if elem_of(base(typ)) is None:
+            return 1
+        if isinstance(node, ast.List | ast.Tuple):
+            return len(node.elts)
+        if isinstance(node, ast.Name):
+            return LIST_SIZES.get(node.id, LIST_BOUND) if node.id in self.comp.scope.names \
+                else LIST_BOUND
+        if isinstance(node, ast.Attribute):
+            return ATTR_LIST_SIZES.get(node.attr, LIST_BOUND)
+        if isinstance(node, ast.GeneratorExp | ast.ListComp):
+            return math.prod(self.size(g.iter) for g in node.generators)
+        if isinstance(node, ast.IfExp):
+            return max(self.size(node.body), self.size(node.orelse))
+        if isinstance(node, ast.Call) and node.args:
+            return self.size(node.args[0])  # distinct() / sorted() keep the length
+        return LIST_BOUND
+
+    def cost(self, node: ast.AST) -> int:
+        if id(node) in self.comp.consts:
+            return 1  # folded at load time
+        if isinstance(node, ast.GeneratorExp | ast.ListComp):
+            total, times = 0, 1
+            for g in node.generators:
+                total += times * self.cost(g.iter)
+                times *= self.size(g.iter)
+                total += times * (1 + sum(self.cost(c) for c in g.ifs))
+            return total + times * self.cost(node.elt)
+        total = 1 + sum(self.cost(c) for c in ast.iter_child_nodes(node)
+                        if isinstance(c, ast.expr))
+        if isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, ast.In | ast.NotIn):
+                    total += self.size(right)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in _LIST_FUNCS and len(node.args) == 1:
+            total += self.size(node.args[0])
+        return total
 
 
 def _describe(node: ast.AST) -> str:

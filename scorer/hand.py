@@ -119,20 +119,25 @@ class Hand:
         """Raise HandError unless the hand holds ``base_size`` tiles plus one per kong.
 
         >>> from scorer.notation import parse_hand
-        >>> parse_hand("123m456p789s11z2z").check_size(14, "hangzhou")
+        >>> parse_hand("123m456p789s11z2z").check_size(14, "hangzhou")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        scorer.errors.HandError: the hand has 12 tiles; a hangzhou hand wins with 14 (plus one per kong)
+        scorer.errors.HandError: position 16: the hand has 12 tiles; a hangzhou hand wins with 14 ...
         """
         need = base_size + self.kong_count
         have = self.tile_total()
         if have != need:
             kongs = f" ({base_size} plus {self.kong_count} for kongs)" if self.kong_count else ""
+            # where: the first tile too many, or the last tile written when tiles are missing
+            order = [pos for _, pos in self.sources]
+            pos = (order[need] if have > need else order[-1]) if len(order) == have else None
+            where = f" (tile {need + 1} is here)" if have > need and pos is not None else ""
             raise HandError(
-                f"the hand has {have} tiles; a {ruleset} hand wins with {need}{kongs}"
+                f"the hand has {have} tiles{where}; a {ruleset} hand wins with {need}{kongs}"
                 if self.kong_count
-                else f"the hand has {have} tiles; a {ruleset} hand wins with {need} "
-                f"(plus one per kong)"
+                else f"the hand has {have} tiles{where}; a {ruleset} hand wins with {need} "
+                f"(plus one per kong)",
+                position=pos,
             )
 
     def check_copies(self, limits: dict[int, int] | None = None) -> None:

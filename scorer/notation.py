@@ -173,9 +173,9 @@ def parse_hand(text: str) -> Hand:
         sources.extend(part)
         i = j
     if not concealed:
-        raise NotationError(
+        raise NotationError(  # where the missing tiles would go: after the end
             "the hand has no concealed tiles; the last concealed tile is the winning tile",
-            None,
+            len(text) + 1,
             text,
         )
     *rest, (win, _) = concealed
@@ -201,11 +201,21 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
         stripped = offer_text.strip()
         if stripped not in ("1", "2", "3"):
             shown = stripped or "nothing"
+            # A kong with an offer is exposed (明杠, also 加杠): a concealed kong (暗杠) is
+            # the kong written without one, so an offer like 0 meant for "concealed" is
+            # refused with that hint rather than read either way.
+            kong = ""
+            if "=" not in body:
+                try:
+                    if len(parse_tiles(body, offset=start + 1, what="meld")) == 4:
+                        kong = f"; a concealed kong (暗杠) is written without an offer: [{body}]"
+                except NotationError:
+                    pass
             raise NotationError(
-                f"offer {shown!r} after ',' must be 1 (上家), 2 (对家) or 3 (下家)"
+                f"offer {shown!r} after ',' must be 1 (上家), 2 (对家) or 3 (下家){kong}"
                 if stripped
                 else f"',' must be followed by an offer 1 (上家), 2 (对家) or 3 (下家), "
-                f"not {shown}",
+                f"not {shown}{kong}",
                 offer_pos,
                 text,
             )

@@ -181,6 +181,7 @@ class Tally:
     label: str
     label_en: str
     default: int
+    where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
 
 
 @dataclass(frozen=True)
@@ -296,6 +297,7 @@ class Ruleset:
     tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
     tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
     data: Any = field(default=None, compare=False, repr=False)
+    trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 
     @property
     def sets(self) -> int:
@@ -433,7 +435,9 @@ def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, s
                 where += f"; a built-in ruleset is named by its id: extends: {stem}"
             raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
     try:
-        raw = path.read_bytes()
+        # read at most one byte more than allowed: a huge file is refused without loading it
+        with path.open("rb") as fh:
+            raw = fh.read(512 * 1024 + 1)
     except OSError as e:
         raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
     if len(raw) > 512 * 1024:
@@ -473,14 +477,17 @@ def _ident(path: str) -> str:
     return str(p.resolve()) if p.exists() else path
 
 
-def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[YMap, list[str]]:
+def read_merged(text: str, file: str, chain: list[str] | None = None,
+                problems: list[Problem] | None = None) -> tuple[YMap, list[str]]:
     """Parse a ruleset file and everything it extends; return the merged map and the chain.
 
     The chain lists the files read, the given one first (resolved paths). A file
     that extends another (``extends: hangzhou`` or ``extends: ../base.yaml``, a path
     relative to the file) starts from the parent's merged map: see :func:`merge_ruleset`.
     A missing parent, a cycle or more than ``MAX_EXTENDS`` levels is a RulesetError at
-    the ``extends:`` line, with the chain of files.
+    the ``extends:`` line, with the chain of files. Problems that leave a file readable
+    (see :func:`scorer.yamlsafe.load`) are added to ``problems`` when it is given, else
+    raised.
 
     >>> data, chain = read_merged("extends: hangzhou\\nid: mine\\n", "mine.yaml")
     >>> data["id"], data["name_en"], [c.rsplit("/", 1)[-1] for c in chain]
@@ -489,7 +496,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
     chain = list(chain or [])
     shown = _display(file)
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
-    data = load(text, shown, trusted=is_builtin(file))
+    data = load(text, shown, trusted=is_builtin(file), problems=problems)
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
     chain.append(_ident(file))
@@ -512,6 +519,11 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
         raise RulesetError(Problem(shown, line, col, "extends",
                                    "must be a built-in ruleset id (e.g. hangzhou) or a path to "
                                    "a YAML file, relative to this file"))
+    if _is_path(parent_spec) and not parent_spec.endswith((".yaml", ".yml")):
+        # a ruleset may only read other rulesets, not any file it can name
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   f"'{parent_spec}': extends names a built-in ruleset id or a "
+                                   ".yaml/.yml file"))
     if len(chain) > MAX_EXTENDS:
         raise RulesetError(Problem(shown, line, col, "extends",
                                    f"more than {MAX_EXTENDS} levels of extends "
@@ -525,11 +537,11 @@ def read_merged(text: str, file: str, chain: list[str] | None = None) -> tuple[Y
         cycle = [*names, ppath.name]
         raise RulesetError(Problem(shown, line, col, "extends",
                                    f"extends itself in a cycle: {' → '.join(cycle)}"))
-    parent, chain = read_merged(ptext, str(ppath), chain)
-    problems: list[Problem] = []
-    merged = merge_ruleset(parent, data, problems)
-    if problems:
-        raise RulesetError(problems)
+    parent, chain = read_merged(ptext, str(ppath), chain, problems)
+    merge_problems: list[Problem] = []
+    merged = merge_ruleset(parent, data, merge_problems)
+    if merge_problems:
+        raise RulesetError(merge_problems)
     if "id" not in data:
         # A house file without its own id is named after the file, so that results and
         # disputes never show it under its parent's id.
@@ -744,7 +756,9 @@ def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
 
 
 def _has_ids(lst: list[Any]) -> bool:
-    return bool(lst) and all(isinstance(i, dict) and "id" in i for i in lst)
+    # ids must be text to merge by; anything else (a list, a mapping) is reported by the
+    # compiler as "must be text" instead of crashing here as an unhashable key
+    return bool(lst) and all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in lst)
 
 
 # ----------------------------------------------------------------------------- compiling
@@ -752,19 +766,27 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem.
 
     A problem found in a file that this one extends is reported at its place in that
-    file, with a note that the file is inherited (an override here may be the cause).
+    file, with a note that the file is inherited (an override here may be the cause);
+    the file's own problems come first.
     """
-    data, chain = read_merged(text, file)
+    found: list[Problem] = []
+    data, chain = read_merged(text, file, problems=found)
     shown = _display(file)
     c = _Compiler(shown, data)
     rs = c.build()
-    if c.problems:
-        probs = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
-                 if p.file and p.file != shown else p for p in c.problems]
-        raise RulesetError(probs)
-    assert rs is not None
+    # a value the YAML reader refused was read as none: drop the schema's echo of it
+    # ("missing", "must be a mapping") so each mistake is reported once
+    seen = {(p.file, p.key) for p in found}
+    problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
+    problems = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
+                if p.file and p.file != shown else p for p in problems]
+    # in file order, this file first: an inherited problem is often the echo of a change here
+    problems.sort(key=lambda p: (p.file != shown, p.file, p.line or 0, p.column or 0))
+    if problems or rs is None:
+        raise RulesetError(problems or [Problem(shown, None, None, "",
+                                                "the ruleset could not be compiled")])
     return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
-                           "sources": tuple(chain), "data": data})
+                           "sources": tuple(chain), "data": data, "trusted": is_builtin(file)})
 
 
 class _Compiler:
@@ -775,6 +797,11 @@ class _Compiler:
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
+        if where is None:
+            # a value without a position of its own (a scalar where a mapping was expected):
+            # point at the top-level key it belongs to, so every problem has a line
+            top = re.split(r"[.\[]", key, maxsplit=1)[0]
+            where = self.data.vmarks.get(top) or self.data.marks.get(top) or self.data.mark
         f = where.file if where else self.file
         self.problems.append(Problem(f, where.line if where else None,
                                      where.column if where else None, key, message))
@@ -822,6 +849,10 @@ class _Compiler:
             self.problem(self.mark_of(container, key), path,
                          f"must be a number, this expression gives a {c.type}")
             return None
+        # run-time errors (division by zero, a number too large) name file, line and key
+        mk = self.mark_of(container, key) if isinstance(container, dict) and key in container \
+            else None
+        c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
 
     def flag(self, m: YMap, key: str, path: str) -> bool:
@@ -1049,9 +1080,10 @@ class _Compiler:
             values = spec.get("values")
             default = spec.get("default")
             if values is not None:
-                if not isinstance(values, list) or not values:
+                if not isinstance(values, list) or not values or any(
+                        isinstance(v, dict | list) for v in values):
                     self.problem(self.mark_of(spec, "values"), f"{path}.values",
-                                 "must be a non-empty list")
+                                 "must be a non-empty list of words, numbers, true/false or none")
                     continue
                 vals = tuple(None if (isinstance(v, str) and v == "none") else v for v in values)
                 if isinstance(default, str) and default == "none":
@@ -1069,6 +1101,12 @@ class _Compiler:
                 out[name] = OptionSpec(name, vals, default, typ, description=desc)
             else:
                 lo, hi = spec.get("min"), spec.get("max")
+                bad = [k for k, v in (("min", lo), ("max", hi))
+                       if v is not None and (not isinstance(v, int) or isinstance(v, bool))]
+                for k in bad:
+                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                if bad:
+                    continue
                 if not isinstance(default, int) or isinstance(default, bool):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  "give values: [...] or a whole-number default with min/max")
@@ -1133,8 +1171,10 @@ class _Compiler:
             if not isinstance(default, int):
                 self.problem(self.mark_of(spec, "default"), f"{path}.default", "must be a number")
                 default = 0
+            mk = self.key_mark(raw, name)
             out.append(Tally(name, str(comb), str(spec.get("label", name)),
-                             str(spec.get("label_en", spec.get("label", name))), default))
+                             str(spec.get("label_en", spec.get("label", name))), default,
+                             f"{mk.file}:{mk.line} {path}" if mk else f"{self.file} {path}"))
         return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:
@@ -1162,7 +1202,16 @@ class _Compiler:
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
                          "must be 'all' or 'melds'")
         shapes = raw.get("stand_in_self_shapes") or []
+        known = ["standard", *SHAPES]
+        if not isinstance(shapes, list) or any(s not in known for s in shapes):
+            self.problem(self.mark_of(raw, "stand_in_self_shapes"),
+                         "wildcard.stand_in_self_shapes",
+                         f"must be a list of shapes ({', '.join(known)})")
+            shapes = []
         in_melds = raw.get("in_melds", True)
+        if not isinstance(in_melds, bool):
+            self.problem(self.mark_of(raw, "in_melds"), "wildcard.in_melds",
+                         "must be true or false")
         if face is None or in_play is None:
             return None
         return Wildcard(face, in_play, st, str(scope_v), frozenset(map(str, shapes)),
@@ -1306,7 +1355,7 @@ class _Compiler:
             if isinstance(rep, str):
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
-                if r not in ids:
+                if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
                     close = difflib.get_close_matches(str(r), list(ids), n=1)
                     hint = f"; did you mean '{close[0]}'?" if close else ""
                     container = item.get("replaces")

@@ -14,6 +14,7 @@ higher headline number, then fewer wildcards substituted, then the ruleset's
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
@@ -22,7 +23,7 @@ from . import facts as F
 from . import tiles as T
 from .context import Context, Table, resolve
 from .errors import ContextError, EvaluationError, HandError, NotAWin
-from .expr import EvalError
+from .expr import EvalError, check_clock, safe_mul, safe_pow, start_clock, stop_clock
 from .facts import Env
 from .hand import Hand
 from .notation import parse_hand
@@ -106,18 +107,49 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
 def _check(c: Any, env: Any, where: str) -> Any:
     try:
         return c(env)
+    except EvalError as e:  # a compiled expression's error already names file:line key
+        raise EvaluationError(str(e) if getattr(c, "where", "") else f"{where}: {e}") from None
+
+
+def _number(c: Any, env: Any, where: str) -> int:
+    """A value that must be a whole number (pattern ``also``, the headline)."""
+    try:
+        return int(c.number(env))
     except EvalError as e:
-        raise EvaluationError(f"{where}: {e}") from None
+        raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
+
+
+def _clock(rs: Ruleset, where: str = "") -> None:
+    """Stop a user ruleset that has used up its CPU time, naming the file."""
+    try:
+        check_clock()
+    except EvalError as e:
+        raise EvaluationError(f"{rs.file}{where}: {e}") from None
+
+
+def _whole(v: Any, c: Any) -> None:
+    """An ``int?`` expression (an option that may be none) can give None: refuse it here."""
+    if not isinstance(v, int):
+        raise EvalError(f"'{c.src}' gave {'none' if v is None else repr(v)}, not a whole number")
 
 
 def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = None) -> Result:
     """Score one hand under a ruleset; raise an :class:`MjscoreError` subclass on failure.
 
-    ``hand`` may be notation text, ``ruleset`` a built-in id or a path.
+    ``hand`` may be notation text, ``ruleset`` a built-in id or a path. A user's
+    ruleset file gets :data:`scorer.expr.TIME_LIMIT` seconds of CPU for the hand; the
+    built-in rulesets are trusted and run without the clock.
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
-    ctx = context or Context()
+    start_clock(math.inf if rs.trusted else None)
+    try:
+        return _score(h, rs, context or Context())
+    finally:
+        stop_clock()
+
+
+def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     table = resolve(rs, ctx, h)
     spec = table.wild
     env = table.env
@@ -172,6 +204,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.fast
     for renv in renvs:
+        _clock(rs)
         dropped = None
         try:
             for fn, message in reading_checks:
@@ -298,19 +331,32 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    seen: dict[tuple[Any, ...], list[Variant]],
                    fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
+    part = "when"  # which expression of the pattern is evaluated, for the error message
+    p: Pattern | None = None
     try:
         for p, when, value, count, each in fast or rs.fast:
+            part = "when"
             if when(renv):
                 items: tuple[Any, ...] = ()
                 if each is not None:
+                    part = "each"
                     items = tuple(each(renv))
                     n = len(items)
                 else:
+                    part = "count"
                     n = count(renv) if count is not None else 1
+                    _whole(n, p.count)
                 if n > 0:
-                    found.append((p, int(value(renv)), int(n), items))
+                    part = "value"
+                    v = value(renv)
+                    _whole(v, p.value)
+                    found.append((p, int(v), int(n), items))
     except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
-            OverflowError, RecursionError) as e:
+            AttributeError, OverflowError, RecursionError) as e:
+        c = getattr(p, part, None) if p is not None else None
+        if c is not None and c.where:  # name the file, line and key of the expression
+            msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
+            raise EvaluationError(c._at(msg)) from None
         raise _eval_error(rs, "patterns", e) from None
     if rs.families:
         found += _family_hits(rs, renv)
@@ -371,6 +417,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         choices.append(opts or [None])
     out: list[Variant] = []
     for combo in product(*choices):
+        _clock(rs, " tallies")  # many 'max' tallies multiply into many combinations
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
             used = [h for h in counted if h.pattern.tally not in max_names
@@ -384,29 +431,33 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             for h in used:
                 for tname, c in h.pattern.also:
                     if tname == t.name:
-                        v = int(_check(c, renv, f"pattern '{h.pattern.id}' also"))
+                        v = _number(c, renv, f"pattern '{h.pattern.id}' also")
                         vals.append((v, 1))
                         also.append((tname, h.pattern, v))
-            if not vals:
-                tallies[t.name] = t.default
-            elif t.combine == "sum":
-                tallies[t.name] = sum(v * n for v, n in vals)
-            elif t.combine == "product":
-                total = 1
-                for v, n in vals:
-                    total *= v**n
-                tallies[t.name] = total
-            else:
-                tallies[t.name] = max(v for v, _ in vals)
-        headline = int(_check(rs.score, tallies, "score"))
+            try:  # exact integers, with the expression language's bound on their size
+                if not vals:
+                    tallies[t.name] = t.default
+                elif t.combine == "sum":
+                    total = 0
+                    for v, n in vals:
+                        total = safe_mul(1, total + safe_mul(v, n))
+                    tallies[t.name] = total
+                elif t.combine == "product":
+                    total = 1
+                    for v, n in vals:
+                        total = safe_mul(total, safe_pow(v, n))
+                    tallies[t.name] = total
+                else:
+                    tallies[t.name] = max(v for v, _ in vals)
+            except EvalError as e:
+                raise EvaluationError(f"{t.where or rs.file}: {e}") from None
+        headline = _number(rs.score, tallies, "score")
         key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:
-            try:
-                settlement = settle(rs, renv, table.seats, winner, table.discarder,
-                                    table.chengbao, tallies, headline)
-            except EvalError as e:
-                raise EvaluationError(f"{rs.file} payment: {e}") from None
+            # an EvalError here already names the payment expression (file, line, key)
+            settlement = settle(rs, renv, table.seats, winner, table.discarder,
+                                table.chengbao, tallies, headline)
             if not rs.payment.per_reading:
                 pay_cache[key] = settlement
         out.append((used, replaced, tallies, headline, settlement, also))

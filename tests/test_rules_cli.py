@@ -37,7 +37,8 @@ def signature(rs: Ruleset) -> dict[str, object]:
         "options": {k: (o.values, o.default, o.minimum, o.maximum) for k, o in rs.options.items()},
         "wildcard": None if rs.wildcard is None else (rs.wildcard.face.src,
                                                       rs.wildcard.in_play.src),
-        "tallies": rs.tallies, "score": rs.score.src, "labels": rs.labels,
+        "tallies": [(t.name, t.combine, t.label, t.label_en, t.default) for t in rs.tallies],
+        "score": rs.score.src, "labels": rs.labels,
         "patterns": [(p.id, p.name, p.name_en, p.tally, p.when.src, p.value.src,
                       p.count.src if p.count else None, sorted(p.replaces),
                       [(t, c.src) for t, c in p.also], p.notes, p.fallback)

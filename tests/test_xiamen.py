@@ -196,15 +196,15 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return int(e.value.code or 0), out, err
 
 
-@pytest.mark.parametrize("hand,count", [("123m456m789p234s567s5p", 16),
-                                        ("123m456m789p234s567s555p", 18)])
+@pytest.mark.parametrize("hand,where", [
+    ("123m456m789p234s567s5p", "position 21: the hand has 16 tiles;"),  # the last tile
+    ("123m456m789p234s567s555p", "position 23: the hand has 18 tiles (tile 18 is here);")])
 def test_cli_wrong_tile_count(capsys: pytest.CaptureFixture[str], hand: str,
-                              count: int) -> None:
+                              where: str) -> None:
     code, out, err = _cli(capsys, "score", hand, "--rules", "xiamen", "--wild", "9m",
                           "--self-draw")
     assert code == 2 and out == ""
-    assert err == (f"mjscore: the hand has {count} tiles; a xiamen hand wins with 17 "
-                   "(plus one per kong)\n")
+    assert err == f"mjscore: {where} a xiamen hand wins with 17 (plus one per kong)\n"
 
 
 def test_cli_gold_on_a_discard_json(capsys: pytest.CaptureFixture[str]) -> None:
