@@ -90,6 +90,10 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         if argv is None:
             return {"line": line, "skip": True}
         p = parse_score_args([*defaults, *argv])
+        if p.get("vs") is not None or p.get("vs_option"):
+            from .errors import ContextError
+            raise ContextError("--vs / --vs-option (dispute mode) work with 'mjscore score', "
+                               "not in batch", "--vs")
         result = score(str(p["hand"]), str(p["rules"]), context_from_params(p))
         rec = to_json(result, lang)
     except MjscoreError as e:

@@ -154,6 +154,11 @@ def score(
     base: int | None = typer.Option(None, "--base", help="底分 / 底注."),
     option: list[str] | None = typer.Option(None, "--option", help="Ruleset option "
                                             "KEY=VALUE (repeatable), e.g. cap=128."),
+    vs: str | None = typer.Option(None, "--vs", help="Dispute mode: also score under this "
+                                  "ruleset (id or path) and show where the results differ."),
+    vs_option: list[str] | None = typer.Option(None, "--vs-option", help="Dispute mode: "
+                                               "option KEY=VALUE for the --vs side (without "
+                                               "--vs: the same ruleset with this option)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     explain: bool = typer.Option(False, "--explain", help="List every reading considered."),
     lang: str = typer.Option("zh", "--lang", help="Pattern names: zh or en."),
@@ -161,12 +166,12 @@ def score(
 ) -> None:
     """Score one hand and show why: reading, wildcards, patterns, chain, payments."""
     try:
+        from .errors import ContextError
         from .report import human as render_human
         from .report import to_json
         from .scoring import score as score_hand
 
         if lang not in ("zh", "en"):
-            from .errors import ContextError
             raise ContextError(f"--lang {lang}: use zh or en", "--lang")
         ctx = build_context(
             self_draw=self_draw, from_=from_, seat=seat, round_=round_, wild=wild,
@@ -174,6 +179,12 @@ def score(
             robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
             you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly,
             human=human, flowers=flowers, chengbao=chengbao, base=base, option=option)
+        if vs is not None or vs_option:
+            if explain:
+                raise ContextError("--explain does not combine with --vs / --vs-option",
+                                   "--explain")
+            _dispute(hand, rules, ctx, vs, _options(vs_option), as_json, lang)
+            return
         result = score_hand(hand, rules, ctx)
         if as_json:
             out = to_json(result, lang)
@@ -189,27 +200,141 @@ def score(
         _fail(e, as_json, lang)
 
 
+def _dispute(hand: str, rules: str, ctx: Context, vs: str | None,
+             vs_options: tuple[tuple[str, str], ...], as_json: bool, lang: str) -> None:
+    """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
+    from .dispute import dispute, dispute_json, dispute_text, vs_context
+    from .errors import MjscoreError
+    from .ruleset import load_ruleset
+
+    rs_a = load_ruleset(rules)
+    rs_b = load_ruleset(vs) if vs is not None else rs_a
+    d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, vs_options))
+    d.a.spec, d.b.spec = rules, vs if vs is not None else rules
+    if d.a.error is not None and d.b.error is not None:
+        ea, eb = d.a.error, d.b.error
+        if ea.message == eb.message:
+            raise ea
+        err = MjscoreError(f"A ({d.a.spec}): {ea.message}; B ({d.b.spec}): {eb.message}")
+        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
+        err.kind = ea.kind if ea.kind == eb.kind else "error"
+        raise err
+    if as_json:
+        print(json.dumps(dispute_json(d, lang), ensure_ascii=False))
+    else:
+        print(dispute_text(d, lang))
+
+
 @app.command()
 def rules(
     ruleset: str | None = typer.Argument(None, help="A ruleset id or path to show; omit to "
-                                         "list them; 'check' to validate files."),
-    files: list[str] | None = typer.Argument(None, help="With 'check': the YAML files."),
+                                         "list them; 'check FILE...' to validate files; "
+                                         "'new FILE --from ID' to start a house-rule file."),
+    files: list[str] | None = typer.Argument(None, help="With 'check': the YAML files; with "
+                                             "'new': the file to write."),
+    rules_opt: str | None = typer.Option(None, "--rules", help="The ruleset to show (id or "
+                                         "path), instead of the argument."),
+    option: list[str] | None = typer.Option(None, "--option", help="Show the ruleset with "
+                                            "this option value as its default, KEY=VALUE "
+                                            "(repeatable)."),
+    as_yaml: bool = typer.Option(False, "--yaml", help="Print the full YAML (a file that "
+                                 "extends another: resolved, inherited parts marked)."),
+    resolved: bool = typer.Option(False, "--resolved", help="With --yaml: resolve even a "
+                                  "file that extends nothing (no comments kept)."),
+    as_markdown: bool = typer.Option(False, "--markdown", help="Print a readable rules page "
+                                     "(Markdown)."),
+    from_: str | None = typer.Option(None, "--from", help="With 'new': the ruleset to extend "
+                                     "(id or path)."),
+    force: bool = typer.Option(False, "--force", help="With 'new': overwrite FILE."),
+    facts: bool = typer.Option(False, "--facts", help="List what conditions and values can "
+                               "use: facts, attributes, functions (Markdown)."),
     lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
 ) -> None:
-    """List the rulesets, show one (patterns, values, options), or 'check FILE...'."""
+    """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
     try:
-        if ruleset == "check":
-            raise SystemExit(_rules_check(files or []))
-        from .rulesview import list_text, show_text
+        from .errors import ContextError
 
+        if ruleset == "check":
+            if rules_opt or as_yaml or as_markdown or from_ or option:
+                raise ContextError("rules check takes only files: mjscore rules check FILE...")
+            raise SystemExit(_rules_check(files or []))
+        if ruleset == "new":
+            if not files or len(files) != 1:
+                raise ContextError("rules new needs one file to write: mjscore rules new "
+                                   "my.yaml --from hangzhou")
+            parent = from_ or rules_opt
+            if parent is None:
+                raise ContextError("rules new needs --from ID (the ruleset to extend, a "
+                                   "built-in id or a path)")
+            _rules_new(files[0], parent, _options(option), force)
+            return
+        if from_ or force:
+            raise ContextError("--from and --force belong to 'mjscore rules new FILE --from ID'")
         if files:
-            from .errors import ContextError
             raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(files)}")
-        print(show_text(ruleset, lang) if ruleset else list_text())
+        if ruleset and rules_opt and ruleset != rules_opt:
+            raise ContextError(f"two rulesets given: {ruleset} and --rules {rules_opt}")
+        spec = ruleset or rules_opt
+        if facts:
+            if spec or as_yaml or as_markdown or option:
+                raise ContextError("--facts takes no ruleset: mjscore rules --facts")
+            from .rulesview import facts_markdown
+
+            print(facts_markdown(), end="")
+            return
+        if as_yaml and as_markdown:
+            raise ContextError("--yaml and --markdown: choose one")
+        from .rulesview import list_text, markdown, show_text, with_options, yaml_text
+
+        if spec is None:
+            if as_yaml or as_markdown or option:
+                raise ContextError("--yaml, --markdown and --option need a ruleset: "
+                                   "mjscore rules ID --markdown")
+            print(list_text())
+            return
+        from .ruleset import load_ruleset
+
+        rs = with_options(load_ruleset(spec), _options(option))
+        if as_yaml:
+            print(yaml_text(rs, resolved=resolved or bool(option)), end="")
+        elif as_markdown:
+            print(markdown(rs), end="")
+        else:
+            print(show_text(rs, lang))
     except SystemExit:
         raise
     except Exception as e:
         _fail(e)
+
+
+def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
+               force: bool) -> None:
+    """Write a starter house-rule file that extends ``parent``; it must load as written."""
+    import os
+    from pathlib import Path
+
+    from .errors import ContextError
+    from .ruleset import _is_path, compile_ruleset, load_ruleset
+    from .rulesview import starter
+
+    out = Path(target)
+    if not target.endswith((".yaml", ".yml")):
+        raise ContextError(f"rules new {target}: the file name must end in .yaml")
+    if out.exists() and not force:
+        raise ContextError(f"rules new {target}: the file exists; choose another name or add "
+                           "--force to overwrite it")
+    rs = load_ruleset(parent)
+    spec = parent
+    if _is_path(parent):
+        # extends: is relative to the new file's folder
+        spec = os.path.relpath(Path(parent).resolve(), out.resolve().parent).replace(os.sep, "/")
+    text = starter(rs, target, spec, pairs)
+    compile_ruleset(text, str(out))  # never write a file that does not load
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ContextError(f"rules new {target}: cannot write: {e.strerror}") from None
+    print(f"wrote {target}: extends {spec}. Edit it, then: mjscore rules check {target}")
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -185,8 +185,10 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         lo = spec.minimum if spec and spec.minimum is not None else (1 if name == "base" else 0)
         hi = spec.maximum if spec and spec.maximum is not None else limit
         if not lo <= v <= min(hi, limit):
-            raise ContextError(f"{FLAG_TEXT[name]} {v}: must be between {lo} and {min(hi, limit)}",
-                               FLAG_TEXT[name])
+            # a house ruleset may pin a flag (e.g. the dealer always at 3 老庄): say so plainly
+            want = f"must be {lo} in the {rs.id} ruleset" if lo == min(hi, limit) else \
+                f"must be between {lo} and {min(hi, limit)}"
+            raise ContextError(f"{FLAG_TEXT[name]} {v}: {want}", FLAG_TEXT[name])
 
     def flag_default(name: str, fallback: Any) -> Any:
         v = getattr(ctx, name)

@@ -114,7 +114,8 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
             lines.append("; ".join(parts))
         elif t.combine == "product":
             items = [f"{pattern_name(h, lang)} ×{h.value}" + (f"^{h.count}" if h.count > 1 else "")
-                     for h in hits] + [f"{pattern_name(p, lang)} ×{v}" for p, v in extra]
+                     + _formula(rs, h, s, lang) for h in hits] + [
+                         f"{pattern_name(p, lang)} ×{v}" for p, v in extra]
             lines.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
         else:
             items = []
@@ -125,7 +126,8 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
                               for x in h.items]
                 else:
                     items.append(f"{pattern_name(h, lang)} {h.value}"
-                                 + (f"×{h.count}" if h.count > 1 else ""))
+                                 + (f"×{h.count}" if h.count > 1 else "")
+                                 + _formula(rs, h, s, lang))
             items += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
             lines.append(" + ".join(items) + f" = {label} {s.tallies[t.name]}".rstrip())
     return lines
@@ -149,7 +151,9 @@ def _item_text(x: Any, elem: str) -> str:
 def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
     if h.pattern.value.const:
         return ""
-    return f" ({render(h.pattern.value, s.env, labels(rs, lang))})"
+    text = render(h.pattern.value, s.env, labels(rs, lang))
+    # a formula that comes down to a bare number (a choice between constants) says nothing more
+    return "" if text.strip() == str(h.value) else f" ({text})"
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:

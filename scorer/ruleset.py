@@ -81,6 +81,8 @@ TOP_KEYS = {
     "patterns": "the scoring patterns",
     "payment": "what each payer pays",
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
+    "house_examples": "common house changes offered by 'mjscore rules new --from ID': "
+    "a list of {title, yaml}",
     "ties": "how readings that score alike are ranked: order (found | sets) and prefer "
     "(pattern ids)",
 }
@@ -240,6 +242,18 @@ class Wildcard:
 
 
 @dataclass(frozen=True)
+class HouseExample:
+    """A common house change, offered (commented out) by ``mjscore rules new --from ID``.
+
+    ``yaml`` is the text to add to a file that extends the ruleset; ``title`` says in
+    a few words what it changes (e.g. "封顶 128 (cap 128)").
+    """
+
+    title: str
+    yaml: str
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A compiled ruleset; immutable and shared by every hand scored with it."""
 
@@ -268,7 +282,9 @@ class Ruleset:
     payment: Payment
     detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
     features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
-    chain: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()  # file names: this one, then what it extends, in order
+    sources: tuple[str, ...] = ()  # the same files as full paths
+    house_examples: tuple[HouseExample, ...] = ()
     # (pattern, when, value, count, each) closures, unwrapped for the per-reading loop
     fast: tuple[tuple[Pattern, Any, Any, Any, Any], ...] = field(default=(), compare=False,
                                                                   repr=False)
@@ -338,7 +354,8 @@ def list_builtin() -> list[str]:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
-    A file is read again only when its size or modification time changes.
+    A file is read again only when its size or modification time changes, or that of
+    a file it extends, so editing a parent file is seen at once.
 
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
@@ -350,22 +367,38 @@ def load_ruleset(spec: str) -> Ruleset:
     except OSError:
         stamp = (spec,)
     hit = _RECENT.get(spec)
-    if hit is not None and hit[0] == stamp:
+    if hit is not None and hit[0] == stamp and all(_stamp(p) == s for p, s in hit[2]):
         return hit[1]
     path, text = _locate(spec, None, [])
-    rs = _load_cached(str(path), text)
+    key = (str(path.resolve()), text)
+    cached = _CACHE.get(key)
+    if cached is not None and all(_stamp(p) == s for p, s in cached[1]):
+        rs, parents = cached
+    else:
+        rs = compile_ruleset(text, str(path))
+        parents = tuple((p, _stamp(p)) for p in rs.sources[1:])
+        if len(_CACHE) >= 64:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (rs, parents)
     if len(_RECENT) > 64:
         _RECENT.clear()
-    _RECENT[spec] = (stamp, rs)
+    _RECENT[spec] = (stamp, rs, parents)
     return rs
 
 
-_RECENT: dict[str, tuple[tuple[object, ...], Ruleset]] = {}
+# spec -> (stamp of the file, ruleset, stamps of the files it extends)
+_RECENT: dict[str, tuple[tuple[object, ...], Ruleset, tuple[tuple[str, Any], ...]]] = {}
+# (resolved path, text) -> (ruleset, stamps of the files it extends)
+_CACHE: dict[tuple[str, str], tuple[Ruleset, tuple[tuple[str, Any], ...]]] = {}
 
 
-@lru_cache(maxsize=64)
-def _load_cached(key: str, text: str) -> Ruleset:
-    return compile_ruleset(text, key)
+def _stamp(path: str) -> Any:
+    """What tells a file's content apart cheaply: (mtime, size), or None if it is gone."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 
 def _is_path(spec: str) -> bool:
@@ -373,14 +406,19 @@ def _is_path(spec: str) -> bool:
 
 
 def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, str]:
-    """Find a ruleset by id or path and read its text."""
+    """Find a ruleset by id or path and read its text.
+
+    ``base_dir`` is the folder of the file that names ``spec`` in its ``extends:``
+    (relative paths are relative to that file); ``chain`` the files read so far, shown
+    in the message when the ruleset is missing.
+    """
+    via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
     if not _is_path(spec):
         path = builtin_path(spec)
-        if not path.is_file():
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
             close = difflib.get_close_matches(spec, known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
             raise RulesetError(
                 f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
                 f"or give a path to a YAML file{via}"
@@ -390,8 +428,12 @@ def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, s
         if base_dir is not None and not path.is_absolute():
             path = base_dir / path
         if not path.is_file():
-            via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
-            raise RulesetError(f"ruleset file not found: {spec}{via}")
+            where = f" (looked for {path}, relative to the file that extends it)" if str(
+                path) != spec else ""
+            stem = Path(spec).stem
+            if stem in list_builtin() and Path(spec).name == f"{stem}.yaml":
+                where += f"; a built-in ruleset is named by its id: extends: {stem}"
+            raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
     try:
         # read at most one byte more than allowed: a huge file is refused without loading it
         with path.open("rb") as fh:
@@ -425,12 +467,31 @@ def is_builtin(path: str) -> bool:
         return False
 
 
+# Top-level lists whose entries have an ``id``: a child's entry with an inherited id
+# changes that entry key by key; one with a new id is added; ``remove:`` drops ids.
+ID_LISTS = ("patterns", "errors", "not_a_win")
+
+
+def _ident(path: str) -> str:
+    p = Path(path)
+    return str(p.resolve()) if p.exists() else path
+
+
 def read_merged(text: str, file: str, chain: list[str] | None = None,
                 problems: list[Problem] | None = None) -> tuple[YMap, list[str]]:
     """Parse a ruleset file and everything it extends; return the merged map and the chain.
 
-    Problems that leave the file readable (see :func:`scorer.yamlsafe.load`) are added to
-    ``problems`` when it is given, else raised.
+    The chain lists the files read, the given one first (resolved paths). A file
+    that extends another (``extends: hangzhou`` or ``extends: ../base.yaml``, a path
+    relative to the file) starts from the parent's merged map: see :func:`merge_ruleset`.
+    A missing parent, a cycle or more than ``MAX_EXTENDS`` levels is a RulesetError at
+    the ``extends:`` line, with the chain of files. Problems that leave a file readable
+    (see :func:`scorer.yamlsafe.load`) are added to ``problems`` when it is given, else
+    raised.
+
+    >>> data, chain = read_merged("extends: hangzhou\\nid: mine\\n", "mine.yaml")
+    >>> data["id"], data["name_en"], [c.rsplit("/", 1)[-1] for c in chain]
+    ('mine', 'Hangzhou', ['mine.yaml', 'hangzhou.yaml'])
     """
     chain = list(chain or [])
     shown = _display(file)
@@ -438,82 +499,239 @@ def read_merged(text: str, file: str, chain: list[str] | None = None,
     data = load(text, shown, trusted=is_builtin(file), problems=problems)
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
-    ident = str(Path(file).resolve()) if Path(file).exists() else file
-    m = data.marks.get("extends")
-    if ident in chain:
-        names = [Path(c).name for c in [*chain, ident]]
-        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                   "extends", f"extends itself in a cycle: {' → '.join(names)}"))
-    chain.append(ident)
+    chain.append(_ident(file))
     parent_spec = data.get("extends")
-    if parent_spec is None:
+    if parent_spec is None and "extends" not in data:
+        if "remove" in data:
+            m = data.marks.get("remove")
+            raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
+                                       "remove", "remove: drops inherited entries; it needs "
+                                       "extends: (the ruleset to start from)"))
         return data, chain
-    if not isinstance(parent_spec, str):
-        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                   "extends", "must be a ruleset id or a path"))
+    m = data.vmarks.get("extends")
+    line, col = (m.line, m.column) if m else (None, None)
+    names = [Path(c).name for c in chain]
+    if "extends" in data and parent_spec is None:
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   "give the ruleset to start from: a built-in id (e.g. "
+                                   "hangzhou) or a path to a YAML file, relative to this file"))
+    if not isinstance(parent_spec, str) or not parent_spec.strip():
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   "must be a built-in ruleset id (e.g. hangzhou) or a path to "
+                                   "a YAML file, relative to this file"))
     if _is_path(parent_spec) and not parent_spec.endswith((".yaml", ".yml")):
         # a ruleset may only read other rulesets, not any file it can name
-        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                   "extends", f"'{parent_spec}': extends names a built-in "
-                                   "ruleset id or a .yaml/.yml file"))
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   f"'{parent_spec}': extends names a built-in ruleset id or a "
+                                   ".yaml/.yml file"))
     if len(chain) > MAX_EXTENDS:
-        raise RulesetError(Problem(shown, m.line if m else None, None, "extends",
-                                   f"more than {MAX_EXTENDS} levels of extends"))
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   f"more than {MAX_EXTENDS} levels of extends "
+                                   f"(chain: {' → '.join(names)})"))
     try:
-        ppath, ptext = _locate(parent_spec, Path(file).parent, [Path(c).name for c in chain])
+        ppath, ptext = _locate(parent_spec, Path(file).parent, names)
     except RulesetError as e:
-        raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                   "extends", e.message)) from None
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   e.problems[0].message if e.problems else e.message)) from None
+    if _ident(str(ppath)) in chain:
+        cycle = [*names, ppath.name]
+        raise RulesetError(Problem(shown, line, col, "extends",
+                                   f"extends itself in a cycle: {' → '.join(cycle)}"))
     parent, chain = read_merged(ptext, str(ppath), chain, problems)
-    return merge(parent, data), chain
+    merge_problems: list[Problem] = []
+    merged = merge_ruleset(parent, data, merge_problems)
+    if merge_problems:
+        raise RulesetError(merge_problems)
+    if "id" not in data:
+        # A house file without its own id is named after the file, so that results and
+        # disputes never show it under its parent's id.
+        merged["id"] = Path(file).stem
+        merged.marks["id"] = merged.vmarks["id"] = Mark(shown, 1, 1)
+    return merged, chain
+
+
+def merge_ruleset(parent: YMap, child: YMap, problems: list[Problem]) -> YMap:
+    """Merge a child ruleset file over its (merged) parent.
+
+    * mappings (``options``, ``context``, ``labels``, ``payment`` …) merge key by key,
+      recursively: ``options: {cap: {default: 128}}`` changes one default;
+    * the lists of :data:`ID_LISTS` merge by ``id``: an entry with an inherited id
+      changes that entry key by key (``{id: baotou, value: 4}``), a new id adds an
+      entry (a new pattern must say ``when:``);
+    * ``remove: [id, ...]`` drops inherited entries before the child's are added (so
+      remove + an entry with the same id replaces it whole); ``replaces:`` lists of
+      inherited patterns forget the removed ids;
+    * any other value (text, numbers, other lists) is replaced by the child's.
+
+    Problems (an unknown id in ``remove``, an override of a pattern that does not
+    exist) are appended to ``problems`` with the child's file and line.
+    """
+    removed = _removals(parent, child, problems)
+    base = _without(parent, removed) if removed else parent
+    out = YMap(child.mark)
+    _copy_into(out, base)
+    for k, v in child.items():
+        if k in ("extends", "remove"):
+            continue
+        if k in ID_LISTS and isinstance(v, YList) and isinstance(out.get(k), YList):
+            out[k] = _merge_by_id(out[k], v, k, problems)
+        else:
+            out[k] = merge(out[k], v) if k in out else v
+        out.marks[k] = child.marks[k]
+        out.vmarks[k] = child.vmarks[k]
+    return out
 
 
 def merge(parent: Any, child: Any) -> Any:
-    """Merge a child ruleset over its parent (see module docstring)."""
-    if isinstance(parent, YMap) and isinstance(child, YMap):
-        out = YMap(child.mark)
-        for k, v in parent.items():
-            out[k] = v
-            out.marks[k] = parent.marks.get(k) or out.mark  # type: ignore[assignment]
-            if k in parent.vmarks:
-                out.vmarks[k] = parent.vmarks[k]
+    """Merge two values of a ruleset: mappings key by key, lists of entries with ids by id,
+    anything else is the child's value.
+
+    >>> merge({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"d": 4}})
+    {'a': 1, 'b': {'c': 2, 'd': 4}}
+    """
+    if isinstance(parent, dict) and isinstance(child, dict):
+        out = YMap(getattr(child, "mark", None))
+        _copy_into(out, parent)
         for k, v in child.items():
-            if k in ("extends", "remove"):
-                continue
             out[k] = merge(out[k], v) if k in out else v
-            out.marks[k] = child.marks[k]
-            out.vmarks[k] = child.vmarks[k]
-        removed = child.get("remove") or []
-        if isinstance(removed, list):
-            for key in ("patterns", "errors", "not_a_win"):
-                lst = out.get(key)
-                if isinstance(lst, YList):
-                    kept = YList(lst.mark)
-                    for item, mk in zip(lst, lst.marks, strict=False):
-                        if not (isinstance(item, dict) and item.get("id") in removed):
-                            kept.append(item)
-                            kept.marks.append(mk)
-                    out[key] = kept
+            if isinstance(child, YMap):
+                if k in child.marks:
+                    out.marks[k] = child.marks[k]
+                if k in child.vmarks:
+                    out.vmarks[k] = child.vmarks[k]
         return out
     if isinstance(parent, YList) and isinstance(child, YList) and _has_ids(parent) and _has_ids(
             child):
-        out_list = YList(child.mark)
-        index: dict[Any, int] = {}
-        for item, mk in zip(parent, parent.marks, strict=False):
-            index[item.get("id")] = len(out_list)
-            out_list.append(item)
-            out_list.marks.append(mk)
-        for item, mk in zip(child, child.marks, strict=False):
-            pid = item.get("id")
-            if pid in index:
-                pos = index[pid]
-                out_list[pos] = merge(out_list[pos], item)
-                out_list.marks[pos] = mk
-            else:
-                out_list.append(item)
-                out_list.marks.append(mk)
-        return out_list
+        return _merge_by_id(parent, child, "", [])
     return child
+
+
+def _copy_into(out: YMap, src: dict[str, Any]) -> None:
+    for k, v in src.items():
+        out[k] = v
+        if isinstance(src, YMap):
+            if k in src.marks:
+                out.marks[k] = src.marks[k]
+            if k in src.vmarks:
+                out.vmarks[k] = src.vmarks[k]
+
+
+def _origin(lst: Any, i: int) -> int:
+    """The index an entry of a merged list had in the file it was written in."""
+    origins = getattr(lst, "origins", None)
+    return origins[i] if origins is not None and i < len(origins) else i
+
+
+def _new_list(mark: Mark | None) -> YList:
+    out = YList(mark)
+    out.origins = []  # type: ignore[attr-defined]
+    return out
+
+
+def _append(out: YList, item: Any, mark: Mark, origin: int) -> None:
+    out.append(item)
+    out.marks.append(mark)
+    out.origins.append(origin)  # type: ignore[attr-defined]
+
+
+def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem]) -> YList:
+    out = _new_list(child.mark)
+    index: dict[str, int] = {}
+    for i, (item, mk) in enumerate(zip(parent, parent.marks, strict=False)):
+        pid = item.get("id") if isinstance(item, dict) else None
+        if isinstance(pid, str):
+            index[pid] = len(out)
+        _append(out, item, mk, _origin(parent, i))
+    for j, (item, mk) in enumerate(zip(child, child.marks, strict=False)):
+        pid = item.get("id") if isinstance(item, dict) else None
+        if isinstance(pid, str) and pid in index:
+            pos = index[pid]
+            out[pos] = merge(out[pos], item)
+            out.marks[pos] = mk
+            out.origins[pos] = j  # type: ignore[attr-defined]
+            continue
+        if key == "patterns" and isinstance(item, YMap) and isinstance(pid, str) and (
+                "when" not in item):
+            # An override whose id matches nothing would silently add a pattern that always
+            # applies (when defaults to true): almost surely a misspelt id.
+            close = difflib.get_close_matches(pid, list(index), n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            mark = item.vmarks.get("id") or mk
+            problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
+                                    f"no inherited pattern '{pid}' to change; {hint}a new "
+                                    "pattern needs when: (and name, value)"))
+        _append(out, item, mk, j)
+    return out
+
+
+def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
+    """The ids a child's ``remove:`` drops, each checked against the parent's entries."""
+    raw = child.get("remove")
+    if raw is None:
+        return set()
+    m = child.vmarks.get("remove") or child.mark
+    if isinstance(raw, str):
+        lst = YList(m)
+        lst.append(raw)
+        lst.marks.append(m)  # type: ignore[arg-type]
+        raw = lst
+    if not isinstance(raw, YList):
+        problems.append(Problem(m.file if m else "", m.line if m else None,
+                                m.column if m else None, "remove",
+                                "must be a list of inherited ids, e.g. [qingqidui, gangkai]"))
+        return set()
+    known: list[str] = []
+    for key in ID_LISTS:
+        entries = parent.get(key)
+        if isinstance(entries, list):
+            known += [str(i["id"]) for i in entries if isinstance(i, dict) and "id" in i]
+    out: set[str] = set()
+    for j, rid in enumerate(raw):
+        mk = raw.marks[j] if j < len(raw.marks) else m
+        if not isinstance(rid, str):
+            problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
+                                    mk.column if mk else None, f"remove[{j}]",
+                                    "must be the id of an inherited entry (text)"))
+            continue
+        if rid not in known:
+            close = difflib.get_close_matches(str(rid), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
+                                    mk.column if mk else None, f"remove[{j}]",
+                                    f"no inherited pattern, error or not_a_win with id "
+                                    f"'{rid}'{hint}"))
+            continue
+        out.add(rid)
+    return out
+
+
+def _without(parent: YMap, removed: set[str]) -> YMap:
+    """A copy of ``parent`` without the removed entries; ``replaces`` lists forget them."""
+    out = YMap(parent.mark)
+    _copy_into(out, parent)
+    for key in ID_LISTS:
+        lst = parent.get(key)
+        if not isinstance(lst, YList):
+            continue
+        kept = _new_list(lst.mark)
+        for i, (item, mk) in enumerate(zip(lst, lst.marks, strict=False)):
+            if isinstance(item, dict) and item.get("id") in removed:
+                continue
+            if key == "patterns" and isinstance(item, YMap) and item.get("replaces"):
+                rep = item["replaces"]
+                reps = [rep] if isinstance(rep, str) else rep
+                if isinstance(reps, list) and any(r in removed for r in reps):
+                    item = merge(item, YMap())
+                    new = YList(getattr(rep, "mark", None))
+                    for r, rm in zip(reps, getattr(rep, "marks", [item.vmarks.get("replaces")]
+                                                   * len(reps)), strict=False):
+                        if r not in removed:
+                            new.append(r)
+                            new.marks.append(rm)
+                    item["replaces"] = new
+            _append(kept, item, mk, _origin(lst, i))
+        out[key] = kept
+    return out
 
 
 def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
@@ -545,21 +763,30 @@ def _has_ids(lst: list[Any]) -> bool:
 
 # ----------------------------------------------------------------------------- compiling
 def compile_ruleset(text: str, file: str) -> Ruleset:
-    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem."""
+    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem.
+
+    A problem found in a file that this one extends is reported at its place in that
+    file, with a note that the file is inherited (an override here may be the cause);
+    the file's own problems come first.
+    """
     found: list[Problem] = []
     data, chain = read_merged(text, file, problems=found)
-    c = _Compiler(_display(file), data)
+    shown = _display(file)
+    c = _Compiler(shown, data)
     rs = c.build()
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
     seen = {(p.file, p.key) for p in found}
     problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
-    problems.sort(key=lambda p: (p.file, p.line or 0, p.column or 0))  # in file order
+    problems = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
+                if p.file and p.file != shown else p for p in problems]
+    # in file order, this file first: an inherited problem is often the echo of a change here
+    problems.sort(key=lambda p: (p.file != shown, p.file, p.line or 0, p.column or 0))
     if problems or rs is None:
-        raise RulesetError(problems or [Problem(_display(file), None, None, "",
+        raise RulesetError(problems or [Problem(shown, None, None, "",
                                                 "the ruleset could not be compiled")])
     return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
-                           "data": data, "trusted": is_builtin(file)})
+                           "sources": tuple(chain), "data": data, "trusted": is_builtin(file)})
 
 
 class _Compiler:
@@ -721,12 +948,9 @@ class _Compiler:
                           default=tallies[0].name if tallies else "0")
         pay_scope_names = {**reading_names, **tally_names, **F.names_at("payment")}
         payment = self.payment(d.get("payment"), pay_scope_names, opt_scope)
+        house_examples = self.house_examples(d.get("house_examples"))
 
-        self.check_flags_used(flags, [p.when for p in patterns] + [p.value for p in patterns]
-                              + [c.when for c in errors] + [c.when for c in not_a_win]
-                              + [c for _, c in shape_when]
-                              + [c for p in patterns for c in (p.count, p.each) if c]
-                              + [c for p in patterns for _, c in p.also])
+        self.check_flags_used(flags, self.located(d, patterns, errors, not_a_win, shape_when))
         if (self.problems or players is None or sdd is None or score is None or payment is None
                 or suits is None):
             return None
@@ -750,6 +974,7 @@ class _Compiler:
             self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
             labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
             patterns=patterns, payment=payment, detail=detail, features=features,
+            house_examples=house_examples,
             fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
                         p.each.fn if p.each else None) for p in patterns if p.combine is None),
             families=families, placement=placement, tie_order=tie_order,
@@ -765,6 +990,37 @@ class _Compiler:
                  | (set(payment.chengbao.reverse_factor.names) if payment.chengbao else set()))
                 - set(tally_names) - set(F.names_at("payment")) - {x.name for x in payment.lets})),
         )
+
+    def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
+        if raw is None:
+            return ()
+        if not isinstance(raw, YList):
+            self.problem(getattr(raw, "mark", None), "house_examples",
+                         "must be a list of {title, yaml}")
+            return ()
+        out = []
+        for i, item in enumerate(raw):
+            path = f"house_examples[{i}]"
+            if not isinstance(item, YMap):
+                self.problem(self.mark_of(raw, i), path, "must be a mapping with title and yaml")
+                continue
+            self.check_keys(item, {"title", "yaml"}, path)
+            title = self.text(item, "title", f"{path}.title", required=True)
+            text = self.text(item, "yaml", f"{path}.yaml", required=True)
+            if text:
+                # the snippet is added to a file that extends this one: it must be a mapping
+                try:
+                    snippet = load(text, self.file)
+                except RulesetError as e:
+                    self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
+                                 e.problems[0].message)
+                    continue
+                if not isinstance(snippet, YMap):
+                    self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
+                                 "must be YAML keys to add to a file that extends this ruleset")
+                    continue
+            out.append(HouseExample(title, text))
+        return tuple(out)
 
     def shapes(self, d: YMap, scope: Scope) -> tuple[tuple[str, ...],
                                                      tuple[tuple[str, Compiled], ...]]:
@@ -985,7 +1241,7 @@ class _Compiler:
             return ()
         out = []
         for i, item in enumerate(raw):
-            path = f"{key}[{i}]"
+            path = f"{key}[{_origin(raw, i)}]"
             if not isinstance(item, YMap):
                 self.problem(self.mark_of(raw, i), path, "must be a mapping with when and message")
                 continue
@@ -1018,7 +1274,7 @@ class _Compiler:
         out: list[Pattern] = []
         replaces_at: list[tuple[int, str, Any]] = []
         for i, item in enumerate(raw):
-            path = f"patterns[{i}]"
+            path = f"patterns[{_origin(raw, i)}]"
             if not isinstance(item, YMap):
                 self.problem(self.mark_of(raw, i), path, "must be a mapping (id, name, when, value)")
                 continue
@@ -1027,7 +1283,7 @@ class _Compiler:
             if pid in ids:
                 self.problem(self.mark_of(item, "id"), f"{path}.id",
                              f"id '{pid}' is used twice (also patterns[{ids[pid]}])")
-            ids[pid] = i
+            ids[pid] = _origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
                 close = difflib.get_close_matches(str(tally), tally_names, n=1)
@@ -1220,20 +1476,56 @@ class _Compiler:
         needs = bool(used & {"payer_is_discarder", "discarder"})
         return Payment(pays, amount, tuple(lets), cb, needs, bool(used & reading_level))
 
-    def check_flags_used(self, flags: dict[str, FlagSpec], exprs: list[Compiled]) -> None:
-        used: set[str] = set()
-        for c in exprs:
-            used |= set(c.names)
+    def located(self, d: YMap, patterns: tuple[Pattern, ...], errors: tuple[Check, ...],
+                not_a_win: tuple[Check, ...], shape_when: tuple[tuple[str, Compiled], ...],
+                ) -> list[tuple[Compiled, Mark | None, str]]:
+        """Every expression of patterns, checks and shape conditions, with where it is
+        written (so a problem with one points at it, in the file it is written in)."""
+        out: list[tuple[Compiled, Mark | None, str]] = []
+        raw = d.get("patterns")
+        for p in patterns:
+            item = raw[p.index] if isinstance(raw, YList) and p.index < len(raw) else None
+            path = f"patterns[{_origin(raw, p.index)}]"
+            for attr in ("when", "value", "count", "each"):
+                c = getattr(p, attr)
+                if c is not None:
+                    out.append((c, self.mark_of(item, attr) if item else None, f"{path}.{attr}"))
+            also = item.get("also") if isinstance(item, YMap) else None
+            for tname, c in p.also:
+                out.append((c, self.mark_of(also, tname) if also else None,
+                            f"{path}.also.{tname}"))
+        for _, c in shape_when:
+            out.append((c, self.mark_of(d, "shapes"), "shapes"))
+        for key, checks in (("errors", errors), ("not_a_win", not_a_win)):
+            raw = d.get(key)
+            items = list(raw) if isinstance(raw, YList) else []
+            for c in checks:
+                idx = next((i for i, it in enumerate(items) if isinstance(it, YMap)
+                            and str(it.get("id", f"{key}{i}")) == c.id), None)
+                out.append((c.when, self.mark_of(items[idx], "when") if idx is not None else None,
+                            f"{key}[{_origin(raw, idx)}].when" if idx is not None else key))
+        return out
+
+    def check_flags_used(self, flags: dict[str, FlagSpec],
+                         exprs: list[tuple[Compiled, Mark | None, str]]) -> None:
+        """A fact fed by a context flag needs the flag listed under ``context:``; the
+        problem is reported at the first expression that uses it."""
         for flag, feeds in FLAGS.items():
             if flag in flags:
                 continue
             for name in feeds:
-                if name in used and not (flag == "kongs" and "kong_draw" in flags) and not (
+                if (flag == "kongs" and "kong_draw" in flags) or (
                         flag == "kong_draw" and name == "kongs" and "kongs" in flags):
-                    self.problem(self.data.marks.get("context") or self.data.mark, "context",
-                                 f"expressions use '{name}' but the context list does not "
-                                 f"include the flag '{flag}'")
-                    break
+                    continue
+                user = next(((m, k) for c, m, k in exprs if name in c.names), None)
+                if user is None:
+                    continue
+                mark, key = user
+                if mark is None:
+                    mark, key = self.data.marks.get("context") or self.data.mark, "context"
+                self.problem(mark, key, f"uses '{name}', which needs the flag '{flag}' listed "
+                             f"under context: (a line '  {flag}:' below 'context:')")
+                break
 
 
 _ = (BOOL, GROUP, STR)  # re-exported type names used by tests and docs

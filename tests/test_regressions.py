@@ -197,7 +197,8 @@ def test_extends_reads_only_rulesets(tmp_path: Path) -> None:
 
     f = tmp_path / "x.yaml"
     f.write_text("id: x\nextends: /etc/passwd\n", encoding="utf-8")
-    with pytest.raises(RulesetError, match=r"x.yaml:2:1 extends: '/etc/passwd': extends "
+    # the position is the value's (column 10), as for every other extends: problem
+    with pytest.raises(RulesetError, match=r"x.yaml:2:10 extends: '/etc/passwd': extends "
                        r"names a built-in ruleset id or a .yaml/.yml file"):
         load_ruleset(str(f))
 
