@@ -97,6 +97,13 @@ def _chow_starts(i: int) -> list[int]:
 def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
     """All decompositions of the concealed tiles into one pair and ``sets`` sets.
 
+    Sets never span suits, so each suit (and the honors) is decomposed on its own,
+    with every joker budget, and the parts are combined: the per-suit results depend
+    only on that suit's nine counts and are cached across hands (see :func:`_suit_parts`):
+    in a batch, most suits have been seen before. With more than two jokers the
+    whole-hand search (:func:`_standard_search`, also the cross-check in the tests) is
+    faster on a cold cache.
+
     Returns sorted group tuples; groups made only of jokers are FREE_PAIR/FREE_SET.
     Below: 44 + 111 222 333, 44 + 123 123 123, and 11 + 123 234 234.
 
@@ -106,6 +113,112 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 3)]
     [['chow', 'chow', 'chow', 'pair'], ['chow', 'chow', 'chow', 'pair'], ['pair', 'pung', 'pung', 'pung']]
     """
+    if sum(counts) + jokers != 2 + 3 * sets:
+        return ()
+    if jokers > 2:
+        # With three or four jokers a suit has many local joker placements that the whole
+        # hand rules out; a cold per-suit cache costs more than the whole-hand search.
+        return _standard_search(counts, jokers, sets)
+    parts = [_suit_parts(b, counts[b:b + n], jokers) for b, n in ((0, 9), (9, 9), (18, 9), (27, 7))]
+    out: set[tuple[Group, ...]] = set()
+
+    def combine(k: int, j: int, n: int, pair: bool, acc: tuple[tuple[Group, ...], ...]) -> None:
+        if k == len(parts):
+            left_sets = sets - n
+            if left_sets < 0 or jokers - j != (0 if pair else 2) + 3 * left_sets:
+                return
+            free = (FREE_PAIR,) * (not pair) + (FREE_SET,) * left_sets
+            for combo in product(*acc):
+                out.add(tuple(sorted(g for part in combo for g in part) + sorted(free)))
+            return
+        for (pj, pn, pp), options in parts[k].items():
+            if j + pj <= jokers and n + pn <= sets and not (pair and pp):
+                combine(k + 1, j + pj, n + pn, pair or pp, (*acc, options))
+
+    combine(0, 0, 0, False, ())
+    return tuple(sorted(tuple(sorted(d)) for d in out))
+
+
+SuitParts = dict[tuple[int, int, bool], tuple[tuple[Group, ...], ...]]
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
+    """Every way to cover one suit's natural tiles with groups, jokers filling gaps.
+
+    Keys are (jokers used, sets, whether the pair is among them); every group holds
+    at least one natural tile of this suit (groups of jokers alone are added by the
+    caller). Honors (base 27) form no chows.
+    """
+    c = list(counts)
+    honors = base >= 27
+    acc: list[Group] = []
+    out: dict[tuple[int, int, bool], set[tuple[Group, ...]]] = {}
+
+    def rec(i: int, j: int, pair: bool) -> None:
+        while i < len(c) and c[i] == 0:
+            i += 1
+        if i == len(c):
+            key = (j, len(acc) - pair, pair)
+            out.setdefault(key, set()).add(tuple(sorted(acc)))
+            return
+        t = base + i
+        ci = c[i]
+        if not pair:
+            for nat in (2, 1):
+                wild = 2 - nat
+                if ci >= nat and j + wild <= max_jokers:
+                    c[i] -= nat
+                    acc.append(Group("pair", (t, t), (t,) * wild))
+                    rec(i, j + wild, True)
+                    acc.pop()
+                    c[i] += nat
+        for nat in (3, 2, 1):
+            wild = 3 - nat
+            if ci >= nat and j + wild <= max_jokers:
+                c[i] -= nat
+                acc.append(Group("pung", (t, t, t), (t,) * wild))
+                rec(i, j + wild, pair)
+                acc.pop()
+                c[i] += nat
+        if honors:
+            return
+        for s in _chow_starts(t):
+            # Tiles below i have no natural copies left (i is the lowest), so they are
+            # jokers; each tile above i may be natural (if present) or a joker.
+            below = t - s
+            if j + below > max_jokers:
+                continue
+            options: list[list[tuple[int, bool]]] = [[]]
+            for u in range(t + 1, s + 3):
+                nxt: list[list[tuple[int, bool]]] = []
+                for o in options:
+                    if c[u - base] > 0:
+                        nxt.append([*o, (u, True)])
+                    nxt.append([*o, (u, False)])
+                options = nxt
+            for o in options:
+                wild_tiles = [s + k for k in range(below)] + [u for u, nat in o if not nat]
+                if j + len(wild_tiles) > max_jokers:
+                    continue
+                c[i] -= 1
+                for u, nat in o:
+                    if nat:
+                        c[u - base] -= 1
+                acc.append(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))))
+                rec(i, j + len(wild_tiles), pair)
+                acc.pop()
+                for u, nat in o:
+                    if nat:
+                        c[u - base] += 1
+                c[i] += 1
+
+    rec(0, 0, False)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
+    """The whole-hand search (the reference for :func:`standard`, used by the tests)."""
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
     if jokers < 2:

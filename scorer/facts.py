@@ -287,17 +287,17 @@ def _wild_self(env: Env) -> int:
 
 @fact("suits", list_of(STR), "reading", "the suits ('m','p','s') of the suited tiles, without repeats")
 def _suits(env: Env) -> tuple[str, ...]:
-    return _profile(env)["suits"]  # type: ignore[no-any-return]
+    return _profile(env, "suits")  # type: ignore[no-any-return]
 
 
 @fact("honor_tiles", INT, "reading", "number of honor tiles (winds and dragons)")
 def _honor_tiles(env: Env) -> int:
-    return _profile(env)["honor_tiles"]  # type: ignore[no-any-return]
+    return _profile(env, "honor_tiles")  # type: ignore[no-any-return]
 
 
 @fact("suited_tiles", INT, "reading", "number of suited tiles")
 def _suited_tiles(env: Env) -> int:
-    return _profile(env)["suited_tiles"]  # type: ignore[no-any-return]
+    return _profile(env, "suited_tiles")  # type: ignore[no-any-return]
 
 
 @fact("pair", GROUP + "?", "reading", "the pair of a reading with exactly one pair (the "
@@ -389,16 +389,16 @@ GREEN_TILES = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 bamboo and green 
 REVERSIBLE_TILES = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33})  # 推不倒
 
 
-def _profile(env: Env) -> dict[str, Any]:
-    """Facts about the multiset of the reading's tiles (suits, honors, ranges, quads).
+def _tile_counts(env: Env) -> dict[int, int]:
+    """How many of each tile the reading holds, melds included (kongs count four).
 
     Computed once per reading; once per hand at a table without wildcards, as every
     reading then has the hand's own tiles (counted from the hand, melds included)."""
     holder: Env = env.parent if (env.parent is not None and env["wild_face"] is None) else env
-    prof: dict[str, Any] | None = holder.get("__profile__")
-    if prof is not None:
-        return prof
-    counts: dict[int, int] = {}
+    counts: dict[int, int] | None = holder.get("__counts__")
+    if counts is not None:
+        return counts
+    counts = {}
     if holder is env:
         for t in env["tiles"]:
             counts[t] = counts.get(t, 0) + 1
@@ -409,31 +409,43 @@ def _profile(env: Env) -> dict[str, Any]:
         for m in h.melds:
             for t in m.tiles:
                 counts[t] = counts.get(t, 0) + 1
-    kinds = counts.keys()
-    numbers = [t % 9 + 1 for t in kinds if t < 27]
-    honors = sum(n for t, n in counts.items() if t >= 27)
-    prof = {
-        "suits": tuple(sorted({T.SUITS[t // 9] for t in kinds if t < 27})),
-        "honor_tiles": honors,
-        "suited_tiles": sum(counts.values()) - honors,
-        "has_wind": any(27 <= t <= 30 for t in kinds),
-        "has_dragon": any(t >= 31 for t in kinds),
-        "all_honors": all(t >= 27 for t in kinds),
-        "all_terminals": all(t < 27 and t % 9 in (0, 8) for t in kinds),
-        "all_yaojiu": all(t >= 27 or t % 9 in (0, 8) for t in kinds),
-        "all_simples": all(t < 27 and t % 9 not in (0, 8) for t in kinds),
-        "all_green": all(t in GREEN_TILES for t in kinds),
-        "all_reversible": all(t in REVERSIBLE_TILES for t in kinds),
-        "min_number": min(numbers, default=0),
-        "max_number": max(numbers, default=0),
-        "quads": sum(1 for n in counts.values() if n == 4),
-    }
-    holder["__profile__"] = prof
-    return prof
+    holder["__counts__"] = counts
+    return counts
+
+
+# Each profile fact from the tile counts; computed only when an expression asks for it
+# (a ruleset that reads `suits` alone does not pay for `all_green`).
+_PROFILE: dict[str, Callable[[dict[int, int]], Any]] = {
+    "suits": lambda c: tuple(sorted({T.SUITS[t // 9] for t in c if t < 27})),
+    "honor_tiles": lambda c: sum(n for t, n in c.items() if t >= 27),
+    "suited_tiles": lambda c: sum(n for t, n in c.items() if t < 27),
+    "has_wind": lambda c: any(27 <= t <= 30 for t in c),
+    "has_dragon": lambda c: any(t >= 31 for t in c),
+    "all_honors": lambda c: all(t >= 27 for t in c),
+    "all_terminals": lambda c: all(t < 27 and t % 9 in (0, 8) for t in c),
+    "all_yaojiu": lambda c: all(t >= 27 or t % 9 in (0, 8) for t in c),
+    "all_simples": lambda c: all(t < 27 and t % 9 not in (0, 8) for t in c),
+    "all_green": lambda c: all(t in GREEN_TILES for t in c),
+    "all_reversible": lambda c: all(t in REVERSIBLE_TILES for t in c),
+    "min_number": lambda c: min((t % 9 + 1 for t in c if t < 27), default=0),
+    "max_number": lambda c: max((t % 9 + 1 for t in c if t < 27), default=0),
+    "quads": lambda c: sum(1 for n in c.values() if n == 4),
+}
+
+
+def _profile(env: Env, name: str) -> Any:
+    """One profile fact of the reading's tiles (kept with the counts it came from)."""
+    holder: Env = env.parent if (env.parent is not None and env["wild_face"] is None) else env
+    key = "__profile_" + name
+    if key in holder:
+        return holder[key]
+    value = _PROFILE[name](_tile_counts(env))
+    holder[key] = value
+    return value
 
 
 def _profile_fact(name: str, typ: str, doc: str) -> None:
-    FACTS[name] = Fact(name, typ, "reading", doc, lambda env: _profile(env)[name])
+    FACTS[name] = Fact(name, typ, "reading", doc, lambda env: _profile(env, name))
 
 
 _profile_fact("has_wind", BOOL, "the tiles include a wind")

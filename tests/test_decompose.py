@@ -183,3 +183,36 @@ def test_discarded_winning_tile_makes_its_pung_exposed() -> None:
     assert all(not g.concealed for g in won if g.kind == "pung")
     selfdrawn = readings(interpret(h, spec), spec, ("standard",), 4, True)
     assert all(g.concealed for r in selfdrawn for g in r.groups)
+
+
+def test_per_suit_decomposition_matches_the_whole_hand_search() -> None:
+    # standard() combines cached per-suit parts; the whole-hand search is its reference.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from gen import winning_hand
+
+    rng = random.Random(7)
+    compared = 0
+    for sets in (4, 5):
+        for wilds in (0, 1, 2):
+            for _ in range(150):
+                h = parse_hand(winning_hand(rng, sets=sets, wilds=wilds).text)
+                it = interpret(h, WildSpec(face=33))
+                n = sets - len(it.melds)
+                for counts in (it.counts, _shift_one(it.counts, rng)):
+                    assert set(D.standard(counts, it.jokers, n)) == set(
+                        D._standard_search(counts, it.jokers, n))
+                    compared += 1
+    assert compared == 2 * 2 * 3 * 150
+
+
+def _shift_one(counts: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """The same hand with one tile moved (usually no longer winning)."""
+    c = list(counts)
+    src = rng.choice([t for t, n in enumerate(c) if n])
+    dst = rng.choice([t for t, n in enumerate(c) if n < 4 and t != src])
+    c[src] -= 1
+    c[dst] += 1
+    return tuple(c)
