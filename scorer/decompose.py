@@ -122,21 +122,22 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     parts = [_suit_parts(b, counts[b:b + n], jokers) for b, n in ((0, 9), (9, 9), (18, 9), (27, 7))]
     out: set[tuple[Group, ...]] = set()
 
-    def combine(k: int, j: int, n: int, pair: bool, acc: tuple[tuple[Group, ...], ...]) -> None:
+    def combine(k: int, j: int, n: int, pair: bool,
+                acc: tuple[tuple[tuple[Group, ...], ...], ...]) -> None:
         if k == len(parts):
             left_sets = sets - n
             if left_sets < 0 or jokers - j != (0 if pair else 2) + 3 * left_sets:
                 return
-            free = (FREE_PAIR,) * (not pair) + (FREE_SET,) * left_sets
+            free = [FREE_PAIR] * (not pair) + [FREE_SET] * left_sets
             for combo in product(*acc):
-                out.add(tuple(sorted(g for part in combo for g in part) + sorted(free)))
+                out.add(tuple(sorted([g for part in combo for g in part] + free)))
             return
         for (pj, pn, pp), options in parts[k].items():
             if j + pj <= jokers and n + pn <= sets and not (pair and pp):
                 combine(k + 1, j + pj, n + pn, pair or pp, (*acc, options))
 
     combine(0, 0, 0, False, ())
-    return tuple(sorted(tuple(sorted(d)) for d in out))
+    return tuple(sorted(out))
 
 
 SuitParts = dict[tuple[int, int, bool], tuple[tuple[Group, ...], ...]]
