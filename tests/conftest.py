@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from scorer.cli import context_from_params, parse_score_args
+from scorer.scoring import Result, score
+
 # CI runs the property and fuzz tests on the same examples every time, so a result is
 # reproducible and a landing never depends on luck; MJSCORE_FUZZ=N explores new examples.
 settings.register_profile("ci", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("MJSCORE_FUZZ") else "ci")
-
-from scorer.cli import context_from_params, parse_score_args
-from scorer.scoring import Result, score
 
 ROOT = Path(__file__).resolve().parent.parent
 
