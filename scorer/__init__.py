@@ -28,7 +28,18 @@ from .scoring import Result, score
 
 __all__ = [
     "Context", "ContextError", "EvaluationError", "Hand", "HandError", "Meld", "MjscoreError",
-    "NotAWin", "NotationError", "Result", "Ruleset", "RulesetError", "load_ruleset",
-    "parse_hand", "score",
+    "NotAWin", "NotationError", "Result", "Ruleset", "RulesetError", "dispute", "load_ruleset",
+    "parse_hand", "score", "score_many", "score_record",
 ]
+
+# Imported on first use, so that `import scorer` (and `mjscore score`) stays fast.
+_LAZY = {"score_many": "batch", "score_record": "batch", "dispute": "dispute"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'scorer' has no attribute {name!r}")
 __version__ = "0.1.0"

@@ -72,3 +72,17 @@ def test_score_record_is_a_pure_function_of_text() -> None:
     bad = score_record("123m456p789s234sP9m --self-draw --piao 9", ["--rules", "hangzhou"])
     assert bad["error"]["exit"] == 2 and "--piao 9" in bad["error"]["message"]
     assert shlex.split("a # b", comments=True) == ["a"]
+
+
+def test_parallel_example_gives_what_score_many_gives() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("parallel", EXAMPLES / "parallel.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    recs = mod.main(str(EXAMPLES / "hangzhou.txt"), "--rules", "hangzhou")
+    lines = (EXAMPLES / "hangzhou.txt").read_text(encoding="utf-8").splitlines()
+    expected = list(score_many(lines, ["--rules", "hangzhou"]))
+    assert [r["line"] for r in recs] == [r.line for r in expected]
+    assert [r["payments"] for r in recs] == [r.data["payments"] for r in expected]
