@@ -32,7 +32,7 @@ Shapes (see :data:`SHAPES`):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, pairwise, permutations, product
 from typing import NamedTuple
@@ -91,6 +91,29 @@ def _chow_starts(i: int) -> list[int]:
         return []
     n = i % 9
     return [i - k for k in (2, 1, 0) if 0 <= n - k <= 6]
+
+
+def _chow_fills(i: int, s: int, has: Callable[[int], bool]) -> list[tuple[tuple[int, ...],
+                                                                         tuple[int, ...]]]:
+    """Every way to fill the chow s, s+1, s+2 through tile i, the lowest natural tile left.
+
+    Returns ``(natural tiles taken above i, tiles played by jokers)`` pairs: the tiles
+    below i are jokers (i is the lowest natural tile left); each tile above i is a
+    natural one when ``has(tile)``, or a joker -- both, when it has one, since using the
+    joker there frees the natural tile for another group.
+
+    >>> _chow_fills(1, 0, lambda t: True)     # 2m in 123m, with a 3m in hand
+    [((2,), (0,)), ((), (0, 2))]
+    """
+    fills: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), tuple(range(s, i)))]
+    for t in range(i + 1, s + 3):
+        nxt = []
+        for nat, wild in fills:
+            if has(t):
+                nxt.append(((*nat, t), wild))
+            nxt.append((nat, (*wild, t)))
+        fills = nxt
+    return fills
 
 
 @lru_cache(maxsize=1 << 16)
@@ -185,33 +208,17 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
         if honors:
             return
         for s in _chow_starts(t):
-            # Tiles below i have no natural copies left (i is the lowest), so they are
-            # jokers; each tile above i may be natural (if present) or a joker.
-            below = t - s
-            if j + below > max_jokers:
-                continue
-            options: list[list[tuple[int, bool]]] = [[]]
-            for u in range(t + 1, s + 3):
-                nxt: list[list[tuple[int, bool]]] = []
-                for o in options:
-                    if c[u - base] > 0:
-                        nxt.append([*o, (u, True)])
-                    nxt.append([*o, (u, False)])
-                options = nxt
-            for o in options:
-                wild_tiles = [s + k for k in range(below)] + [u for u, nat in o if not nat]
-                if j + len(wild_tiles) > max_jokers:
+            for taken, jtiles in _chow_fills(t, s, lambda u: c[u - base] > 0):
+                if j + len(jtiles) > max_jokers:
                     continue
                 c[i] -= 1
-                for u, nat in o:
-                    if nat:
-                        c[u - base] -= 1
-                acc.append(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))))
-                rec(i, j + len(wild_tiles), pair)
+                for u in taken:
+                    c[u - base] -= 1
+                acc.append(Group("chow", (s, s + 1, s + 2), jtiles))
+                rec(i, j + len(jtiles), pair)
                 acc.pop()
-                for u, nat in o:
-                    if nat:
-                        c[u - base] += 1
+                for u in taken:
+                    c[u - base] += 1
                 c[i] += 1
 
     rec(0, 0, False)
@@ -219,11 +226,10 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
 
 
 def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
-    """The whole-hand search (the reference for :func:`standard`, used by the tests)."""
+    """The whole-hand search: :func:`standard` uses it for three or more jokers, and the
+    tests use it as the reference for the per-suit combination."""
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
-    if jokers < 2:
-        return _standard_plain(counts, jokers, sets)
     # Memoised on the sub-state: placing jokers in different ways often leaves the same
     # tiles to decompose, and that remainder is then searched once.
     memo: dict[tuple[Counts, int, bool, int], frozenset[tuple[Group, ...]]] = {}
@@ -264,102 +270,15 @@ def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Grou
                     take(Group("pung", (i, i, i), (i,) * wild), {i: nat}, j - wild, need_pair,
                          left - 1)
             for s in _chow_starts(i):
-                # Tiles below i have no natural copies left (i is the lowest), so they are
-                # jokers; each tile above i may be natural (if present) or a joker.
-                below = i - s
-                if below > j:
-                    continue
-                options: list[list[tuple[int, bool]]] = [[]]
-                for t in range(i + 1, s + 3):
-                    nxt: list[list[tuple[int, bool]]] = []
-                    for o in options:
-                        if c[t] > 0:
-                            nxt.append([*o, (t, True)])
-                        nxt.append([*o, (t, False)])
-                    options = nxt
-                for o in options:
-                    wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
-                    if len(wild_tiles) > j:
-                        continue
-                    used = {i: 1}
-                    for t, nat in o:
-                        if nat:
-                            used[t] = 1
-                    take(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))), used,
-                         j - len(wild_tiles), need_pair, left - 1)
+                for taken, jtiles in _chow_fills(i, s, lambda t: c[t] > 0):
+                    if len(jtiles) <= j:
+                        take(Group("chow", (s, s + 1, s + 2), jtiles),
+                             {i: 1, **dict.fromkeys(taken, 1)}, j - len(jtiles), need_pair,
+                             left - 1)
         memo[key] = res = frozenset(out)
         return res
 
     return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
-
-
-def _standard_plain(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
-    """The same search with one mutable count list and no memo: faster with few jokers,
-    where sub-states rarely repeat."""
-    c = list(counts)
-    acc: list[Group] = []
-    out: set[tuple[Group, ...]] = set()
-
-    def rec(i: int, j: int, need_pair: bool, left: int) -> None:
-        while i < NUM_KINDS and c[i] == 0:
-            i += 1
-        if i == NUM_KINDS:
-            # Only jokers remain: they must form the missing groups by themselves.
-            if j == (2 if need_pair else 0) + 3 * left:
-                out.add(tuple(sorted(acc + [FREE_PAIR] * need_pair + [FREE_SET] * left)))
-            return
-        ci = c[i]
-        if need_pair:
-            for nat in (2, 1):
-                wild = 2 - nat
-                if ci >= nat and j >= wild:
-                    c[i] -= nat
-                    acc.append(Group("pair", (i, i), (i,) * wild))
-                    rec(i, j - wild, False, left)
-                    acc.pop()
-                    c[i] += nat
-        if left == 0:
-            return
-        for nat in (3, 2, 1):
-            wild = 3 - nat
-            if ci >= nat and j >= wild:
-                c[i] -= nat
-                acc.append(Group("pung", (i, i, i), (i,) * wild))
-                rec(i, j - wild, need_pair, left - 1)
-                acc.pop()
-                c[i] += nat
-        for s in _chow_starts(i):
-            # Tiles below i have no natural copies left (i is the lowest), so they are jokers;
-            # each tile above i may be natural (if present) or a joker.
-            below = i - s
-            if below > j:
-                continue
-            options: list[list[tuple[int, bool]]] = [[]]
-            for t in range(i + 1, s + 3):
-                nxt: list[list[tuple[int, bool]]] = []
-                for o in options:
-                    if c[t] > 0:
-                        nxt.append([*o, (t, True)])
-                    nxt.append([*o, (t, False)])
-                options = nxt
-            for o in options:
-                wild_tiles = [s + k for k in range(below)] + [t for t, nat in o if not nat]
-                if len(wild_tiles) > j:
-                    continue
-                c[i] -= 1
-                for t, nat in o:
-                    if nat:
-                        c[t] -= 1
-                acc.append(Group("chow", (s, s + 1, s + 2), tuple(sorted(wild_tiles))))
-                rec(i, j - len(wild_tiles), need_pair, left - 1)
-                acc.pop()
-                for t, nat in o:
-                    if nat:
-                        c[t] += 1
-                c[i] += 1
-
-    rec(0, jokers, True, sets)
-    return tuple(sorted(out))
 
 
 @lru_cache(maxsize=1 << 14)
