@@ -806,28 +806,6 @@ class _Compiler:
             rec(0)
             return out
 
-        if len(loops) == 1 and len(loops[0][2]) <= 1:
-            # one `for` with at most one `if` (the usual `[g for g in pungs if ...]`): a
-            # plain loop, evaluated once per pattern per reading, so worth its own closure
-            var, it_f, conds = loops[0]
-            cond = conds[0] if conds else None
-
-            def one_loop(env: Any) -> tuple[Any, ...]:
-                had = var in env
-                old = env[var] if had else None
-                out: list[Any] = []
-                items = it_f(env)
-                _tick(len(items))
-                for item in items:
-                    env[var] = item
-                    if cond is None or cond(env):
-                        out.append(elt_f(env))
-                if had:
-                    env[var] = old
-                else:
-                    env.pop(var, None)
-                return tuple(out)
-            return one_loop, list_of(elt_t)
         return (lambda env: tuple(gen_items(env))), list_of(elt_t)
 
     v_GeneratorExp = _comprehension
