@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from gen import winning_hand  # noqa: E402
 
-from scorer import Context, load_ruleset, parse_hand, score  # noqa: E402
+from scorer import Context, Hand, load_ruleset, parse_hand, score  # noqa: E402
 from scorer.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
 from scorer.errors import MjscoreError  # noqa: E402
 from scorer.ruleset import list_builtin  # noqa: E402
@@ -160,15 +160,19 @@ def gb_tile(t: int) -> str:
     return "WBT"[t // 9] + str(t % 9 + 1)
 
 
+def hand_and_context(line: str) -> tuple[Hand, Context]:
+    """A benchmark line read the way mjscore reads it, for handing to a peer calculator."""
+    hand_text, *flags = line.split()
+    return parse_hand(hand_text), context_from(flags)
+
+
 def to_gb(line: str) -> Callable[[], object] | None:
     """A closure calling PyMahjongGB on the same hand and context."""
     try:
         from MahjongGB import MahjongFanCalculator
     except ImportError:
         return None
-    hand_text, *flags = line.split()
-    h = parse_hand(hand_text)
-    ctx = context_from(flags)
+    h, ctx = hand_and_context(line)
     packs = []
     for m in h.melds:
         if len(m.tiles) == 4:
@@ -201,9 +205,7 @@ def to_riichi(line: str) -> Callable[[], object] | None:
         from mahjong.meld import Meld
     except ImportError:
         return None
-    hand_text, *flags = line.split()
-    h = parse_hand(hand_text)
-    ctx = context_from(flags)
+    h, ctx = hand_and_context(line)
 
     def kind34(t: int) -> int:
         if t >= 27:
