@@ -35,9 +35,9 @@ sys.path.insert(0, str(HERE.parent))
 from gen import winning_hand  # noqa: E402
 
 from scorer import Context, Hand, load_ruleset, parse_hand, score  # noqa: E402
-from scorer.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
 from scorer.errors import MjscoreError  # noqa: E402
-from scorer.ruleset import list_builtin  # noqa: E402
+from scorer.rules.ruleset import list_builtin  # noqa: E402
+from scorer.search.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
 
 
 @dataclass
@@ -66,7 +66,7 @@ SETUPS: dict[str, Setup] = {
 
 
 def context_from(flags: list[str]) -> Context:
-    from scorer.cli import context_from_params, parse_score_args
+    from scorer.cli.app import context_from_params, parse_score_args
 
     p = parse_score_args(["1m", "--rules", "x", *flags])
     return context_from_params(p)

@@ -6,25 +6,25 @@ The library is the product; the ``mjscore`` command is a thin layer over it::
     >>> result = score("[EEE][123m]55p789s23p4p", "mcr", Context(discarder="N"))  # doctest: +SKIP
     >>> result.best.score, result.payments  # doctest: +SKIP
 
-Pipeline: :mod:`scorer.notation` → :mod:`scorer.hand` → :mod:`scorer.decompose`
-/ :mod:`scorer.readings` → :mod:`scorer.ruleset` → :mod:`scorer.scoring` →
-:mod:`scorer.payments` → :mod:`scorer.report` / :mod:`scorer.cli`.
+Pipeline: :mod:`scorer.model.notation` → :mod:`scorer.model.hand` → :mod:`scorer.search.decompose`
+/ :mod:`scorer.search.readings` → :mod:`scorer.rules.ruleset` → :mod:`scorer.engine.scoring` →
+:mod:`scorer.engine.payments` → :mod:`scorer.views.report` / :mod:`scorer.cli.app`.
 """
 
-from .context import Context
+from .engine.context import Context
+from .engine.scoring import Result, score
 from .errors import (
-                     ContextError,
-                     EvaluationError,
-                     HandError,
-                     MjscoreError,
-                     NotationError,
-                     NotAWin,
-                     RulesetError,
+    ContextError,
+    EvaluationError,
+    HandError,
+    MjscoreError,
+    NotationError,
+    NotAWin,
+    RulesetError,
 )
-from .hand import Hand, Meld
-from .notation import parse_hand
-from .ruleset import Ruleset, load_ruleset
-from .scoring import Result, score
+from .model.hand import Hand, Meld
+from .model.notation import parse_hand
+from .rules.ruleset import Ruleset, load_ruleset
 
 __all__ = [
     "Context", "ContextError", "EvaluationError", "Hand", "HandError", "Meld", "MjscoreError",

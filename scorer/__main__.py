@@ -1,6 +1,6 @@
 """``python -m scorer`` is the ``mjscore`` command."""
 
-from .cli import main
+from .cli.app import main
 
 if __name__ == "__main__":
     main()

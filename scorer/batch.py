@@ -70,10 +70,10 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     the line's own flags come after them and so override single-valued ones.
     Never raises for bad input: every failure becomes an error record.
     """
-    from .cli import context_from_params, parse_score_args
+    from .cli.app import context_from_params, parse_score_args
+    from .engine.scoring import score
     from .errors import MjscoreError, NotationError
-    from .report import error_json, to_json
-    from .scoring import score
+    from .views.report import error_json, to_json
 
     rec: dict[str, Any]
     try:

@@ -2,7 +2,7 @@
 
 This is how a table settles "under your rule it is X, under mine Y"::
 
-    >>> from scorer.context import Context
+    >>> from scorer.engine.context import Context
     >>> ctx = Context(self_draw=True, dealer_streak=3)
     >>> d = dispute("1111m2222m3333p55s", "hangzhou", ctx,
     ...             "hangzhou", Context(self_draw=True, dealer_streak=3, options=(("cap", "64"),)))
@@ -25,12 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .context import Context
+from .engine.context import Context
+from .engine.scoring import Result, score
 from .errors import MjscoreError, NotationError, NotAWin
-from .hand import Hand
-from .notation import parse_hand
-from .ruleset import Ruleset, load_ruleset
-from .scoring import Result, score
+from .model.hand import Hand
+from .model.notation import parse_hand
+from .rules.ruleset import Ruleset, load_ruleset
 
 # The rows compared, in the order shown ("result" is "scored" or the side's error).
 ROWS = ("result", "decomposition", "wildcards", "patterns", "chain", "score", "payment",
@@ -64,7 +64,7 @@ def drop_unused_flags(rs: Ruleset, ctx: Context) -> tuple[Context, tuple[str, ..
     >>> ctx.last_tile, ignored
     (False, ('--last-tile',))
     """
-    from .context import FLAG_TEXT
+    from .engine.context import FLAG_TEXT
 
     drop = [n for n in ctx.given() if n not in ("self_draw", "discarder") and n not in rs.flags]
     if not drop:
@@ -104,7 +104,7 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
     or option value are mistakes in the question, not answers: they are raised. Any
     other error stays with its side.
     """
-    from .context import parse_options
+    from .engine.context import parse_options
 
     h = parse_hand(hand) if isinstance(hand, str) else hand
     rulesets = [load_ruleset(s) if isinstance(s, str) else s for s in (a, b)]
@@ -129,7 +129,7 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
 
 def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     """The compared values of one side (see :data:`ROWS`); an error fills every row."""
-    from .report import chain_lines, payment_lines, wildcard_map
+    from .views.report import chain_lines, payment_lines, wildcard_map
 
     res = side.result
     found = side.error.details if isinstance(side.error, NotAWin) else None
@@ -228,7 +228,7 @@ def _seats(side: Side) -> tuple[str, ...]:
 def dispute_json(d: Dispute, lang: str = "zh") -> dict[str, Any]:
     """Both results in the JSON of ``score --json`` (or the error object), and the rows
     that differ: ``{"a": {...}, "b": {...}, "differences": [...]}``."""
-    from .report import error_json, to_json
+    from .views.report import error_json, to_json
 
     def one(side: Side) -> dict[str, Any]:
         body: dict[str, Any]

@@ -40,15 +40,15 @@ from pathlib import Path
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from scorer import tiles as T
-from scorer.cli import context_from_params, parse_score_args
-from scorer.context import resolve
+from scorer.cli.app import context_from_params, parse_score_args
+from scorer.engine.context import resolve
+from scorer.engine.scoring import Result, score
 from scorer.errors import MjscoreError, NotAWin
-from scorer.hand import format_tiles
-from scorer.notation import parse_hand
-from scorer.readings import WildSpec
-from scorer.ruleset import Ruleset, load_ruleset
-from scorer.scoring import Result, score
+from scorer.model import tiles as T
+from scorer.model.hand import format_tiles
+from scorer.model.notation import parse_hand
+from scorer.rules.ruleset import Ruleset, load_ruleset
+from scorer.search.readings import WildSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWN_SHAPES = ("standard", "seven_pairs", "thirteen_orphans")

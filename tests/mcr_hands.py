@@ -19,8 +19,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.decompose import KNITTED, ORPHANS
-from scorer.hand import format_tiles
+from scorer.model.hand import format_tiles
+from scorer.search.decompose import KNITTED, ORPHANS
 
 SEATS = "ESWN"
 CODES = [f"W{n}" for n in range(1, 10)] + [f"B{n}" for n in range(1, 10)] + [
@@ -281,7 +281,7 @@ def _knitted_with_meld(rng: random.Random) -> tuple[list[tuple[str, tuple[int, .
 def _dense(rng: random.Random) -> list[int] | None:
     """14 concealed tiles of one or two suits drawn at random until they form a standard
     win: hands with several decompositions (ties between them, seven pairs as well)."""
-    from scorer.decompose import standard
+    from scorer.search.decompose import standard
 
     suits = rng.sample(range(3), rng.choice([1, 1, 2]))
     pool = [s * 9 + k for s in suits for k in range(9)]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from scorer.batch import score_many, score_record
-from scorer.cli import app
+from scorer.cli.app import app
 
 from .conftest import run_line
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cli import main
+from scorer.cli.app import main
 
 
 def run(*args: str) -> tuple[int, str, str]:

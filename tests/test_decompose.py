@@ -14,10 +14,10 @@ from collections import Counter
 
 import pytest
 
-from scorer import decompose as D
-from scorer.decompose import FREE_PAIR, Group
-from scorer.notation import parse_hand, parse_tiles
-from scorer.readings import WildSpec, interpret, meld_readings, readings
+from scorer.model.notation import parse_hand, parse_tiles
+from scorer.search import decompose as D
+from scorer.search.decompose import FREE_PAIR, Group
+from scorer.search.readings import WildSpec, interpret, meld_readings, readings
 
 
 def counts_of(text: str) -> tuple[int, ...]:

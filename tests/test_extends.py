@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from scorer.context import Context
+from scorer.engine.context import Context
+from scorer.engine.scoring import score
 from scorer.errors import RulesetError
-from scorer.ruleset import load_ruleset
-from scorer.scoring import score
+from scorer.rules.ruleset import load_ruleset
 
 
 def write(path: Path, text: str) -> Path:

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import HandError, NotationError
-from scorer.notation import parse_hand
+from scorer.model.notation import parse_hand
 
 from .handgen import GenHand, ruleset_ids, winning_hands
 from .hostile import check_one_line_error, cli

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from scorer.errors import MjscoreError
-from scorer.report import patterns_chain, payment_lines
+from scorer.views.report import patterns_chain, payment_lines
 
 from .conftest import run_line
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from scorer import tiles as T
-from scorer.cli import app
+from scorer.cli.app import app
+from scorer.model import tiles as T
 
 from .handgen import Setup, _simple_hand, ruleset_ids, setups
 from .hostile import EXIT_CODES, check_one_line_error, cli, run_limited
@@ -140,7 +140,7 @@ def cases(rid: str) -> list[Case]:
         name = T.name(f)
         tiles = [t for t in _tiles_of(base) if t != f][: n - k - 1]
         text = name * (k + 1) if f >= 27 else "".join(name for _ in range(k + 1))
-        from scorer.hand import format_tiles
+        from scorer.model.hand import format_tiles
 
         hand = text + format_tiles(tuple(tiles))
         out.append(Case(f"{k + 1} wildcards, {k} in play", hand, position=k * len(name) + 1,
@@ -163,7 +163,7 @@ def _flags(s: Setup, flags: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _tiles_of(text: str) -> list[int]:
-    from scorer.notation import parse_tiles
+    from scorer.model.notation import parse_tiles
 
     return [t for t, _ in parse_tiles(text)]
 

@@ -314,7 +314,7 @@ def test_hostile_extension_of_every_ruleset(rid: str, name: str, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A user file that extends the ruleset is refused at load or stopped while scoring
     (the slow patterns get a 0.02 s clock here: a plain hand has few readings)."""
-    from scorer import expr
+    from scorer.lang import expr
 
     from .handgen import _simple_hand, setups
 

@@ -16,17 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import decompose as D
-from scorer import facts as F
-from scorer.cli import context_from_params, parse_score_args
-from scorer.context import Context, resolve
+from scorer.cli.app import context_from_params, parse_score_args
+from scorer.engine.context import Context, resolve
+from scorer.engine.scoring import score
 from scorer.errors import RulesetError
-from scorer.expr import Scope, compile_expr
-from scorer.notation import parse_hand
-from scorer.readings import MELD_SHAPES, WildSpec, interpret, readings, tile_codes
-from scorer.report import payment_lines, stand_in_text
-from scorer.ruleset import compile_ruleset, load_ruleset
-from scorer.scoring import score
+from scorer.lang.expr import Scope, compile_expr
+from scorer.model.notation import parse_hand
+from scorer.rules import facts as F
+from scorer.rules.ruleset import compile_ruleset, load_ruleset
+from scorer.search import decompose as D
+from scorer.search.readings import MELD_SHAPES, WildSpec, interpret, readings, tile_codes
+from scorer.views.report import payment_lines, stand_in_text
 
 from .conftest import run_line
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from scorer import decompose as D
-from scorer.combine import resolve
-from scorer.decompose import Group
 from scorer.errors import NotAWin, RulesetError
-from scorer.notation import parse_tiles
-from scorer.ruleset import compile_ruleset, load_ruleset
+from scorer.model.notation import parse_tiles
+from scorer.rules.ruleset import compile_ruleset, load_ruleset
+from scorer.search import decompose as D
+from scorer.search.combine import resolve
+from scorer.search.decompose import Group
 
 from .conftest import ROOT, run_line
 

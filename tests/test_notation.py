@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import NotationError
-from scorer.hand import Hand, Meld, format_tiles
-from scorer.notation import parse_flowers, parse_hand, parse_tiles
-from scorer.tiles import glyph, name, parse_tile
+from scorer.model.hand import Hand, Meld, format_tiles
+from scorer.model.notation import parse_flowers, parse_hand, parse_tiles
+from scorer.model.tiles import glyph, name, parse_tile
 
 
 def tiles(text: str) -> list[str]:

@@ -25,10 +25,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorer import tiles as T
+from scorer.engine.scoring import Result
 from scorer.errors import MjscoreError, NotAWin
-from scorer.report import explain_json, wildcard_map
-from scorer.scoring import Result
+from scorer.model import tiles as T
+from scorer.views.report import explain_json, wildcard_map
 
 from .handgen import SUIT_TILES, GenHand, ruleset_ids, setups, winning_hands
 
@@ -160,7 +160,7 @@ def test_monotone_families_name_real_patterns() -> None:
     for rid, fams in MONOTONE.items():
         if rid not in ruleset_ids():
             continue  # not landed yet
-        from scorer.ruleset import load_ruleset
+        from scorer.rules.ruleset import load_ruleset
 
         ids = {p.id for p in load_ruleset(rid).patterns}
         for name, fam in fams.items():

@@ -29,7 +29,7 @@ def test_seat_must_be_one_wind(flag: str) -> None:
 def test_ruleset_not_found_has_no_empty_prefix() -> None:
     # used to print "mjscore: : no built-in ruleset 'nope'" (an empty file name before ':')
     from scorer.errors import RulesetError
-    from scorer.ruleset import load_ruleset
+    from scorer.rules.ruleset import load_ruleset
 
     with pytest.raises(RulesetError) as info:
         load_ruleset("nope")
@@ -116,7 +116,7 @@ def test_ruleset_runtime_errors_are_input_errors(tmp_path: Path, subs, flags: st
 def test_loop_bomb_is_refused_at_load() -> None:
     # three nested loops over a 190-item list: 6.9 million iterations, ~3 s per evaluation,
     # evaluated for every reading of every hand; used to be accepted
-    from scorer.expr import ExprError, Scope, compile_expr
+    from scorer.lang.expr import ExprError, Scope, compile_expr
 
     lst = "[" + ", ".join(["1"] * 190) + "]"
     with pytest.raises(ExprError, match=r"may take up to .* steps"):
@@ -128,8 +128,8 @@ def test_many_costly_patterns_are_stopped_by_the_clock(tmp_path: Path, monkeypat
     # ~30 s for a hand with 190 readings; now stopped after TIME_LIMIT s of CPU
     import time
 
-    from scorer import expr
     from scorer.errors import EvaluationError
+    from scorer.lang import expr
 
     pats = "".join(f"  - id: slow{i}\n    when: \"count(1 for a in tiles for b in tiles for c "
                    f"in tiles if a == b) > {i}\"\n    value: 1\n" for i in range(60))
@@ -159,7 +159,7 @@ def test_many_costly_patterns_are_stopped_by_the_clock(tmp_path: Path, monkeypat
 ])
 def test_schema_problems_have_a_line_and_no_crash(tmp_path: Path, subs, key: str) -> None:
     from scorer.errors import RulesetError
-    from scorer.ruleset import load_ruleset
+    from scorer.rules.ruleset import load_ruleset
 
     path = hz_variant(tmp_path, *subs)
     with pytest.raises(RulesetError) as info:
@@ -174,7 +174,7 @@ def test_schema_problems_have_a_line_and_no_crash(tmp_path: Path, subs, key: str
 def test_rules_check_reports_yaml_and_schema_problems_together(tmp_path: Path, capsys) -> None:
     # used to stop at the first YAML-level problem (a decimal number, a key given twice)
     # and say nothing of the rest of the file
-    from scorer.cli import main
+    from scorer.cli.app import main
 
     f = tmp_path / "bad.yaml"
     f.write_text("id: bad\nname: 1.5\nhand_size: 15\npatterns:\n  - id: a\n    when: x\n"
@@ -193,7 +193,7 @@ def test_rules_check_reports_yaml_and_schema_problems_together(tmp_path: Path, c
 def test_extends_reads_only_rulesets(tmp_path: Path) -> None:
     # `extends: /etc/passwd` used to read any file as a parent ruleset
     from scorer.errors import RulesetError
-    from scorer.ruleset import load_ruleset
+    from scorer.rules.ruleset import load_ruleset
 
     f = tmp_path / "x.yaml"
     f.write_text("id: x\nextends: /etc/passwd\n", encoding="utf-8")
@@ -208,7 +208,7 @@ def test_huge_ruleset_file_is_refused_without_reading_it(tmp_path: Path) -> None
     import tracemalloc
 
     from scorer.errors import RulesetError
-    from scorer.ruleset import load_ruleset
+    from scorer.rules.ruleset import load_ruleset
 
     f = tmp_path / "huge.yaml"
     with f.open("wb") as fh:
@@ -284,8 +284,8 @@ def test_messages_stay_on_one_line() -> None:
 def test_many_max_tallies_are_stopped_by_the_clock(tmp_path: Path, monkeypatch) -> None:
     # 12 'max' tallies of 4 patterns each: 4**12 = 16.8 million combinations per reading,
     # each scored and kept in memory; now stopped by the clock
-    from scorer import expr
     from scorer.errors import EvaluationError
+    from scorer.lang import expr
 
     tallies = "".join(f"  t{i}: {{combine: max}}\n" for i in range(12))
     pats = "".join(f"  - id: p{i}_{j}\n    tally: t{i}\n    when: 'True'\n    value: {j}\n"
@@ -301,8 +301,8 @@ def test_many_max_tallies_are_stopped_by_the_clock(tmp_path: Path, monkeypatch) 
 def test_any_reading_looks_at_the_clock(tmp_path: Path, monkeypatch) -> None:
     # any_reading() loops over every reading of the hand with no loop of its own in the
     # expression, so the per-loop clock check never ran
-    from scorer import expr
     from scorer.errors import EvaluationError
+    from scorer.lang import expr
 
     lst = "[" + ", ".join(str(i) for i in range(120)) + "]"
     cond = " and ".join([f"(wild_count + {k} in {lst})" for k in range(3)] + ["False"])
@@ -314,7 +314,7 @@ def test_any_reading_looks_at_the_clock(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_builtin_rulesets_are_trusted_and_copies_are_not(tmp_path: Path) -> None:
-    from scorer.ruleset import load_ruleset
+    from scorer.rules.ruleset import load_ruleset
 
     assert load_ruleset("hangzhou").trusted
     assert not load_ruleset(hz_variant(tmp_path)).trusted
@@ -324,7 +324,7 @@ def test_usage_error_with_json_prints_the_json_error(capsys) -> None:
     # `score HAND --json --bogus` printed nothing on stdout: a script reading JSON got nothing
     import json
 
-    from scorer.cli import main
+    from scorer.cli.app import main
 
     with pytest.raises(SystemExit) as info:
         main(["score", "123m456p789s234s55s", "--rules", "hangzhou", "--json", "--bogus"])
@@ -342,7 +342,7 @@ def test_concealed_kong_written_with_an_offer(hand: str, pos: int) -> None:
     # Ruling (README): ",N" makes a kong exposed (明杠/加杠); a concealed kong (暗杠) has no
     # offer. An offer meant as "concealed" (0, a letter, nothing) is refused with that hint.
     from scorer.errors import NotationError
-    from scorer.notation import parse_hand
+    from scorer.model.notation import parse_hand
 
     with pytest.raises(NotationError) as info:
         parse_hand(hand)
@@ -357,7 +357,7 @@ def test_concealed_kong_written_with_an_offer(hand: str, pos: int) -> None:
 def test_hand_without_concealed_tiles_has_a_position(hand: str, pos: int) -> None:
     # used to be the only notation error without a position: now where the tiles are missing
     from scorer.errors import NotationError
-    from scorer.notation import parse_hand
+    from scorer.model.notation import parse_hand
 
     with pytest.raises(NotationError) as info:
         parse_hand(hand)
@@ -389,7 +389,7 @@ def test_deep_yaml_is_refused_fast(text: str, says: str) -> None:
     import time
 
     from scorer.errors import RulesetError
-    from scorer.yamlsafe import load
+    from scorer.rules.yamlsafe import load
 
     t0 = time.process_time()
     with pytest.raises(RulesetError, match=re.escape(says)):
@@ -401,7 +401,7 @@ def test_large_user_ruleset_reads_fast() -> None:
     # a 400 KiB user file took 0.8 s to read with the pure-Python reader; libyaml: 0.06 s
     import time
 
-    from scorer.yamlsafe import load
+    from scorer.rules.yamlsafe import load
 
     text = "a: [" + ", ".join(f"'x{i}'" for i in range(40000)) + "]"
     t0 = time.process_time()
@@ -412,7 +412,7 @@ def test_large_user_ruleset_reads_fast() -> None:
 def test_power_bound_is_not_too_strict() -> None:
     # 2 ** 8000 (8001 bits, under the 2**8192 bound) was refused: the estimate used
     # bit_length(2) * 8000 = 16000 bits; a result of at least 8192 + 1 bits is still refused
-    from scorer.expr import EvalError, safe_pow
+    from scorer.lang.expr import EvalError, safe_pow
 
     assert safe_pow(2, 8000) == 1 << 8000
     assert safe_pow(-3, 3) == -27
@@ -429,7 +429,7 @@ def test_tags_on_lists_and_mappings_are_refused(text: str) -> None:
     # a tag under tag:yaml.org,2002: (python/object/...) on a list or mapping was let through
     # (never constructed: compose builds nodes only), and read as a plain list or mapping
     from scorer.errors import RulesetError
-    from scorer.yamlsafe import load
+    from scorer.rules.yamlsafe import load
 
     with pytest.raises(RulesetError, match="is not allowed"):
         load(text, "t.yaml")
@@ -438,7 +438,7 @@ def test_tags_on_lists_and_mappings_are_refused(text: str) -> None:
 def test_single_loops_look_at_the_clock() -> None:
     # main's fast path for one-`for` comprehensions did not count its iterations, so a
     # stopped clock was only noticed at the next reading
-    from scorer import expr
+    from scorer.lang import expr
 
     lst = "[" + ", ".join(["0"] * 300) + "]"
     c = expr.compile_expr(f"count(1 for a in {lst})", expr.Scope({}))

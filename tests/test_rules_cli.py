@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cli import main
-from scorer.ruleset import Ruleset, builtin_path, compile_ruleset, list_builtin, load_ruleset
-from scorer.rulesview import facts_markdown, markdown, yaml_text
+from scorer.cli.app import main
+from scorer.rules.ruleset import Ruleset, builtin_path, compile_ruleset, list_builtin, load_ruleset
+from scorer.views.rulesview import facts_markdown, markdown, yaml_text
 
 from .conftest import ROOT
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cli import main
-from scorer.decompose import as_held
+from scorer.cli.app import main
+from scorer.engine.scoring import Result
 from scorer.errors import HandError, NotAWin, RulesetError
-from scorer.notation import parse_tiles
-from scorer.report import chain_lines, human, payment_lines, wildcard_map
-from scorer.ruleset import compile_ruleset
-from scorer.scoring import Result
+from scorer.model.notation import parse_tiles
+from scorer.rules.ruleset import compile_ruleset
+from scorer.search.decompose import as_held
+from scorer.views.report import chain_lines, human, payment_lines, wildcard_map
 
 from .conftest import run_line
 
@@ -261,7 +261,7 @@ def test_examples_file(line: str, seat: str, amount: int) -> None:
 
 # ----------------------------------------------------------------------------- expressions
 def test_single_loop_comprehensions() -> None:
-    from scorer.expr import Scope, compile_expr
+    from scorer.lang.expr import Scope, compile_expr
 
     scope = Scope({"xs": "list[int]", "x": "int"})
     env = {"xs": (1, 2, 3), "x": 7}

@@ -16,7 +16,7 @@ import pytest
 
 from scorer import Context, score
 from scorer.errors import NotAWin
-from scorer.hand import format_tiles
+from scorer.model.hand import format_tiles
 
 from .xiamen_oracle import oracle
 

@@ -1,7 +1,7 @@
 """The ``mjscore`` command: a thin layer over the library.
 
 Each command parses its flags, calls one library function and renders the
-result with :mod:`scorer.report`. Every error is one line on stderr with a
+result with :mod:`scorer.views.report`. Every error is one line on stderr with a
 documented exit status (never a traceback):
 
 * 0 — scored
@@ -23,7 +23,7 @@ from typing import NoReturn
 
 import typer
 
-from .context import Context
+from ..engine.context import Context
 
 app = typer.Typer(
     name="mjscore",
@@ -66,8 +66,8 @@ def dumps(obj: object) -> str:
 
 
 def _fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
-    from .errors import MjscoreError
-    from .report import error_json
+    from ..errors import MjscoreError
+    from ..views.report import error_json
 
     if isinstance(e, BrokenPipeError):
         _pipe_closed()
@@ -93,7 +93,7 @@ def _pipe_closed() -> NoReturn:
 
 
 def _options(values: list[str] | None) -> tuple[tuple[str, str], ...]:
-    from .errors import ContextError
+    from ..errors import ContextError
 
     out = []
     for v in values or []:
@@ -166,10 +166,10 @@ def score(
 ) -> None:
     """Score one hand and show why: reading, wildcards, patterns, chain, payments."""
     try:
-        from .errors import ContextError
-        from .report import human as render_human
-        from .report import to_json
-        from .scoring import score as score_hand
+        from ..engine.scoring import score as score_hand
+        from ..errors import ContextError
+        from ..views.report import human as render_human
+        from ..views.report import to_json
 
         if lang not in ("zh", "en"):
             raise ContextError(f"--lang {lang}: use zh or en", "--lang")
@@ -189,7 +189,7 @@ def score(
         if as_json:
             out = to_json(result, lang)
             if explain:
-                from .report import explain_json
+                from ..views.report import explain_json
                 out["explain"] = explain_json(result, lang)
             print(dumps(out))
         else:
@@ -203,9 +203,9 @@ def score(
 def _dispute(hand: str, rules: str, ctx: Context, vs: str | None,
              vs_options: tuple[tuple[str, str], ...], as_json: bool, lang: str) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from .dispute import dispute, dispute_json, dispute_text, vs_context
-    from .errors import MjscoreError
-    from .ruleset import load_ruleset
+    from ..dispute import dispute, dispute_json, dispute_text, vs_context
+    from ..errors import MjscoreError
+    from ..rules.ruleset import load_ruleset
 
     rs_a = load_ruleset(rules)
     rs_b = load_ruleset(vs) if vs is not None else rs_a
@@ -252,7 +252,7 @@ def rules(
 ) -> None:
     """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
     try:
-        from .errors import ContextError
+        from ..errors import ContextError
 
         if ruleset == "check":
             if rules_opt or as_yaml or as_markdown or from_ or option:
@@ -278,13 +278,13 @@ def rules(
         if facts:
             if spec or as_yaml or as_markdown or option:
                 raise ContextError("--facts takes no ruleset: mjscore rules --facts")
-            from .rulesview import facts_markdown
+            from ..views.rulesview import facts_markdown
 
             print(facts_markdown(), end="")
             return
         if as_yaml and as_markdown:
             raise ContextError("--yaml and --markdown: choose one")
-        from .rulesview import list_text, markdown, show_text, with_options, yaml_text
+        from ..views.rulesview import list_text, markdown, show_text, with_options, yaml_text
 
         if spec is None:
             if as_yaml or as_markdown or option:
@@ -292,7 +292,7 @@ def rules(
                                    "mjscore rules ID --markdown")
             print(list_text())
             return
-        from .ruleset import load_ruleset
+        from ..rules.ruleset import load_ruleset
 
         rs = with_options(load_ruleset(spec), _options(option))
         if as_yaml:
@@ -313,9 +313,9 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
     import os
     from pathlib import Path
 
-    from .errors import ContextError
-    from .ruleset import _is_path, compile_ruleset, load_ruleset
-    from .rulesview import starter
+    from ..errors import ContextError
+    from ..rules.ruleset import _is_path, compile_ruleset, load_ruleset
+    from ..views.rulesview import starter
 
     out = Path(target)
     if not target.endswith((".yaml", ".yml")):
@@ -365,8 +365,8 @@ def _batch(file: str, fmt: str, jobs: int | None, progress: bool | None, lang: s
     import os
     import time
 
-    from .batch import csv_row, csv_text, read_lines, score_many
-    from .errors import ContextError
+    from ..batch import csv_row, csv_text, read_lines, score_many
+    from ..errors import ContextError
 
     if fmt not in ("jsonl", "csv", "table"):
         raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
@@ -394,7 +394,7 @@ def _batch(file: str, fmt: str, jobs: int | None, progress: bool | None, lang: s
     start = last = time.perf_counter()
     table_rows: list[list[object]] = []
     if fmt == "csv":
-        from .batch import CSV_FIELDS
+        from ..batch import CSV_FIELDS
         out.write(csv_text(CSV_FIELDS))
     try:
         for rec in score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt):
@@ -430,7 +430,7 @@ def _batch(file: str, fmt: str, jobs: int | None, progress: bool | None, lang: s
 def _table_block(rows: list[list[object]]) -> None:
     from tabulate import tabulate
 
-    from .batch import CSV_FIELDS
+    from ..batch import CSV_FIELDS
 
     print(tabulate(rows, headers=CSV_FIELDS, tablefmt="simple"))
     rows.clear()
@@ -438,8 +438,8 @@ def _table_block(rows: list[list[object]]) -> None:
 
 def _rules_check(files: list[str]) -> int:
     """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
-    from .errors import ContextError, RulesetError
-    from .ruleset import _locate, compile_ruleset
+    from ..errors import ContextError, RulesetError
+    from ..rules.ruleset import _locate, compile_ruleset
 
     if not files:
         raise ContextError("rules check needs at least one ruleset file")
@@ -541,7 +541,7 @@ _PARSED: dict[tuple[str, ...], dict[str, object]] = {}
 
 def _parse_score_args(argv: list[str]) -> dict[str, object]:
     global _SCORE_CMD
-    from .errors import ContextError
+    from ..errors import ContextError
 
     if _SCORE_CMD is None:
         group = typer.main.get_command(app)

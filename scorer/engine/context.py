@@ -12,13 +12,13 @@ import difflib
 from dataclasses import dataclass, fields
 from typing import Any, cast
 
-from . import tiles as T
-from .errors import ContextError, EvaluationError, NotationError
-from .facts import Env
-from .hand import Hand
-from .notation import parse_flowers
-from .readings import ALL_TILES, NO_WILD, WildSpec
-from .ruleset import INT_FLAGS, Ruleset
+from ..errors import ContextError, EvaluationError, NotationError
+from ..model import tiles as T
+from ..model.hand import Hand
+from ..model.notation import parse_flowers
+from ..rules.facts import Env
+from ..rules.ruleset import INT_FLAGS, Ruleset
+from ..search.readings import ALL_TILES, NO_WILD, WildSpec
 
 MAX_FLAG_INT = 10**6
 MAX_BASE = 10**12

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import MjscoreError
-from .expr import EvalError
-from .facts import Env
-from .ruleset import Ruleset
+from ..errors import MjscoreError
+from ..lang.expr import EvalError
+from ..rules.facts import Env
+from ..rules.ruleset import Ruleset
 
 
 class PaymentError(MjscoreError):

@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from . import facts as F
-from . import tiles as T
+from ..errors import ContextError, EvaluationError, HandError, NotAWin
+from ..lang.expr import EvalError, check_clock, safe_mul, safe_pow, start_clock, stop_clock
+from ..model import tiles as T
+from ..model.hand import Hand
+from ..model.notation import parse_hand
+from ..rules import facts as F
+from ..rules.facts import Env
+from ..rules.ruleset import Pattern, Ruleset, format_message, load_ruleset
+from ..search.readings import Reading, interpret, readings
 from .context import Context, Table, resolve
-from .errors import ContextError, EvaluationError, HandError, NotAWin
-from .expr import EvalError, check_clock, safe_mul, safe_pow, start_clock, stop_clock
-from .facts import Env
-from .hand import Hand
-from .notation import parse_hand
 from .payments import Settlement, settle
-from .readings import Reading, interpret, readings
-from .ruleset import Pattern, Ruleset, format_message, load_ruleset
 
 
 @dataclass
@@ -137,7 +137,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """Score one hand under a ruleset; raise an :class:`MjscoreError` subclass on failure.
 
     ``hand`` may be notation text, ``ruleset`` a built-in id or a path. A user's
-    ruleset file gets :data:`scorer.expr.TIME_LIMIT` seconds of CPU for the hand; the
+    ruleset file gets :data:`scorer.lang.expr.TIME_LIMIT` seconds of CPU for the hand; the
     built-in rulesets are trusted and run without the clock.
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
@@ -377,7 +377,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
 
 
 def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
-    """The combination patterns that count, family by family (scorer.combine)."""
+    """The combination patterns that count, family by family (scorer.search.combine)."""
     out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     for fam in rs.families:
         try:

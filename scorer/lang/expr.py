@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import EvaluationError
+from ..errors import EvaluationError
 
 Fn = Callable[[Any], Any]  # an evaluator: env -> value
 
@@ -175,7 +175,7 @@ _ticks = [0]
 
 
 def start_clock(limit: float | None = None) -> None:
-    """Start the evaluation clock for one hand (:func:`scorer.scoring.score` calls this).
+    """Start the evaluation clock for one hand (:func:`scorer.engine.scoring.score` calls this).
 
     The limit is CPU time of this process (time.process_time), so a busy machine does
     not make a legitimate hand fail. ``limit=math.inf`` (trusted, built-in rulesets) or
@@ -223,10 +223,10 @@ def safe_pow(a: int, b: int) -> int:
 
     >>> safe_pow(2, 10)
     1024
-    >>> safe_pow(2, 2 ** 64)
+    >>> safe_pow(2, 2 ** 64)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scorer.expr.EvalError: 2 ** 18446744073709551616 is larger than 2**8192 (refused to keep memory bounded)
+    scorer.lang.expr.EvalError: 2 ** 18446744073709551616 is larger than 2**8192 (refused ...)
     """
     if b < 0:
         raise EvalError(f"negative exponent in {a} ** {b}: results must be whole numbers")

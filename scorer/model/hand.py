@@ -2,7 +2,7 @@
 
 A :class:`Hand` knows nothing about wildcards or rulesets: which tiles are wild
 is decided by the table (see :mod:`scorer.table`). It is a pure, hashable value;
-:func:`scorer.notation.parse_hand` builds one and :meth:`Hand.notation` prints it
+:func:`scorer.model.notation.parse_hand` builds one and :meth:`Hand.notation` prints it
 back so that ``parse_hand(h.notation()) == h``.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..errors import HandError
 from . import tiles as T
-from .errors import HandError
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class Hand:
     def notation(self) -> str:
         """Return the hand in normal form.
 
-        >>> from scorer.notation import parse_hand
+        >>> from scorer.model.notation import parse_hand
         >>> parse_hand("[EEE] [123m] 55p 789s 23p 4p").notation()
         '[123m][EEE]2355p789s4p'
         """
@@ -96,7 +96,7 @@ class Hand:
     def unicode(self) -> str:
         """Return the hand as Unicode tiles, melds in brackets, the winning tile apart.
 
-        >>> from scorer.notation import parse_hand
+        >>> from scorer.model.notation import parse_hand
         >>> parse_hand("[EEE]123m55p789s23p4p").unicode()
         '[🀀🀀🀀] 🀇🀈🀉🀚🀛🀝🀝🀖🀗🀘 🀜'
         """
@@ -118,7 +118,7 @@ class Hand:
     def check_size(self, base_size: int, ruleset: str) -> None:
         """Raise HandError unless the hand holds ``base_size`` tiles plus one per kong.
 
-        >>> from scorer.notation import parse_hand
+        >>> from scorer.model.notation import parse_hand
         >>> parse_hand("123m456p789s11z2z").check_size(14, "hangzhou")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...

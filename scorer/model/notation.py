@@ -1,4 +1,4 @@
-"""Read the compact hand notation of CONTRACT.md into a :class:`~scorer.hand.Hand`.
+"""Read the compact hand notation of CONTRACT.md into a :class:`~scorer.model.hand.Hand`.
 
 Grammar (spaces between groups are ignored)::
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
+from ..errors import NotationError
 from . import tiles as T
-from .errors import NotationError
 from .hand import Hand, Meld
 
 MAX_HAND_CHARS = 200  # a real hand is ~20-60 characters; refuse megabyte inputs early

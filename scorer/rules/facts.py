@@ -20,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import tiles as T
-from .decompose import Group, seven_pairs_wait, standard_waits
-from .expr import BOOL, GROUP, INT, STR, TILE, Attr, list_of
-from .hand import Hand
-from .readings import Reading
+from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Attr, list_of
+from ..model import tiles as T
+from ..model.hand import Hand
+from ..search.decompose import Group, seven_pairs_wait, standard_waits
+from ..search.readings import Reading
 
 
 @dataclass(frozen=True)
@@ -384,7 +384,7 @@ def _wait(env: Env) -> str:
     return "edge" if edge else "closed" if closed else "single"
 
 
-# Tiles of the kinds below (indices, see scorer.tiles).
+# Tiles of the kinds below (indices, see scorer.model.tiles).
 GREEN_TILES = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 bamboo and green dragon (绿一色)
 REVERSIBLE_TILES = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33})  # 推不倒
 
@@ -563,7 +563,7 @@ NAME_FEATURES = {"suits": {"suit"}, "honor_tiles": {"honor"}, "suited_tiles": {"
 def class_features(exprs: list[Any]) -> frozenset[str]:
     """Which features of a tile's class the expressions can see (for detail level 1).
 
-    >>> from scorer.expr import compile_expr, Scope
+    >>> from scorer.lang.expr import compile_expr, Scope
     >>> sorted(class_features([compile_expr("len(suits) == 1", Scope({"suits": "list[str]"}))]))
     ['suit']
     """
@@ -582,7 +582,7 @@ def detail_level(exprs: list[Any]) -> int:
     """How finely a ruleset's expressions can tell tiles apart: 0, 1 or 2.
 
     The reading of a group made only of wildcards is enumerated up to this
-    granularity (see :func:`scorer.readings.free_candidates`): a ruleset that
+    granularity (see :func:`scorer.search.readings.free_candidates`): a ruleset that
     never looks at suits does not need 34 readings of a wildcard pair.
     """
     level = 0

@@ -4,8 +4,8 @@ A ruleset says which shapes win, how wildcards are read, which context flags it
 uses, its options, its patterns (condition + value, in *tallies* that combine
 by max / sum / product), which patterns replace others, what makes a hand not
 a legal win, and how each payer's share is computed. Every condition and
-formula is an expression of :mod:`scorer.expr`, type-checked against the
-vocabulary of :mod:`scorer.facts` at load time; a mistake is reported with
+formula is an expression of :mod:`scorer.lang.expr`, type-checked against the
+vocabulary of :mod:`scorer.rules.facts` at load time; a mistake is reported with
 file, line, column and key, and all problems are collected before failing.
 
 ``extends:`` makes a ruleset start from another (a built-in id or a path
@@ -22,12 +22,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..errors import Problem, RulesetError
+from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
+from ..model import tiles as T
+from ..search.combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
+from ..search.readings import SHAPE_SIZES, SHAPES
 from . import facts as F
-from . import tiles as T
-from .combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
-from .errors import Problem, RulesetError
-from .expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
-from .readings import SHAPE_SIZES, SHAPES
 from .yamlsafe import Mark, YList, YMap, load
 
 BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
@@ -202,7 +202,7 @@ class Pattern:
     # a list expression: the pattern counts once per item, and the report names the items
     each: Compiled | None = None
     # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
-    # the combine-once principle (scorer.combine); its `when` sees only the sets a, b, c, d
+    # the combine-once principle (scorer.search.combine); its `when` sees only the sets a, b, c, d
     combine: tuple[str, int] | None = None
 
 
@@ -291,7 +291,7 @@ class Ruleset:
     max_tallies: frozenset[str] = frozenset()
     payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
     reusable: bool = False  # a reading's outcome depends only on its patterns' values
-    families: tuple[Family, ...] = ()  # combination patterns, grouped by list (scorer.combine)
+    families: tuple[Family, ...] = ()  # combination patterns, grouped by list (scorer.search.combine)
     # do the expressions care which group the winning tile completed? (facts.placement_sensitive)
     placement: bool = True
     tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
@@ -307,7 +307,7 @@ class Ruleset:
     def shapes_for(self, env: Any) -> tuple[str, ...]:
         """The shapes tried on a hand: every shape whose condition (if any) holds in env.
 
-        ``env`` holds the context, options and hand facts (a :class:`~scorer.facts.Env`).
+        ``env`` holds the context, options and hand facts (a :class:`~scorer.rules.facts.Env`).
         """
         conds = dict(self.shape_when)
         return tuple(s for s in self.shapes if s not in conds or conds[s](env))
@@ -332,7 +332,7 @@ def builtin_dir() -> Path:
     (editable install, tests) they are the top-level ``rulesets/`` folder. Found by
     path rather than importlib.resources, which costs 8 ms of start-up.
     """
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # scorer/
     for candidate in (here / "rulesets", here.parent / "rulesets"):
         if (candidate / "hangzhou.yaml").is_file():
             return candidate
@@ -486,7 +486,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None,
     relative to the file) starts from the parent's merged map: see :func:`merge_ruleset`.
     A missing parent, a cycle or more than ``MAX_EXTENDS`` levels is a RulesetError at
     the ``extends:`` line, with the chain of files. Problems that leave a file readable
-    (see :func:`scorer.yamlsafe.load`) are added to ``problems`` when it is given, else
+    (see :func:`scorer.rules.yamlsafe.load`) are added to ``problems`` when it is given, else
     raised.
 
     >>> data, chain = read_merged("extends: hangzhou\\nid: mine\\n", "mine.yaml")
@@ -738,7 +738,7 @@ def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
     """The combination patterns grouped by the list they combine, in the ruleset's order.
 
     A family whose patterns look only at the sets' tiles (no group comparison, no
-    attribute beyond :data:`scorer.combine.TILE_ONLY_ATTRS`) is memoised by tiles.
+    attribute beyond :data:`scorer.search.combine.TILE_ONLY_ATTRS`) is memoised by tiles.
     """
     fams: dict[str, list[int]] = {}
     for k, p in enumerate(patterns):

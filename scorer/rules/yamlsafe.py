@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from .errors import Problem, RulesetError
+from ..errors import Problem, RulesetError
 
 MAX_BYTES = 512 * 1024
 MAX_NODES = 50_000

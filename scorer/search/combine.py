@@ -56,7 +56,7 @@ def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]],
     given, replaces the search for the first pattern (of the given indices) that a
     combination matches (a memoised version, see :class:`Family`).
 
-    >>> from scorer.decompose import Group
+    >>> from scorer.search.decompose import Group
     >>> chow = lambda s: Group("chow", (s, s + 1, s + 2))
     >>> same = (2, lambda g: g[0].tiles == g[1].tiles)
     >>> mixed = (2, lambda g: g[0].tiles[0] % 9 == g[1].tiles[0] % 9 and g[0] != g[1])
@@ -150,7 +150,7 @@ class Family:
     def counts(self, groups: Sequence[Group]) -> tuple[int, ...]:
         """Counts per pattern for these sets (memoised).
 
-        >>> from scorer.decompose import Group
+        >>> from scorer.search.decompose import Group
         >>> f = Family("pungs", (0,), ((2, lambda g: g[0].tiles[0] % 9 == g[1].tiles[0] % 9),))
         >>> f.counts([Group("pung", (1, 1, 1)), Group("pung", (10, 10, 10))])
         (1,)

@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, pairwise, permutations, product
 from typing import NamedTuple
 
-from .tiles import NUM_KINDS
+from ..model.tiles import NUM_KINDS
 
 Counts = tuple[int, ...]
 
@@ -130,7 +130,7 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     Returns sorted group tuples; groups made only of jokers are FREE_PAIR/FREE_SET.
     Below: 44 + 111 222 333, 44 + 123 123 123, and 11 + 123 234 234.
 
-    >>> from scorer.notation import parse_tiles
+    >>> from scorer.model.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("11122233344m"): c[t] += 1
     >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 3)]
@@ -356,7 +356,7 @@ def as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     Jokers never complete a pung here; readings where they do come from the
     complete shapes, and the scorer keeps whichever pays more.
 
-    >>> from scorer.notation import parse_tiles
+    >>> from scorer.model.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("5555p1mE"): c[t] += 1
     >>> [(g.kind, g.tiles) for g in as_held(tuple(c), 1)[0]]
@@ -456,7 +456,7 @@ def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = N
     per combination of codes is made: three jokers have hundreds of fills, the
     ruleset tells few of them apart.
 
-    >>> from scorer.notation import parse_tiles
+    >>> from scorer.model.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("147m258p369sESWNC"): c[t] += 1
     >>> [len(d) for d in gapped_honors(tuple(c), 0)]
@@ -565,7 +565,7 @@ def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]
     tell those apart by counting honors. Jokers fill missing tiles of the pattern.
     Every tile is a 'single' group.
 
-    >>> from scorer.notation import parse_tiles
+    >>> from scorer.model.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("147m258p36sESWNCF"): c[t] += 1
     >>> len(honors_knitted(tuple(c), 0)), honors_knitted(tuple(c), 0)[0][0].kind
@@ -596,7 +596,7 @@ def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
     one fixed meld, see ``readings.MELD_SHAPES``). Its tiles form three 'knit'
     groups (e.g. 147m); the rest is decomposed as the standard shape.
 
-    >>> from scorer.notation import parse_tiles
+    >>> from scorer.model.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("147m258p369s123sEE"): c[t] += 1
     >>> [g.kind for g in knitted_straight(tuple(c), 0)[0]]
@@ -648,7 +648,7 @@ def standard_waits(counts: Counts, sets: int) -> int:
     copy would be needed (as in the reference calculators, which do not look at
     the wall).
 
-    >>> from scorer.notation import parse_tiles
+    >>> from scorer.model.notation import parse_tiles
     >>> c = [0] * 34
     >>> for t, _ in parse_tiles("1112345678999m"): c[t] += 1
     >>> [t + 1 for t in range(34) if standard_waits(tuple(c), 4) >> t & 1]

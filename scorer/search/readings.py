@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import product
 
+from ..errors import HandError
+from ..model import tiles as T
+from ..model.hand import Hand, Meld, format_tiles
 from . import decompose as D
-from . import tiles as T
 from .decompose import Group
-from .errors import HandError
-from .hand import Hand, Meld, format_tiles
 
 ALL_TILES = tuple(range(T.NUM_KINDS))
 
@@ -114,7 +114,7 @@ def _logical(t: int, spec: WildSpec, in_meld: bool) -> list[int | None]:
 def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     """Every way a fixed meld can be read; raise HandError if there is none.
 
-    >>> from scorer.notation import parse_hand
+    >>> from scorer.model.notation import parse_hand
     >>> m = parse_hand("[5pPP]123m456s789s1p1p").melds[0]
     >>> [format_tiles(g.tiles) for g in meld_readings(m, 0, WildSpec(face=33))]
     ['555p', '345p', '456p', '567p']
@@ -219,7 +219,7 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     ``sets`` is the number of sets of the standard shape (4, or 5 for 17-tile
     hands), melds included. With ``place_once`` (a ruleset whose expressions never
     ask which group the winning tile completed, see
-    :attr:`scorer.ruleset.Ruleset.placement`) a natural winning tile is placed in the
+    :attr:`scorer.rules.ruleset.Ruleset.placement`) a natural winning tile is placed in the
     first group that holds it only, instead of once per such group.
     """
     out: dict[Reading, None] = {}
@@ -305,7 +305,7 @@ def free_candidates(interp: Interpretation, spec: WildSpec) -> tuple[int, ...]:
     terminals and simples, the winds and the dragons (detail 1). Tiles the
     ruleset cannot tell apart would only repeat the same scores.
 
-    >>> from scorer.notation import parse_hand
+    >>> from scorer.model.notation import parse_hand
     >>> h = parse_hand("1122m3344p55sPPPP")
     >>> spec = WildSpec(face=33, detail=0)
     >>> [format_tiles((t,)) for t in free_candidates(interpret(h, spec), spec)]

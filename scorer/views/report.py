@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from . import tiles as T
-from .decompose import Group
-from .errors import MjscoreError, NotAWin
-from .expr import GROUP, TILE, elem_of, render
-from .readings import describe_group
-from .ruleset import Ruleset
-from .scoring import Hit, Result, Scored
+from ..engine.scoring import Hit, Result, Scored
+from ..errors import MjscoreError, NotAWin
+from ..lang.expr import GROUP, TILE, elem_of, render
+from ..model import tiles as T
+from ..rules.ruleset import Ruleset
+from ..search.decompose import Group
+from ..search.readings import describe_group
 
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
 
