@@ -249,6 +249,39 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     return list(out)
 
 
+def completes(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int) -> bool:
+    """True when :func:`readings` would find at least one reading, without building any.
+
+    The same search, stopped at the first decomposition: groups made only of wildcards
+    are not expanded and the winning tile is not placed (a decomposition covers every
+    natural tile, so it can always be placed). The waits of a hand one tile short ask
+    this for each of the 34 tiles before scoring the few that complete it.
+
+    >>> from scorer.model.notation import parse_hand
+    >>> h = parse_hand("123m456p789s234sP9m")
+    >>> completes(interpret(h, WildSpec(face=33)), WildSpec(face=33), ("standard",), 4)
+    True
+    >>> completes(interpret(h, NO_WILD), NO_WILD, ("standard",), 4)
+    False
+    """
+    concealed_sets = sets - len(interp.melds)
+    meld_tiles = frozenset(t for opts in interp.melds for g in opts for t in g.tiles)
+    for shape in shapes:
+        meld_ok = MELD_SHAPES.get(shape)
+        if meld_ok is not None and not all(any(meld_ok(g) for g in opts)
+                                           for opts in interp.melds):
+            continue
+        possible = SHAPE_POSSIBLE.get(shape)
+        for counts, win_tile in _stand_in_variants(interp, spec, shape):
+            if possible is not None and not possible(counts):
+                continue
+            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
+                else None
+            if _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds), codes):
+                return True
+    return False
+
+
 def tile_codes(spec: WildSpec, counts: tuple[int, ...], win_tile: int | None = None,
                keep: frozenset[int] = frozenset()) -> tuple[int, ...] | None:
     """For each tile, what the ruleset can tell about it when a wildcard plays it; None = all.
