@@ -504,6 +504,21 @@ def main(argv: list[str] | None = None) -> None:
 
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def waits(ctx: typer.Context) -> None:
+    """What a hand one tile short waits on: every completing tile, scored (takes the score flags)."""
+    p: dict[str, object] = {}
+    try:  # the score command's own option handling; the command lives in waitscmd
+        from .waitscmd import run
+        p = parse_score_args(list(ctx.args))
+        run(str(p["hand"]), str(p["rules"]), context_from_params(p), as_json=bool(p["as_json"]),
+            lang=str(p["lang"]), unicode=not p["no_unicode"], unused=tuple(
+                f for f, k in (("--vs", "vs"), ("--vs-option", "vs_option"),
+                               ("--explain", "explain")) if p.get(k)))
+    except Exception as e:
+        _fail(e, bool(p.get("as_json")) or "--json" in ctx.args, str(p.get("lang", "zh")))
+
+
 _SCORE_CMD = None
 
 

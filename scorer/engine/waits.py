@@ -442,3 +442,42 @@ def best_wait(hand: Hand | str, ruleset: Ruleset | str,
         if b is not None and (best is None or _rank(b) > _rank(best)):
             best = b
     return best
+
+
+@dataclass(frozen=True)
+class WaitFacts:
+    """What a won hand was waiting on before its winning tile: for the report's "why" line.
+
+    ``without`` is the hand minus the winning tile, ``tiles`` the faces that completed
+    it (:func:`tiles_waited`), ``any_tile`` True when that is every drawable face in
+    play (暴头 / 游金 / 七客: "waiting on every tile").
+    """
+
+    without: Hand
+    tiles: frozenset[int]
+    any_tile: bool
+
+
+def wait_facts(result: Result) -> WaitFacts:
+    """The waits of a scored hand before its winning tile, under the same ruleset and flags.
+
+    >>> from scorer.engine.scoring import score
+    >>> f = wait_facts(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
+    >>> f.any_tile, short_hand(f.without, load_ruleset("hangzhou")).tile_total()
+    (True, 13)
+    """
+    h, rs = result.hand, result.ruleset
+    # the held tiles without the winning one; the last of them stands as the Hand's winning
+    # tile (a Hand needs one) and is counted as held like the others
+    held = h.concealed  # never empty: a won hand holds a pair, or the tile its win pairs
+    sources = list(h.sources)
+    for k in range(len(sources) - 1, -1, -1):  # drop the winning tile (the last one written)
+        if sources[k][0] == h.winning:
+            del sources[k]
+            break
+    without = Hand(h.melds, held[:-1], held[-1], tuple(sources))
+    ctx = _shape_context(result.table.context)
+    table = resolve(rs, ctx, without)
+    faces = _drawable(without, table)
+    tiles = frozenset(_shape_tiles(without, rs, table, faces))
+    return WaitFacts(without, tiles, bool(tiles) and len(tiles) == len(faces))

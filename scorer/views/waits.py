@@ -1,0 +1,193 @@
+"""Render :class:`~scorer.engine.waits.Waits`: the report of ``mjscore waits`` and its JSON.
+
+The report has one block per entry (a tile, or "any tile" for the faces that all
+score alike), one row per way the tile can come (self-drawn, each seat's discard),
+with the patterns, the headline number and what each seat pays; a way that is no
+win says why in a numbered note under the table, so the columns stay narrow.
+Every label comes in zh and en (``lang``); pattern names are the ruleset's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.waits import DISCARD, Entry, Outcome, Waits
+from ..model import tiles as T
+from ..model.hand import Hand, format_tiles
+from .report import hit_json, pattern_name
+
+LABELS: dict[str, tuple[str, str]] = {
+    "title": ("{seat}（{role}）听什么牌", "what {seat} ({role}) waits on"),
+    "dealer": ("庄家", "dealer"),
+    "idle": ("闲家", "idle"),
+    "hand": ("手牌：", "Hand:   "),
+    "waits": ("听牌：", "Waits:  "),
+    "held": ("已绝：", "Dead:   "),
+    "held_text": ("{tiles}（四张都在手里，听不到）", "{tiles} (every copy is in the hand)"),
+    "skipped": ("不算：", "Skipped:"),
+    "any": ("任意牌", "any tile"),
+    "any_other": ("其余任意牌", "any other tile"),
+    "faces": ("（{n} 种）", " ({n} faces)"),
+    "self_draw": ("自摸", "self-drawn"),
+    "discard": ("{seat} 放铳", "{seat}'s discard"),
+    "any_discard": ("任何人放铳", "any discard"),
+    "no_win": ("不能胡 [{n}]", "not a win [{n}]"),
+    "not_ready": ("未听牌", "not ready"),
+    "tile": ("牌", "tile"),
+    "how": ("方式", "how"),
+    "patterns": ("番种", "patterns"),
+    "score": ("分", "score"),
+    "gets": ("赢家得", "winner"),
+    "notes": ("说明：", "Notes:"),
+    "how_self_draw": ("自摸", "self-drawn"),
+    "how_discard": ("放铳", "on a discard"),
+}
+
+
+def label(key: str, lang: str, **values: Any) -> str:
+    """A label of the report in ``lang`` ('zh' or 'en'), placeholders filled.
+
+    >>> label("discard", "en", seat="N"), label("discard", "zh", seat="N")
+    ("N's discard", 'N 放铳')
+    """
+    zh, en = LABELS[key]
+    return (zh if lang == "zh" else en).format(**values)
+
+
+def short_notation(hand: Hand) -> str:
+    """The held tiles in normal form, melds first (no winning tile to set apart).
+
+    >>> from scorer.model.notation import parse_hand
+    >>> short_notation(parse_hand("[EEE]55p789s23p4p"))
+    '[EEE]23455p789s'
+    """
+    return "".join(m.notation() for m in hand.melds) + format_tiles(hand.concealed_with_win)
+
+
+def _tiles_text(tiles: tuple[int, ...] | list[int]) -> str:
+    return " ".join(T.name(t) for t in tiles)
+
+
+def entry_name(e: Entry, w: Waits, lang: str) -> str:
+    """The tile column of an entry: ``9m``, or ``any tile (34 faces)``."""
+    if not e.any_tile:
+        return T.name(e.tiles[0])
+    key = "any" if len(e.tiles) == len(w.tiles) else "any_other"
+    return label(key, lang) + label("faces", lang, n=len(e.tiles))
+
+
+def _how(o: Outcome, lang: str) -> str:
+    return label("self_draw", lang) if o.how != DISCARD else label("discard", lang,
+                                                                     seat=o.discarder or "?")
+
+
+def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
+    """The report for a player: what the hand waits on and what each tile would pay."""
+    from tabulate import tabulate  # imported here: keeps `mjscore --help` fast
+
+    rs = w.ruleset
+    role = label("dealer" if w.seat == "E" else "idle", lang)
+    lines = [f"{rs.name} {rs.name_en} — " + label("title", lang, seat=w.seat, role=role)]
+    hand_line = short_notation(w.hand)
+    if unicode:
+        hand_line += "   " + " ".join(
+            ["[" + "".join(T.glyph(t) for t in m.tiles) + "]" for m in w.hand.melds]
+            + ["".join(T.glyph(t) for t in w.hand.concealed_with_win)])
+    lines.append(f"{label('hand', lang)} {hand_line}")
+    if not w.ready:
+        lines.append(f"{label('waits', lang)} {label('not_ready', lang)} — {w.reason}")
+        return "\n".join(lines)
+    entries = w.entries()
+    names = [entry_name(e, w, lang) for e in entries]
+    lines.append(f"{label('waits', lang)} {', '.join(names)}")
+    if w.held_out:
+        lines.append(f"{label('held', lang)} "
+                     + label("held_text", lang, tiles=_tiles_text(w.held_out)))
+    for how, why in w.skipped.items():
+        lines.append(f"{label('skipped', lang)} {label('how_' + how, lang)}: {why}")
+    seats = _seats(w)
+    notes: dict[str, int] = {}
+    rows: list[list[str]] = []
+    for e, name in zip(entries, names, strict=True):
+        for k, (o, how) in enumerate(_rows(e, lang)):
+            first = name if k == 0 else ""
+            if o.result is None:
+                n = notes.setdefault(o.reason, len(notes) + 1)
+                rows.append([first, how, label("no_win", lang, n=n), ""]
+                            + [""] * len(seats) + [""])
+                continue
+            best = o.result.best
+            pats = " + ".join(f"{pattern_name(h, lang)} {h.value}"
+                              + (f"×{h.count}" if h.count > 1 else "") for h in best.hits)
+            pays = [f"{best.payments[s]:+d}" if best.payments[s] else "0" for s in seats]
+            rows.append([first, _how(o, lang), pats, str(best.score), *pays, f"{o.amount:+d}"])
+    lines.append("")
+    headers = [label("tile", lang), label("how", lang), label("patterns", lang),
+               label("score", lang), *seats, label("gets", lang)]
+    lines.append(tabulate(rows, headers=headers, tablefmt="simple",
+                          colalign=("left", "left", "left") + ("right",) * (len(seats) + 2)))
+    if notes:
+        lines.append("")
+        lines.append(label("notes", lang))
+        lines += [f"[{n}] {reason}" for reason, n in notes.items()]
+    return "\n".join(lines)
+
+
+def _rows(e: Entry, lang: str) -> list[tuple[Outcome, str]]:
+    """The outcomes of an entry with their "how" text; discards that are all refused for
+    the same reason are one row ("any discard"), since no seat changes the answer."""
+    outs = e.wait.outcomes
+    discards = [o for o in outs if o.how == DISCARD]
+    if len(discards) > 1 and all(o.result is None and o.reason == discards[0].reason
+                                 for o in discards):
+        return [(o, _how(o, lang)) for o in outs if o.how != DISCARD] + [
+            (discards[0], label("any_discard", lang))]
+    return [(o, _how(o, lang)) for o in outs]
+
+
+def _seats(w: Waits) -> list[str]:
+    """The seats at the table, from any scored outcome (E S W N when none scored)."""
+    for tw in w.tiles:
+        for o in tw.outcomes:
+            if o.result is not None:
+                return list(o.result.table.seats)
+    return list(T.SEATS)
+
+
+def outcome_json(o: Outcome, lang: str = "zh") -> dict[str, Any]:
+    """One way of winning on a tile, e.g. ``{"how": "self_draw", "from": null, "win": true, …}``."""
+    out: dict[str, Any] = {"how": o.how, "from": o.discarder, "win": o.won}
+    if o.result is None:
+        out.update(reason=o.reason, code=o.code)
+        return out
+    best = o.result.best
+    out.update(score=best.score, patterns=[hit_json(h) for h in best.hits],
+               decomposition=best.reading.describe(), payments=dict(best.payments),
+               winner_gets=o.amount)
+    return out
+
+
+def to_json(w: Waits, lang: str = "zh") -> dict[str, Any]:
+    """The machine form of ``mjscore waits --json`` (schema in README, under the command)."""
+    entries = []
+    for e in w.entries():
+        best = e.wait.best
+        entries.append({
+            "tiles": [T.name(t) for t in e.tiles], "any_tile": e.any_tile,
+            "outcomes": [outcome_json(o, lang) for o in e.wait.outcomes],
+            "best": None if best is None else {"how": best.how, "from": best.discarder,
+                                               "winner_gets": best.amount},
+        })
+    return {
+        "ruleset": w.ruleset.id,
+        "hand": short_notation(w.hand),
+        "seat": w.seat,
+        "ready": w.ready,
+        "reason": w.reason,
+        "any_tile": w.any_tile,
+        "tiles": [T.name(t.tile) for t in w.tiles],
+        "winning_tiles": [T.name(t.tile) for t in w.winning],
+        "held_out": [T.name(t) for t in w.held_out],
+        "skipped": dict(w.skipped),
+        "entries": entries,
+    }
