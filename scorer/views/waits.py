@@ -2,7 +2,8 @@
 
 The report has one block per entry (a tile, or "any tile" for the faces that all
 score alike), one row per way the tile can come (self-drawn, each seat's discard),
-with the patterns, the headline number and what each seat pays; a way that is no
+with the patterns, the headline number and what each seat pays (the winner's column
+is what it receives); a way that is no
 win says why in a numbered note under the table, so the columns stay narrow.
 Every label comes in zh and en (``lang``); pattern names are the ruleset's.
 """
@@ -15,6 +16,8 @@ from ..engine.waits import DISCARD, Entry, Outcome, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
 from .report import hit_json, pattern_name
+
+PATTERN_WIDTH = 48  # columns of the patterns column before it wraps
 
 LABELS: dict[str, tuple[str, str]] = {
     "title": ("{seat}（{role}）听什么牌", "what {seat} ({role}) waits on"),
@@ -37,7 +40,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "how": ("方式", "how"),
     "patterns": ("番种", "patterns"),
     "score": ("分", "score"),
-    "gets": ("赢家得", "winner"),
     "notes": ("说明：", "Notes:"),
     "how_self_draw": ("自摸", "self-drawn"),
     "how_discard": ("放铳", "on a discard"),
@@ -113,19 +115,20 @@ def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
             first = name if k == 0 else ""
             if o.result is None:
                 n = notes.setdefault(o.reason, len(notes) + 1)
-                rows.append([first, how, label("no_win", lang, n=n), ""]
-                            + [""] * len(seats) + [""])
+                rows.append([first, how, label("no_win", lang, n=n), ""] + [""] * len(seats))
                 continue
             best = o.result.best
             pats = " + ".join(f"{pattern_name(h, lang)} {h.value}"
                               + (f"×{h.count}" if h.count > 1 else "") for h in best.hits)
             pays = [f"{best.payments[s]:+d}" if best.payments[s] else "0" for s in seats]
-            rows.append([first, _how(o, lang), pats, str(best.score), *pays, f"{o.amount:+d}"])
+            rows.append([first, how, pats, str(best.score), *pays])
     lines.append("")
     headers = [label("tile", lang), label("how", lang), label("patterns", lang),
-               label("score", lang), *seats, label("gets", lang)]
+               label("score", lang), *seats]
+    # long pattern lists (MCR) wrap inside their column, so the table fits a terminal
     lines.append(tabulate(rows, headers=headers, tablefmt="simple",
-                          colalign=("left", "left", "left") + ("right",) * (len(seats) + 2)))
+                          colalign=("left", "left", "left") + ("right",) * (len(seats) + 1),
+                          maxcolwidths=[None, None, PATTERN_WIDTH] + [None] * (len(seats) + 1)))
     if notes:
         lines.append("")
         lines.append(label("notes", lang))
