@@ -229,3 +229,16 @@ def test_cli_not_ready_and_errors() -> None:
     assert json.loads(res.output.splitlines()[0])["error"]["kind"] == "context"
     res = runner.invoke(app, ["waits", "123m456p789s2355p", "--rules", "mcr", "--vs", "mcr"])
     assert res.exit_code == 2 and "--vs" in res.output
+
+
+def test_user_ruleset_is_bounded_over_the_whole_question(tmp_path, monkeypatch) -> None:
+    import scorer.engine.waits as W
+    from scorer.errors import EvaluationError
+
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: hangzhou\n", encoding="utf-8")
+    assert waits("123m456p789s234sP", str(house)).any_tile  # within the budget: answered
+    monkeypatch.setattr(W, "WAITS_BUDGET", -1.0)
+    with pytest.raises(EvaluationError, match="over the waits of this hand"):
+        waits("123m456p789s234sP", str(house))
+    assert waits("123m456p789s234sP", "hangzhou").any_tile  # built-in rulesets are trusted

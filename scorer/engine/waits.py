@@ -48,11 +48,12 @@ True
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import ContextError, HandError, MjscoreError, NotAWin
+from ..errors import ContextError, EvaluationError, HandError, MjscoreError, NotAWin
 from ..lang.expr import start_clock, stop_clock
 from ..model import tiles as T
 from ..model.hand import Hand
@@ -63,6 +64,7 @@ from ..search.readings import completes, interpret
 from .context import Context, Table, resolve
 from .scoring import Result, _hand_facts, score
 
+WAITS_BUDGET = 5.0  # seconds of CPU for all the hands one waits() call scores (user rulesets)
 SELF_DRAW = "self_draw"
 DISCARD = "discard"
 
@@ -397,7 +399,14 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         raise errors[0]
 
     found: list[TileWait] = []
+    # a user's ruleset gets its CPU limit per scored hand; here up to 34 × 4 hands are
+    # scored, so the whole question is bounded too (built-in rulesets are trusted)
+    budget = None if rs.trusted else time.process_time() + WAITS_BUDGET
     for t in shape_ok:
+        if budget is not None and time.process_time() > budget:
+            raise EvaluationError(f"{rs.file}: the ruleset's expressions ran for more than "
+                                  f"{WAITS_BUDGET:g} s of CPU over the waits of this hand and "
+                                  "were stopped")
         full = _with(h, t)
         outs: list[Outcome] = []
         drawable = True
