@@ -1,4 +1,4 @@
-"""The CLI surface of CONTRACT.md, through typer's runner and as an installed command."""
+"""The CLI surface of docs/contract.md, through typer's runner and as an installed command."""
 
 from __future__ import annotations
 

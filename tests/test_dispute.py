@@ -1,6 +1,6 @@
 """Dispute mode: `mjscore score HAND --rules A --vs B` / `--vs-option KEY=VALUE`.
 
-Expected values are worked by hand from RULES.md (Hangzhou) and from
+Expected values are worked by hand from docs/rulings.md (Hangzhou) and from
 examples/house/hangzhou-platform.yaml (番 = hand type × 2^c × 2 if four 白板 × 2 if 暴头;
 the dealer always at 3 老庄: 庄闲分 8 dealer–idle, 1 idle–idle).
 """

@@ -2,7 +2,7 @@
 itself) and overrides options, values and names, adds and removes patterns.
 
 Every expected position (file:line:col key) is counted by hand in the YAML text the test
-writes; every expected score is worked from the Hangzhou rules (RULES.md) in the `why`.
+writes; every expected score is worked from the Hangzhou rules (docs/rulings.md#hangzhou) in the `why`.
 """
 
 from __future__ import annotations

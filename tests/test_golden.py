@@ -1,6 +1,6 @@
 """Golden hands per ruleset: hand + flags -> expected score, patterns and payments.
 
-The expected values in tests/golden/*.yaml are worked by hand from RULES.md (each
+The expected values in tests/golden/*.yaml are worked by hand from docs/rulings.md (each
 case says how in its `why`). A mismatch prints the whole breakdown of what the
 scorer found, so the failing rule is visible at once.
 """

@@ -41,7 +41,7 @@ def counts_of(tiles: list[int]) -> tuple[int, ...]:
 
 
 def oracle_gapped(tiles: list[int]) -> bool:
-    """十三不靠 read straight from RULES.md: 14 distinct tiles, each suit's numbers 3+ apart."""
+    """十三不靠 read straight from docs/rules/jinhua.md: 14 distinct tiles, each suit's numbers 3+ apart."""
     if len(tiles) != 14 or len(set(tiles)) != 14:
         return False
     for s in range(3):

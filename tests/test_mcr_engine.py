@@ -202,7 +202,7 @@ def test_mcr_house_extends_mcr() -> None:
     house = load_ruleset("mcr-house")
     base = load_ruleset("mcr")
     assert {p.id for p in base.patterns} < {p.id for p in house.patterns}
-    assert len(house.patterns) - len(base.patterns) == 12  # the seed's twelve starred fans
+    assert len(house.patterns) - len(base.patterns) == 12  # the fan list's twelve starred fans
 
 
 # -- ruleset checks -------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The hand notation of CONTRACT.md: what it reads, what it refuses (with positions), and
+"""The hand notation of docs/contract.md#notation: what it reads, what it refuses (with positions), and
 that the normal form round-trips: ``parse_hand(h.notation()) == h``."""
 
 from __future__ import annotations

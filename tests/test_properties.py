@@ -207,7 +207,7 @@ def test_natural_tiles_instead_of_wildcards(rules: str) -> None:
 
 
 # -- 承包: moving shares never loses or creates a point -----------------------------------------
-# The reverse factor of RULES.md: "B wins → A pays all three shares ×2" (Hangzhou, Jinhua).
+# The reverse factor (docs/rulings.md#hangzhou-chengbao): "B wins → A pays all three shares ×2".
 REVERSE_FACTOR = {"hangzhou": 2, "jinhua": 2}
 CHENGBAO_RULESETS = [rid for rid in ruleset_ids() if rid in REVERSE_FACTOR]
 

@@ -15,12 +15,20 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 def test_readme_opens_with_install_and_test_commands() -> None:
     blocks = re.findall(r"```sh\n(.*?)```", README, re.S)
     assert "pip install ." in blocks[0] and "mjscore score" in blocks[0]
-    assert blocks[1].strip() == 'pip install ".[test]" && python -m pytest'
+    # the test command works in a new terminal: it activates the venv the first one made
+    assert "python3 -m venv .venv && . .venv/bin/activate &&" in blocks[0]
+    assert blocks[1].strip() == '. .venv/bin/activate && pip install ".[test]" && python -m pytest'
     ci = (ROOT / ".ci" / "run").read_text()
     assert "python -m venv" in ci or "python3 -m venv" in ci
-    assert '".[test]"' in ci
-    # CI runs exactly the README's test command
-    assert "\npython -m pytest\n" in ci
+    # CI runs exactly the README's test command (in its own fresh venv) ...
+    steps = [line for line in ci.splitlines() if line and not line.startswith("#")]
+    test_install = steps.index('python -m pip install --quiet ".[test]"')
+    assert steps[test_install + 1] == "python -m pytest"
+    # ... and then, as a step of its own, the live oracle comparison the README names
+    oracle_install = steps.index('python -m pip install --quiet ".[oracle]"')
+    assert oracle_install > test_install + 1
+    assert steps[oracle_install + 1] == "python -m pytest -m oracle"
+    assert 'pip install ".[oracle]" && python -m pytest -m oracle' in README
 
 
 def _without_tutorial(text: str) -> str:

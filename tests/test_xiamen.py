@@ -6,7 +6,7 @@
 * golds read as themselves vs substituted, 白板 in melds, a gold in a meld
 * 17-tile hands through the CLI (exit statuses, one-line messages)
 
-Expected texts and values are worked by hand from RULES.md (Xiamen section).
+Expected texts and values are worked by hand from docs/rulings.md (Xiamen section).
 """
 
 from __future__ import annotations

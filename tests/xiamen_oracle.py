@@ -2,7 +2,7 @@
 
 It shares nothing with the engine but the tile numbering (0-8 m, 9-17 p, 18-26 s,
 27-33 E S W N C F P): golds are assigned every multiset of tiles, the resulting
-counts are split into a pair and sets by plain recursion, and the rules of RULES.md
+counts are split into a pair and sets by plain recursion, and the rules of docs/rulings.md
 (Xiamen) are applied directly:
 
 * 游金: self-drawn and the hand minus the winning tile is five sets (melds
@@ -46,7 +46,7 @@ def splits(counts: tuple[int, ...], pair: bool) -> tuple[tuple[tuple[str, int], 
 
 
 def pung_shui(tile: int, kong: bool, concealed: bool) -> int:
-    """The 水 of one pung or kong (RULES.md table)."""
+    """The 水 of one pung or kong (the table of docs/rulings.md#xiamen-shui)."""
     honor = tile >= 27
     if not kong:
         if concealed:

@@ -1,4 +1,4 @@
-"""The context of a win (the flags of CONTRACT.md) and its validation against a ruleset.
+"""The context of a win (the flags of docs/contract.md#flags) and its validation against a ruleset.
 
 :class:`Context` is what a caller says about the win; :func:`resolve` checks it
 against the ruleset and the hand — unknown or unused flags, ranges,

@@ -7,7 +7,7 @@
     >>> r.best.score, r.payments
     (2, {'E': 12, 'S': -4, 'W': -4, 'N': -4})
 
-Ranking of readings (RULES.md): highest amount received by the winner, then the
+Ranking of readings (docs/rulings.md#common-best-reading): highest amount received by the winner, then the
 higher headline number, then fewer wildcards substituted, then the ruleset's
 ``ties`` (see :func:`_rank_ties`).
 """

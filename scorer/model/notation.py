@@ -1,4 +1,4 @@
-"""Read the compact hand notation of CONTRACT.md into a :class:`~scorer.model.hand.Hand`.
+"""Read the compact hand notation of docs/contract.md#notation into a :class:`~scorer.model.hand.Hand`.
 
 Grammar (spaces between groups are ignored)::
 
@@ -121,7 +121,7 @@ def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]
 
 
 def parse_hand(text: str) -> Hand:
-    """Parse a hand written in the notation of CONTRACT.md.
+    """Parse a hand written in the notation of docs/contract.md#notation.
 
     >>> h = parse_hand("[5555p,2]123m456s789sEE")
     >>> h.melds[0].offer, h.winning

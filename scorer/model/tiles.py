@@ -19,7 +19,7 @@ NUM_KINDS: Final = 34
 SUITS: Final = "mps"
 HONOR_LETTERS: Final = "ESWNCFP"
 HONOR_CHARS: Final = "东南西北中发白"
-# Traditional forms, accepted on input (the seeds are partly traditional).
+# Traditional forms, accepted on input (the Hangzhou and Jinhua rule texts are in traditional characters).
 HONOR_CHARS_TRAD: Final = "東南西北中發白"
 FLOWER_CHARS: Final = "春夏秋冬梅兰竹菊"
 

@@ -33,7 +33,7 @@ from .yamlsafe import Mark, YList, YMap, load
 BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
 MAX_EXTENDS = 8
 
-# Context flags a ruleset may use (CONTRACT.md), and the facts each one feeds.
+# Context flags a ruleset may use (docs/contract.md#flags), and the facts each one feeds.
 FLAGS: dict[str, tuple[str, ...]] = {
     "wild": ("wild",),
     "dealer_streak": ("dealer_streak",),

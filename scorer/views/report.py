@@ -1,4 +1,4 @@
-"""Render results: the human report, the JSON of CONTRACT.md, and the explain list.
+"""Render results: the human report, the JSON of docs/contract.md#json, and the explain list.
 
 One renderer per output form; the CLI and the batch command both call these,
 so a hand printed by ``score`` and by ``batch`` looks the same.
@@ -286,7 +286,7 @@ def explain_text(result: Result, lang: str = "zh") -> str:
 
 # ----------------------------------------------------------------------------- JSON
 def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
-    """The machine form of CONTRACT.md (plus extra fields)."""
+    """The machine form of docs/contract.md#json (plus extra fields)."""
     rs, s = result.ruleset, result.best
     wm = wildcard_map(result)
     return {
