@@ -3,7 +3,7 @@
 Checked two ways: against a brute force written here (append each of the 34 tiles to
 the hand as typed, score it with ``scorer.score`` self-drawn and on each other seat's
 discard, keep what wins), on hands drawn from every ruleset, wildcards included; and on
-hands worked by hand from RULES.md / the README's worked examples.
+hands worked by hand from docs/rulings.md / the README's worked examples.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_chosen_hands_match_brute_force(short: str, flags: list[str]) -> None:
 
 
 def test_hangzhou_baotou_waits_on_every_tile() -> None:
-    # RULES.md: hand minus the winning tile = complete sets + one lone wildcard → 暴头 2 番,
+    # docs/rulings.md#hangzhou-win-types: hand minus the winning tile = complete sets + one lone wildcard → 暴头 2 番,
     # any tile wins, never on a discard. E (dealer) self-draws: each idle player pays
     # 底分 1 × 庄闲分 2 × 番 2 = 4; W (idle): E pays 4, S and N pay 1 × 1 × 2 = 2.
     w = waits("123m456p789s234sP", "hangzhou", Context())
@@ -109,7 +109,7 @@ def test_hangzhou_baotou_waits_on_every_tile() -> None:
 
 
 def test_hangzhou_baotou_refused_on_discard_even_with_fangchong() -> None:
-    # RULES.md: 暴头 can never be won on a discard, whatever other reading the hand has.
+    # docs/rulings.md#hangzhou-baotou-discard: 暴头 can never be won on a discard, whatever other reading the hand has.
     w = waits("123m456p789s234sP", "hangzhou",
               Context(dealer_streak=3, options=(("discard_win", "true"),)))
     for tw in w.tiles:
