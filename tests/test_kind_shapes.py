@@ -23,7 +23,7 @@ from scorer.errors import RulesetError
 from scorer.lang.expr import Scope, compile_expr
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
-from scorer.rules.ruleset import compile_ruleset, load_ruleset
+from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.search import decompose as D
 from scorer.search.readings import MELD_SHAPES, WildSpec, interpret, readings, tile_codes
 from scorer.views.report import payment_lines, stand_in_text
@@ -212,8 +212,8 @@ def test_class_features(src: str, names: dict, want: set) -> None:
 
 
 def test_ruleset_features() -> None:
-    assert load_ruleset("jinhua").detail == 1
-    assert load_ruleset("jinhua").features == {"suit", "honor"}
+    assert load_ruleset("jinhua").plan.detail == 1
+    assert load_ruleset("jinhua").plan.features == {"suit", "honor"}
 
 
 # --- cutting fills changes no result --------------------------------------------------------

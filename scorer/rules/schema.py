@@ -1,4 +1,4 @@
-"""Rulesets: YAML files loaded, validated and compiled once into a frozen :class:`Ruleset`.
+"""The ruleset schema: a merged YAML map validated and compiled into a :class:`Ruleset`.
 
 A ruleset says which shapes win, how wildcards are read, which context flags it
 uses, its options, its patterns (condition + value, in *tallies* that combine
@@ -7,53 +7,40 @@ a legal win, and how each payer's share is computed. Every condition and
 formula is an expression of :mod:`scorer.lang.expr`, type-checked against the
 vocabulary of :mod:`scorer.rules.facts` at load time; a mistake is reported with
 file, line, column and key, and all problems are collected before failing.
-
-``extends:`` makes a ruleset start from another (a built-in id or a path
-relative to the file): mappings merge key by key, lists of entries with an
-``id`` (patterns, errors, not_a_win) merge by id, ``remove:`` drops entries.
+Finding files is :mod:`scorer.rules.files`, ``extends:`` :mod:`scorer.rules.inherit`.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
 from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
 from ..model import tiles as T
-from ..search.combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
+from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.readings import SHAPE_SIZES, SHAPES
 from . import facts as F
+from .inherit import origin
+from .model import (
+    ALWAYS_FLAGS,
+    FLAGS,
+    PLACEHOLDER,
+    Check,
+    Chengbao,
+    FlagSpec,
+    HouseExample,
+    Let,
+    OptionSpec,
+    Pattern,
+    Payment,
+    Ruleset,
+    Tally,
+    Wildcard,
+    show,
+)
 from .yamlsafe import Mark, YList, YMap, load
-
-BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
-MAX_EXTENDS = 8
-
-# Context flags a ruleset may use (CONTRACT.md), and the facts each one feeds.
-FLAGS: dict[str, tuple[str, ...]] = {
-    "wild": ("wild",),
-    "dealer_streak": ("dealer_streak",),
-    "kong_draw": ("kong_draw", "kongs"),
-    "kongs": ("kongs",),
-    "robbing_kong": ("robbing_kong",),
-    "last_tile": ("last_tile",),
-    "fourth_tile": ("fourth_tile",),
-    "piao": ("piao",),
-    "you": ("you",),
-    "ready_at_deal": ("ready_at_deal",),
-    "heavenly": ("heavenly",),
-    "earthly": ("earthly",),
-    "human": ("human",),
-    "flowers": ("flowers", "flower_list", "flowers_known"),
-    "chengbao": (),
-    "base": ("base",),
-}
-INT_FLAGS = ("dealer_streak", "kongs", "piao", "you", "base")
-ALWAYS_FLAGS = ("seat", "round", "from", "self_draw")
 
 TOP_KEYS = {
     "id": "the ruleset's id (letters, digits, - and _)",
@@ -90,706 +77,9 @@ PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "eac
                 "also", "notes", "fallback", "combine"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
-# {name} in a check's message is replaced by that value when the check fires
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+class Compiler:
+    """Validates a merged ruleset map and compiles it into a Ruleset, collecting problems."""
 
-
-def format_message(message: str, env: Any) -> str:
-    """Fill the ``{name}`` placeholders of a check's message from an environment.
-
-    >>> format_message("below the {min_fan}-fan minimum", {"min_fan": 8})
-    'below the 8-fan minimum'
-    """
-    if "{" not in message:
-        return message
-    return PLACEHOLDER.sub(lambda m: _show(env[m.group(1)]), message)
-
-
-# ----------------------------------------------------------------------------- model
-@dataclass(frozen=True)
-class OptionSpec:
-    """A house option: allowed values (or an integer range) and the default."""
-
-    name: str
-    values: tuple[Any, ...] | None
-    default: Any
-    type: str
-    minimum: int | None = None
-    maximum: int | None = None
-    description: str = ""
-
-    def parse(self, text: str) -> Any:
-        """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones."""
-        if self.values is not None:
-            for v in self.values:
-                if _show(v) == text.strip().lower() or str(v) == text.strip():
-                    return v
-            raise ValueError(
-                f"--option {self.name}={text}: valid values are "
-                f"{', '.join(_show(v) for v in self.values)}"
-            )
-        try:
-            n = int(text)
-        except ValueError:
-            raise ValueError(f"--option {self.name}={text}: expected a whole number") from None
-        if (self.minimum is not None and n < self.minimum) or (
-            self.maximum is not None and n > self.maximum
-        ):
-            raise ValueError(f"--option {self.name}={text}: must be between "
-                             f"{self.minimum} and {self.maximum}")
-        return n
-
-    def describe_values(self) -> str:
-        if self.values is not None:
-            return ", ".join(_show(v) for v in self.values)
-        return f"{self.minimum}..{self.maximum if self.maximum is not None else ''}"
-
-
-def _show(v: Any) -> str:
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-@dataclass(frozen=True)
-class FlagSpec:
-    """A context flag the ruleset uses, with its default and range."""
-
-    name: str
-    default: Any = None
-    minimum: int | None = None
-    maximum: int | None = None
-
-
-@dataclass(frozen=True)
-class Check:
-    """An input error (``errors``) or a not-a-win condition (``not_a_win``)."""
-
-    id: str
-    when: Compiled
-    message: str
-    on: str = "hand"  # hand | reading | result
-    reason: str = "illegal"
-
-
-@dataclass(frozen=True)
-class Tally:
-    name: str
-    combine: str
-    label: str
-    label_en: str
-    default: int
-    where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
-
-
-@dataclass(frozen=True)
-class Pattern:
-    id: str
-    name: str
-    name_en: str
-    tally: str
-    when: Compiled
-    value: Compiled
-    count: Compiled | None
-    replaces: frozenset[str]
-    also: tuple[tuple[str, Compiled], ...]
-    notes: str
-    index: int
-    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
-    fallback: bool = False
-    # a list expression: the pattern counts once per item, and the report names the items
-    each: Compiled | None = None
-    # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
-    # the combine-once principle (scorer.search.combine); its `when` sees only the sets a, b, c, d
-    combine: tuple[str, int] | None = None
-
-
-@dataclass(frozen=True)
-class Let:
-    name: str
-    label: str
-    label_en: str
-    value: Compiled
-
-
-@dataclass(frozen=True)
-class Chengbao:
-    allowed: Compiled
-    message: str
-    reverse_factor: Compiled
-
-
-@dataclass(frozen=True)
-class Payment:
-    pays: Compiled
-    amount: Compiled
-    lets: tuple[Let, ...]
-    chengbao: Chengbao | None
-    needs_discarder: bool
-    per_reading: bool  # uses reading facts, so it cannot be cached by tally values
-
-
-@dataclass(frozen=True)
-class Wildcard:
-    face: Compiled
-    in_play: Compiled
-    stand_in: int | None
-    stand_in_scope: str
-    stand_in_self_shapes: frozenset[str]
-    in_melds: bool
-
-
-@dataclass(frozen=True)
-class HouseExample:
-    """A common house change, offered (commented out) by ``mjscore rules new --from ID``.
-
-    ``yaml`` is the text to add to a file that extends the ruleset; ``title`` says in
-    a few words what it changes (e.g. "封顶 128 (cap 128)").
-    """
-
-    title: str
-    yaml: str
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """A compiled ruleset; immutable and shared by every hand scored with it."""
-
-    id: str
-    name: str
-    name_en: str
-    file: str
-    source: str
-    notes: tuple[str, ...]
-    hand_size: int
-    shapes: tuple[str, ...]
-    shape_when: tuple[tuple[str, Compiled], ...]  # conditional shapes: (shape, condition)
-    players: Compiled
-    suits: Compiled
-    robbing_kong: str
-    self_draw_default: Compiled
-    flags: dict[str, FlagSpec]
-    options: dict[str, OptionSpec]
-    wildcard: Wildcard | None
-    labels: dict[str, tuple[str, str]]
-    errors: tuple[Check, ...]
-    not_a_win: tuple[Check, ...]
-    tallies: tuple[Tally, ...]
-    score: Compiled
-    patterns: tuple[Pattern, ...]
-    payment: Payment
-    detail: int = 2  # how finely patterns tell tiles apart (facts.detail_level)
-    features: frozenset[str] = F.ALL_FEATURES  # at detail 1, which (facts.class_features)
-    chain: tuple[str, ...] = ()  # file names: this one, then what it extends, in order
-    sources: tuple[str, ...] = ()  # the same files as full paths
-    house_examples: tuple[HouseExample, ...] = ()
-    # (pattern, when, value, count, each) closures, unwrapped for the per-reading loop
-    fast: tuple[tuple[Pattern, Any, Any, Any, Any], ...] = field(default=(), compare=False,
-                                                                  repr=False)
-    max_tallies: frozenset[str] = frozenset()
-    payment_names: tuple[str, ...] = ()  # context/hand names the payment rule reads
-    reusable: bool = False  # a reading's outcome depends only on its patterns' values
-    families: tuple[Family, ...] = ()  # combination patterns, grouped by list (scorer.search.combine)
-    # do the expressions care which group the winning tile completed? (facts.placement_sensitive)
-    placement: bool = True
-    tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
-    tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
-    data: Any = field(default=None, compare=False, repr=False)
-    trusted: bool = False  # a built-in file: its expressions run without the CPU clock
-
-    @property
-    def sets(self) -> int:
-        """Sets in a standard winning hand (4 for 14 tiles, 5 for 17)."""
-        return (self.hand_size - 2) // 3
-
-    def shapes_for(self, env: Any) -> tuple[str, ...]:
-        """The shapes tried on a hand: every shape whose condition (if any) holds in env.
-
-        ``env`` holds the context, options and hand facts (a :class:`~scorer.rules.facts.Env`).
-        """
-        conds = dict(self.shape_when)
-        return tuple(s for s in self.shapes if s not in conds or conds[s](env))
-
-    def label(self, name: str, lang: str = "zh") -> str:
-        zh, en = self.labels.get(name, (name, name))
-        return zh if lang == "zh" else en
-
-    def pattern(self, pid: str) -> Pattern:
-        for p in self.patterns:
-            if p.id == pid:
-                return p
-        raise KeyError(pid)
-
-
-# ----------------------------------------------------------------------------- loading
-@lru_cache(maxsize=1)
-def builtin_dir() -> Path:
-    """The folder of the built-in rulesets.
-
-    Installed, they are the data package ``scorer/rulesets``; in a source checkout
-    (editable install, tests) they are the top-level ``rulesets/`` folder. Found by
-    path rather than importlib.resources, which costs 8 ms of start-up.
-    """
-    here = Path(__file__).resolve().parent.parent  # scorer/
-    for candidate in (here / "rulesets", here.parent / "rulesets"):
-        if (candidate / "hangzhou.yaml").is_file():
-            return candidate
-    from importlib import resources  # pragma: no cover
-
-    return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
-
-
-def builtin_path(rid: str) -> Path:
-    """Path of a built-in ruleset file."""
-    return builtin_dir() / f"{rid}.yaml"
-
-
-def list_builtin() -> list[str]:
-    """Ids of the built-in rulesets that are installed."""
-    return sorted(p.name[:-5] for p in builtin_dir().iterdir() if p.name.endswith(".yaml"))
-
-
-def load_ruleset(spec: str) -> Ruleset:
-    """Load a ruleset by built-in id or path; compiled once per process and cached.
-
-    A file is read again only when its size or modification time changes, or that of
-    a file it extends, so editing a parent file is seen at once.
-
-    >>> load_ruleset("hangzhou").name_en
-    'Hangzhou'
-    """
-    path = builtin_path(spec) if not _is_path(spec) else Path(spec)
-    try:
-        st = path.stat()
-        stamp: tuple[object, ...] = (str(path), st.st_mtime_ns, st.st_size)
-    except OSError:
-        stamp = (spec,)
-    hit = _RECENT.get(spec)
-    if hit is not None and hit[0] == stamp and all(_stamp(p) == s for p, s in hit[2]):
-        return hit[1]
-    path, text = _locate(spec, None, [])
-    key = (str(path.resolve()), text)
-    cached = _CACHE.get(key)
-    if cached is not None and all(_stamp(p) == s for p, s in cached[1]):
-        rs, parents = cached
-    else:
-        rs = compile_ruleset(text, str(path))
-        parents = tuple((p, _stamp(p)) for p in rs.sources[1:])
-        if len(_CACHE) >= 64:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = (rs, parents)
-    if len(_RECENT) > 64:
-        _RECENT.clear()
-    _RECENT[spec] = (stamp, rs, parents)
-    return rs
-
-
-# spec -> (stamp of the file, ruleset, stamps of the files it extends)
-_RECENT: dict[str, tuple[tuple[object, ...], Ruleset, tuple[tuple[str, Any], ...]]] = {}
-# (resolved path, text) -> (ruleset, stamps of the files it extends)
-_CACHE: dict[tuple[str, str], tuple[Ruleset, tuple[tuple[str, Any], ...]]] = {}
-
-
-def _stamp(path: str) -> Any:
-    """What tells a file's content apart cheaply: (mtime, size), or None if it is gone."""
-    try:
-        st = Path(path).stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
-
-
-def _is_path(spec: str) -> bool:
-    return "/" in spec or "\\" in spec or spec.endswith((".yaml", ".yml"))
-
-
-def _locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, str]:
-    """Find a ruleset by id or path and read its text.
-
-    ``base_dir`` is the folder of the file that names ``spec`` in its ``extends:``
-    (relative paths are relative to that file); ``chain`` the files read so far, shown
-    in the message when the ruleset is missing.
-    """
-    via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
-    if not _is_path(spec):
-        path = builtin_path(spec)
-        if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
-            known = list_builtin()
-            close = difflib.get_close_matches(spec, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise RulesetError(
-                f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
-                f"or give a path to a YAML file{via}"
-            )
-    else:
-        path = Path(spec)
-        if base_dir is not None and not path.is_absolute():
-            path = base_dir / path
-        if not path.is_file():
-            where = f" (looked for {path}, relative to the file that extends it)" if str(
-                path) != spec else ""
-            stem = Path(spec).stem
-            if stem in list_builtin() and Path(spec).name == f"{stem}.yaml":
-                where += f"; a built-in ruleset is named by its id: extends: {stem}"
-            raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
-    try:
-        # read at most one byte more than allowed: a huge file is refused without loading it
-        with path.open("rb") as fh:
-            raw = fh.read(512 * 1024 + 1)
-    except OSError as e:
-        raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
-    if len(raw) > 512 * 1024:
-        raise RulesetError(f"{path}: file is larger than 512 KiB; refused")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise RulesetError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
-    return path, text
-
-
-def _display(path: str) -> str:
-    """Show built-in files as rulesets/<id>.yaml, user files as given."""
-    p = Path(path)
-    try:
-        if p.resolve().parent == builtin_dir():
-            return f"rulesets/{p.name}"
-    except OSError:  # pragma: no cover
-        pass
-    return path
-
-
-def is_builtin(path: str) -> bool:
-    try:
-        return Path(path).resolve().parent == builtin_dir()
-    except OSError:  # pragma: no cover
-        return False
-
-
-# Top-level lists whose entries have an ``id``: a child's entry with an inherited id
-# changes that entry key by key; one with a new id is added; ``remove:`` drops ids.
-ID_LISTS = ("patterns", "errors", "not_a_win")
-
-
-def _ident(path: str) -> str:
-    p = Path(path)
-    return str(p.resolve()) if p.exists() else path
-
-
-def read_merged(text: str, file: str, chain: list[str] | None = None,
-                problems: list[Problem] | None = None) -> tuple[YMap, list[str]]:
-    """Parse a ruleset file and everything it extends; return the merged map and the chain.
-
-    The chain lists the files read, the given one first (resolved paths). A file
-    that extends another (``extends: hangzhou`` or ``extends: ../base.yaml``, a path
-    relative to the file) starts from the parent's merged map: see :func:`merge_ruleset`.
-    A missing parent, a cycle or more than ``MAX_EXTENDS`` levels is a RulesetError at
-    the ``extends:`` line, with the chain of files. Problems that leave a file readable
-    (see :func:`scorer.rules.yamlsafe.load`) are added to ``problems`` when it is given, else
-    raised.
-
-    >>> data, chain = read_merged("extends: hangzhou\\nid: mine\\n", "mine.yaml")
-    >>> data["id"], data["name_en"], [c.rsplit("/", 1)[-1] for c in chain]
-    ('mine', 'Hangzhou', ['mine.yaml', 'hangzhou.yaml'])
-    """
-    chain = list(chain or [])
-    shown = _display(file)
-    # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
-    data = load(text, shown, trusted=is_builtin(file), problems=problems)
-    if not isinstance(data, YMap):
-        raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
-    chain.append(_ident(file))
-    parent_spec = data.get("extends")
-    if parent_spec is None and "extends" not in data:
-        if "remove" in data:
-            m = data.marks.get("remove")
-            raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                       "remove", "remove: drops inherited entries; it needs "
-                                       "extends: (the ruleset to start from)"))
-        return data, chain
-    m = data.vmarks.get("extends")
-    line, col = (m.line, m.column) if m else (None, None)
-    names = [Path(c).name for c in chain]
-    if "extends" in data and parent_spec is None:
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   "give the ruleset to start from: a built-in id (e.g. "
-                                   "hangzhou) or a path to a YAML file, relative to this file"))
-    if not isinstance(parent_spec, str) or not parent_spec.strip():
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   "must be a built-in ruleset id (e.g. hangzhou) or a path to "
-                                   "a YAML file, relative to this file"))
-    if _is_path(parent_spec) and not parent_spec.endswith((".yaml", ".yml")):
-        # a ruleset may only read other rulesets, not any file it can name
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   f"'{parent_spec}': extends names a built-in ruleset id or a "
-                                   ".yaml/.yml file"))
-    if len(chain) > MAX_EXTENDS:
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   f"more than {MAX_EXTENDS} levels of extends "
-                                   f"(chain: {' → '.join(names)})"))
-    try:
-        ppath, ptext = _locate(parent_spec, Path(file).parent, names)
-    except RulesetError as e:
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   e.problems[0].message if e.problems else e.message)) from None
-    if _ident(str(ppath)) in chain:
-        cycle = [*names, ppath.name]
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   f"extends itself in a cycle: {' → '.join(cycle)}"))
-    parent, chain = read_merged(ptext, str(ppath), chain, problems)
-    merge_problems: list[Problem] = []
-    merged = merge_ruleset(parent, data, merge_problems)
-    if merge_problems:
-        raise RulesetError(merge_problems)
-    if "id" not in data:
-        # A house file without its own id is named after the file, so that results and
-        # disputes never show it under its parent's id.
-        merged["id"] = Path(file).stem
-        merged.marks["id"] = merged.vmarks["id"] = Mark(shown, 1, 1)
-    return merged, chain
-
-
-def merge_ruleset(parent: YMap, child: YMap, problems: list[Problem]) -> YMap:
-    """Merge a child ruleset file over its (merged) parent.
-
-    * mappings (``options``, ``context``, ``labels``, ``payment`` …) merge key by key,
-      recursively: ``options: {cap: {default: 128}}`` changes one default;
-    * the lists of :data:`ID_LISTS` merge by ``id``: an entry with an inherited id
-      changes that entry key by key (``{id: baotou, value: 4}``), a new id adds an
-      entry (a new pattern must say ``when:``);
-    * ``remove: [id, ...]`` drops inherited entries before the child's are added (so
-      remove + an entry with the same id replaces it whole); ``replaces:`` lists of
-      inherited patterns forget the removed ids;
-    * any other value (text, numbers, other lists) is replaced by the child's.
-
-    Problems (an unknown id in ``remove``, an override of a pattern that does not
-    exist) are appended to ``problems`` with the child's file and line.
-    """
-    removed = _removals(parent, child, problems)
-    base = _without(parent, removed) if removed else parent
-    out = YMap(child.mark)
-    _copy_into(out, base)
-    for k, v in child.items():
-        if k in ("extends", "remove"):
-            continue
-        if k in ID_LISTS and isinstance(v, YList) and isinstance(out.get(k), YList):
-            out[k] = _merge_by_id(out[k], v, k, problems)
-        else:
-            out[k] = merge(out[k], v) if k in out else v
-        out.marks[k] = child.marks[k]
-        out.vmarks[k] = child.vmarks[k]
-    return out
-
-
-def merge(parent: Any, child: Any) -> Any:
-    """Merge two values of a ruleset: mappings key by key, lists of entries with ids by id,
-    anything else is the child's value.
-
-    >>> merge({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"d": 4}})
-    {'a': 1, 'b': {'c': 2, 'd': 4}}
-    """
-    if isinstance(parent, dict) and isinstance(child, dict):
-        out = YMap(getattr(child, "mark", None))
-        _copy_into(out, parent)
-        for k, v in child.items():
-            out[k] = merge(out[k], v) if k in out else v
-            if isinstance(child, YMap):
-                if k in child.marks:
-                    out.marks[k] = child.marks[k]
-                if k in child.vmarks:
-                    out.vmarks[k] = child.vmarks[k]
-        return out
-    if isinstance(parent, YList) and isinstance(child, YList) and _has_ids(parent) and _has_ids(
-            child):
-        return _merge_by_id(parent, child, "", [])
-    return child
-
-
-def _copy_into(out: YMap, src: dict[str, Any]) -> None:
-    for k, v in src.items():
-        out[k] = v
-        if isinstance(src, YMap):
-            if k in src.marks:
-                out.marks[k] = src.marks[k]
-            if k in src.vmarks:
-                out.vmarks[k] = src.vmarks[k]
-
-
-def _origin(lst: Any, i: int) -> int:
-    """The index an entry of a merged list had in the file it was written in."""
-    origins = getattr(lst, "origins", None)
-    return origins[i] if origins is not None and i < len(origins) else i
-
-
-def _new_list(mark: Mark | None) -> YList:
-    out = YList(mark)
-    out.origins = []  # type: ignore[attr-defined]
-    return out
-
-
-def _append(out: YList, item: Any, mark: Mark, origin: int) -> None:
-    out.append(item)
-    out.marks.append(mark)
-    out.origins.append(origin)  # type: ignore[attr-defined]
-
-
-def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem]) -> YList:
-    out = _new_list(child.mark)
-    index: dict[str, int] = {}
-    for i, (item, mk) in enumerate(zip(parent, parent.marks, strict=False)):
-        pid = item.get("id") if isinstance(item, dict) else None
-        if isinstance(pid, str):
-            index[pid] = len(out)
-        _append(out, item, mk, _origin(parent, i))
-    for j, (item, mk) in enumerate(zip(child, child.marks, strict=False)):
-        pid = item.get("id") if isinstance(item, dict) else None
-        if isinstance(pid, str) and pid in index:
-            pos = index[pid]
-            out[pos] = merge(out[pos], item)
-            out.marks[pos] = mk
-            out.origins[pos] = j  # type: ignore[attr-defined]
-            continue
-        if key == "patterns" and isinstance(item, YMap) and isinstance(pid, str) and (
-                "when" not in item):
-            # An override whose id matches nothing would silently add a pattern that always
-            # applies (when defaults to true): almost surely a misspelt id.
-            close = difflib.get_close_matches(pid, list(index), n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
-            mark = item.vmarks.get("id") or mk
-            problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
-                                    f"no inherited pattern '{pid}' to change; {hint}a new "
-                                    "pattern needs when: (and name, value)"))
-        _append(out, item, mk, j)
-    return out
-
-
-def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
-    """The ids a child's ``remove:`` drops, each checked against the parent's entries."""
-    raw = child.get("remove")
-    if raw is None:
-        return set()
-    m = child.vmarks.get("remove") or child.mark
-    if isinstance(raw, str):
-        lst = YList(m)
-        lst.append(raw)
-        lst.marks.append(m)  # type: ignore[arg-type]
-        raw = lst
-    if not isinstance(raw, YList):
-        problems.append(Problem(m.file if m else "", m.line if m else None,
-                                m.column if m else None, "remove",
-                                "must be a list of inherited ids, e.g. [qingqidui, gangkai]"))
-        return set()
-    known: list[str] = []
-    for key in ID_LISTS:
-        entries = parent.get(key)
-        if isinstance(entries, list):
-            known += [str(i["id"]) for i in entries if isinstance(i, dict) and "id" in i]
-    out: set[str] = set()
-    for j, rid in enumerate(raw):
-        mk = raw.marks[j] if j < len(raw.marks) else m
-        if not isinstance(rid, str):
-            problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
-                                    mk.column if mk else None, f"remove[{j}]",
-                                    "must be the id of an inherited entry (text)"))
-            continue
-        if rid not in known:
-            close = difflib.get_close_matches(str(rid), known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
-                                    mk.column if mk else None, f"remove[{j}]",
-                                    f"no inherited pattern, error or not_a_win with id "
-                                    f"'{rid}'{hint}"))
-            continue
-        out.add(rid)
-    return out
-
-
-def _without(parent: YMap, removed: set[str]) -> YMap:
-    """A copy of ``parent`` without the removed entries; ``replaces`` lists forget them."""
-    out = YMap(parent.mark)
-    _copy_into(out, parent)
-    for key in ID_LISTS:
-        lst = parent.get(key)
-        if not isinstance(lst, YList):
-            continue
-        kept = _new_list(lst.mark)
-        for i, (item, mk) in enumerate(zip(lst, lst.marks, strict=False)):
-            if isinstance(item, dict) and item.get("id") in removed:
-                continue
-            if key == "patterns" and isinstance(item, YMap) and item.get("replaces"):
-                rep = item["replaces"]
-                reps = [rep] if isinstance(rep, str) else rep
-                if isinstance(reps, list) and any(r in removed for r in reps):
-                    item = merge(item, YMap())
-                    new = YList(getattr(rep, "mark", None))
-                    for r, rm in zip(reps, getattr(rep, "marks", [item.vmarks.get("replaces")]
-                                                   * len(reps)), strict=False):
-                        if r not in removed:
-                            new.append(r)
-                            new.marks.append(rm)
-                    item["replaces"] = new
-            _append(kept, item, mk, _origin(lst, i))
-        out[key] = kept
-    return out
-
-
-def _families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
-    """The combination patterns grouped by the list they combine, in the ruleset's order.
-
-    A family whose patterns look only at the sets' tiles (no group comparison, no
-    attribute beyond :data:`scorer.search.combine.TILE_ONLY_ATTRS`) is memoised by tiles.
-    """
-    fams: dict[str, list[int]] = {}
-    for k, p in enumerate(patterns):
-        if p.combine is not None:
-            fams.setdefault(p.combine[0], []).append(k)
-    out = []
-    for of, idx in fams.items():
-        pats = [patterns[k] for k in idx]
-        attrs = {a for p in pats for (_, a) in p.when.attrs}
-        preds = tuple((p.combine[1], predicate(p.when.fn, p.combine[1]))  # type: ignore[index]
-                      for p in pats)
-        out.append(Family(of, tuple(idx), preds, attrs <= TILE_ONLY_ATTRS
-                          and not any(GROUP in p.when.compares for p in pats)))
-    return tuple(out)
-
-
-def _has_ids(lst: list[Any]) -> bool:
-    # ids must be text to merge by; anything else (a list, a mapping) is reported by the
-    # compiler as "must be text" instead of crashing here as an unhashable key
-    return bool(lst) and all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in lst)
-
-
-# ----------------------------------------------------------------------------- compiling
-def compile_ruleset(text: str, file: str) -> Ruleset:
-    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem.
-
-    A problem found in a file that this one extends is reported at its place in that
-    file, with a note that the file is inherited (an override here may be the cause);
-    the file's own problems come first.
-    """
-    found: list[Problem] = []
-    data, chain = read_merged(text, file, problems=found)
-    shown = _display(file)
-    c = _Compiler(shown, data)
-    rs = c.build()
-    # a value the YAML reader refused was read as none: drop the schema's echo of it
-    # ("missing", "must be a mapping") so each mistake is reported once
-    seen = {(p.file, p.key) for p in found}
-    problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
-    problems = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
-                if p.file and p.file != shown else p for p in problems]
-    # in file order, this file first: an inherited problem is often the echo of a change here
-    problems.sort(key=lambda p: (p.file != shown, p.file, p.line or 0, p.column or 0))
-    if problems or rs is None:
-        raise RulesetError(problems or [Problem(shown, None, None, "",
-                                                "the ruleset could not be compiled")])
-    return rs.__class__(**{**rs.__dict__, "chain": tuple(Path(p).name for p in chain),
-                           "sources": tuple(chain), "data": data, "trusted": is_builtin(file)})
-
-
-class _Compiler:
     def __init__(self, file: str, data: YMap) -> None:
         self.file = file
         self.data = data
@@ -954,41 +244,15 @@ class _Compiler:
         if (self.problems or players is None or sdd is None or score is None or payment is None
                 or suits is None):
             return None
-        reading_exprs: list[Compiled] = []
-        for p in patterns:
-            reading_exprs += [p.when, p.value] + ([p.count] if p.count else []) + (
-                [p.each] if p.each else []) + [c for _, c in p.also]
-        reading_exprs += [c.when for c in not_a_win]
-        if payment.per_reading:
-            reading_exprs += [payment.pays, payment.amount] + [x.value for x in payment.lets]
-        detail = F.detail_level(reading_exprs)
-        features = F.class_features(reading_exprs)
-        placement = F.placement_sensitive(reading_exprs)
-        families = _families(patterns)
         tie_order, tie_prefer = self.ties(d.get("ties"), {p.id for p in patterns})
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, shape_when=shape_when, players=players,
-            suits=suits,
-            robbing_kong=str(rk),
-            self_draw_default=sdd, flags=flags, options=options, wildcard=wildcard,
-            labels=labels, errors=errors, not_a_win=not_a_win, tallies=tallies, score=score,
-            patterns=patterns, payment=payment, detail=detail, features=features,
-            house_examples=house_examples,
-            fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
-                        p.each.fn if p.each else None) for p in patterns if p.combine is None),
-            families=families, placement=placement, tie_order=tie_order,
+            suits=suits, robbing_kong=str(rk), self_draw_default=sdd, flags=flags,
+            options=options, wildcard=wildcard, labels=labels, errors=errors,
+            not_a_win=not_a_win, tallies=tallies, score=score, patterns=patterns,
+            payment=payment, house_examples=house_examples, tie_order=tie_order,
             tie_prefer=tie_prefer,
-            max_tallies=frozenset(t.name for t in tallies if t.combine == "max"),
-            # an `also` value that reads no reading fact is the same on every reading
-            reusable=not payment.per_reading and not any(
-                set(c.names) & set(reading_names) - set(hand_names)
-                for p in patterns for _, c in p.also),
-            payment_names=tuple(sorted(
-                (set(payment.pays.names) | set(payment.amount.names)
-                 | {n for x in payment.lets for n in x.value.names}
-                 | (set(payment.chengbao.reverse_factor.names) if payment.chengbao else set()))
-                - set(tally_names) - set(F.names_at("payment")) - {x.name for x in payment.lets})),
         )
 
     def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
@@ -1091,7 +355,7 @@ class _Compiler:
                 if not any(default is v or (type(default) is type(v) and default == v)
                            for v in vals):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
-                                 f"must be one of the values ({', '.join(_show(v) for v in vals)})")
+                                 f"must be one of the values ({', '.join(show(v) for v in vals)})")
                     continue
                 kinds = {type(v) for v in vals if v is not None}
                 typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), "any") if len(
@@ -1241,7 +505,7 @@ class _Compiler:
             return ()
         out = []
         for i, item in enumerate(raw):
-            path = f"{key}[{_origin(raw, i)}]"
+            path = f"{key}[{origin(raw, i)}]"
             if not isinstance(item, YMap):
                 self.problem(self.mark_of(raw, i), path, "must be a mapping with when and message")
                 continue
@@ -1274,7 +538,7 @@ class _Compiler:
         out: list[Pattern] = []
         replaces_at: list[tuple[int, str, Any]] = []
         for i, item in enumerate(raw):
-            path = f"patterns[{_origin(raw, i)}]"
+            path = f"patterns[{origin(raw, i)}]"
             if not isinstance(item, YMap):
                 self.problem(self.mark_of(raw, i), path, "must be a mapping (id, name, when, value)")
                 continue
@@ -1283,7 +547,7 @@ class _Compiler:
             if pid in ids:
                 self.problem(self.mark_of(item, "id"), f"{path}.id",
                              f"id '{pid}' is used twice (also patterns[{ids[pid]}])")
-            ids[pid] = _origin(raw, i)
+            ids[pid] = origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
                 close = difflib.get_close_matches(str(tally), tally_names, n=1)
@@ -1485,7 +749,7 @@ class _Compiler:
         raw = d.get("patterns")
         for p in patterns:
             item = raw[p.index] if isinstance(raw, YList) and p.index < len(raw) else None
-            path = f"patterns[{_origin(raw, p.index)}]"
+            path = f"patterns[{origin(raw, p.index)}]"
             for attr in ("when", "value", "count", "each"):
                 c = getattr(p, attr)
                 if c is not None:
@@ -1503,7 +767,7 @@ class _Compiler:
                 idx = next((i for i, it in enumerate(items) if isinstance(it, YMap)
                             and str(it.get("id", f"{key}{i}")) == c.id), None)
                 out.append((c.when, self.mark_of(items[idx], "when") if idx is not None else None,
-                            f"{key}[{_origin(raw, idx)}].when" if idx is not None else key))
+                            f"{key}[{origin(raw, idx)}].when" if idx is not None else key))
         return out
 
     def check_flags_used(self, flags: dict[str, FlagSpec],
@@ -1528,4 +792,3 @@ class _Compiler:
                 break
 
 
-_ = (BOOL, GROUP, STR)  # re-exported type names used by tests and docs
