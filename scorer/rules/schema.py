@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Problem, RulesetError
@@ -77,6 +79,63 @@ PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "eac
                 "also", "notes", "fallback", "combine"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
+
+
+@dataclass(frozen=True)
+class Section:
+    """The layout of one part of a ruleset file, declared once and checked by the compiler.
+
+    A mapping with the keys ``keys`` (``many=None``, see :meth:`Compiler.mapping`), or a
+    list (``many="list"``) or mapping (``many="map"``) of such entries (see
+    :meth:`Compiler.entries`). What does not fit is reported with these messages, at
+    the place it is written; the entries that fit are handed to the compiler.
+    """
+
+    keys: frozenset[str] | None  # the keys a mapping (an entry) may have; None: any
+    wrong: str  # the part is not a mapping / list
+    many: str | None = None  # None, "list" or "map"
+    wrong_entry: str = ""  # an entry is not a mapping
+    required: bool = False  # a missing part is reported too (with `wrong`)
+    nonempty: bool = False  # an empty part is reported (with `wrong`)
+    scalars: bool = False  # an entry may be a plain value (its keys are not checked)
+    at_file: bool = False  # a part without a position of its own is reported at the file's
+    name: str = ""  # a regular expression the names of a map's entries must match
+    wrong_name: str = ""
+
+
+def _section(keys: set[str] | None, wrong: str, **kw: Any) -> Section:
+    return Section(frozenset(keys) if keys is not None else None, wrong, **kw)
+
+
+HOUSE_EXAMPLES = _section({"title", "yaml"}, "must be a list of {title, yaml}", many="list",
+                          wrong_entry="must be a mapping with title and yaml")
+OPTIONS = _section({"values", "default", "description", "description_en", "min", "max"},
+                   "must be a mapping name: {...}", many="map",
+                   wrong_entry="must be a mapping with values/default/description",
+                   name=r"[a-z][a-z0-9_]{0,40}",
+                   wrong_name="option names use lowercase letters, digits and _")
+CONTEXT_FLAG = _section({"default", "min", "max"}, "must be a mapping (default/min/max)")
+TALLIES = _section({"combine", "label", "label_en", "default"},
+                   "must be a mapping name: {combine}", many="map", nonempty=True,
+                   wrong_entry="must be a mapping with combine:")
+WILDCARD = _section({"face", "in_play", "stand_in", "stand_in_scope", "stand_in_self_shapes",
+                     "in_melds"}, "must be a mapping")
+LABELS = _section(None, "must be a mapping name: label", many="map", scalars=True)
+CHECKS = _section(CHECK_KEYS, "must be a list of {when, message}", many="list",
+                  wrong_entry="must be a mapping with when and message")
+PATTERNS = _section(PATTERN_KEYS, "must be a list of patterns", many="list", required=True,
+                    at_file=True, wrong_entry="must be a mapping (id, name, when, value)")
+SHAPE = _section({"shape", "when"}, "")
+ALSO = _section(None, "must be a mapping tally: value", many="map", scalars=True)
+TIES = _section({"order", "prefer"}, "must be a mapping {order: sets, prefer: [...]}")
+COMBINE = _section({"of", "sets"}, "must be a mapping {of: chows, sets: 2}")
+PAYMENT = _section({"pays", "amount", "let", "chengbao"},
+                   "must be a mapping with amount (and pays, let, chengbao)", required=True,
+                   at_file=True)
+LETS = _section({"label", "label_en", "value"}, "must be a mapping name: {label, value}",
+                many="map", scalars=True)
+CHENGBAO = _section({"allowed", "message", "reverse_factor"},
+                    "must be a mapping (allowed, message, reverse_factor)")
 class Compiler:
     """Validates a merged ruleset map and compiles it into a Ruleset, collecting problems."""
 
@@ -108,13 +167,68 @@ class Compiler:
             return container.marks.get(key) or container.mark
         return None
 
-    def check_keys(self, m: YMap, allowed: set[str] | dict[str, str], path: str) -> None:
+    def check_keys(self, m: YMap, allowed: Collection[str], path: str) -> None:
         for k in m:
             if k not in allowed:
                 close = difflib.get_close_matches(k, list(allowed), n=1, cutoff=0.6)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
                 self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
                              f"unknown key '{k}'{hint}")
+
+    def _misfit(self, raw: Any, sec: Section, path: str, where: Mark | None,
+                kind: type) -> bool:
+        """Report a part that is missing (when required), of the wrong kind or empty."""
+        if raw is None and not sec.required:
+            return True
+        if not isinstance(raw, kind) or (sec.nonempty and not raw):
+            if where is None:
+                where = getattr(raw, "mark", self.data.mark if sec.at_file else None)
+            self.problem(where, path, sec.wrong)
+            return True
+        return False
+
+    def mapping(self, raw: Any, sec: Section, path: str,
+                where: Mark | None = None) -> YMap | None:
+        """``raw`` if it is a mapping laid out as ``sec`` says (unknown keys reported), else
+        None (missing, or reported at ``where``, by default its own position).
+
+        >>> Compiler("f.yaml", YMap()).mapping(None, TIES, "ties") is None
+        True
+        """
+        if self._misfit(raw, sec, path, where, YMap):
+            return None
+        if sec.keys is not None:
+            self.check_keys(raw, sec.keys, path)
+        return raw  # type: ignore[no-any-return]
+
+    def entries(self, raw: Any, sec: Section, path: str,
+                where: Mark | None = None) -> list[tuple[Any, str, Any]] | None:
+        """The entries of a list or mapping laid out as ``sec`` says, as (index or name,
+        path, entry); an entry that does not fit is reported and left out. None when the
+        part is missing or is not a list / mapping (reported, see :meth:`mapping`).
+
+        >>> c = Compiler("f.yaml", YMap())
+        >>> c.entries(YList(), CHECKS, "errors"), c.problems
+        ([], [])
+        """
+        kind = YList if sec.many == "list" else YMap
+        if self._misfit(raw, sec, path, where, kind):
+            return None
+        out: list[tuple[Any, str, Any]] = []
+        items: Iterable[tuple[Any, Any]] = enumerate(raw) if kind is YList else raw.items()
+        for k, item in items:
+            at = f"{path}[{origin(raw, k)}]" if kind is YList else f"{path}.{k}"
+            if sec.name and not re.fullmatch(sec.name, k):
+                self.problem(self.key_mark(raw, k), at, sec.wrong_name)
+                continue
+            if not isinstance(item, YMap):
+                if not sec.scalars:
+                    self.problem(self.mark_of(raw, k), at, sec.wrong_entry)
+                    continue
+            elif sec.keys is not None:
+                self.check_keys(item, sec.keys, at)
+            out.append((k, at, item))
+        return out
 
     def expr(self, container: Any, key: Any, path: str, scope: Scope, want: str | None = None,
              default: Any = None) -> Compiled | None:
@@ -256,19 +370,8 @@ class Compiler:
         )
 
     def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
-        if raw is None:
-            return ()
-        if not isinstance(raw, YList):
-            self.problem(getattr(raw, "mark", None), "house_examples",
-                         "must be a list of {title, yaml}")
-            return ()
-        out = []
-        for i, item in enumerate(raw):
-            path = f"house_examples[{i}]"
-            if not isinstance(item, YMap):
-                self.problem(self.mark_of(raw, i), path, "must be a mapping with title and yaml")
-                continue
-            self.check_keys(item, {"title", "yaml"}, path)
+        out: list[HouseExample] = []
+        for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
             if text:
@@ -304,7 +407,7 @@ class Compiler:
         out = []
         for i, s in enumerate(raw):
             if isinstance(s, YMap):
-                self.check_keys(s, {"shape", "when"}, f"shapes[{i}]")
+                self.mapping(s, SHAPE, f"shapes[{i}]")
                 when = self.expr(s, "when", f"shapes[{i}].when", scope)
                 entry = s
                 s = s.get("shape")
@@ -323,23 +426,7 @@ class Compiler:
 
     def options(self, raw: Any) -> dict[str, OptionSpec]:
         out: dict[str, OptionSpec] = {}
-        if raw is None:
-            return out
-        if not isinstance(raw, YMap):
-            self.problem(getattr(raw, "mark", None), "options", "must be a mapping name: {...}")
-            return out
-        for name, spec in raw.items():
-            path = f"options.{name}"
-            if not re.fullmatch(r"[a-z][a-z0-9_]{0,40}", name):
-                self.problem(self.key_mark(raw, name), path,
-                             "option names use lowercase letters, digits and _")
-                continue
-            if not isinstance(spec, YMap):
-                self.problem(self.mark_of(raw, name), path,
-                             "must be a mapping with values/default/description")
-                continue
-            self.check_keys(spec, {"values", "default", "description", "description_en", "min",
-                                   "max"}, path)
+        for name, path, spec in self.entries(raw, OPTIONS, "options") or ():
             desc = str(spec.get("description", ""))
             values = spec.get("values")
             default = spec.get("default")
@@ -402,10 +489,9 @@ class Compiler:
             if spec is None:
                 out[name] = FlagSpec(name)
                 continue
-            if not isinstance(spec, YMap):
-                self.problem(self.mark_of(raw, name), path, "must be a mapping (default/min/max)")
+            spec = self.mapping(spec, CONTEXT_FLAG, path, self.mark_of(raw, name))
+            if spec is None:
                 continue
-            self.check_keys(spec, {"default", "min", "max"}, path)
             vals = {k: spec.get(k) for k in ("default", "min", "max")}
             for k, v in vals.items():
                 if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
@@ -414,18 +500,8 @@ class Compiler:
         return out
 
     def tallies(self, raw: Any) -> tuple[Tally, ...]:
-        if raw is None:
-            return (Tally("score", "sum", "分", "points", 0),)
-        if not isinstance(raw, YMap) or not raw:
-            self.problem(getattr(raw, "mark", None), "tallies", "must be a mapping name: {combine}")
-            return (Tally("score", "sum", "分", "points", 0),)
         out = []
-        for name, spec in raw.items():
-            path = f"tallies.{name}"
-            if not isinstance(spec, YMap):
-                self.problem(self.mark_of(raw, name), path, "must be a mapping with combine:")
-                continue
-            self.check_keys(spec, {"combine", "label", "label_en", "default"}, path)
+        for name, path, spec in self.entries(raw, TALLIES, "tallies") or ():
             comb = spec.get("combine")
             if comb not in COMBINES:
                 self.problem(self.mark_of(spec, "combine"), f"{path}.combine",
@@ -442,13 +518,9 @@ class Compiler:
         return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:
+        raw = self.mapping(raw, WILDCARD, "wildcard")
         if raw is None:
             return None
-        if not isinstance(raw, YMap):
-            self.problem(getattr(raw, "mark", None), "wildcard", "must be a mapping")
-            return None
-        self.check_keys(raw, {"face", "in_play", "stand_in", "stand_in_scope",
-                              "stand_in_self_shapes", "in_melds"}, "wildcard")
         face = self.expr(raw, "face", "wildcard.face", scope)
         if face is not None and face.type.rstrip("?") not in (TILE, "none"):
             self.problem(self.mark_of(raw, "face"), "wildcard.face",
@@ -483,12 +555,7 @@ class Compiler:
 
     def labels(self, raw: Any) -> dict[str, tuple[str, str]]:
         out: dict[str, tuple[str, str]] = {}
-        if raw is None:
-            return out
-        if not isinstance(raw, YMap):
-            self.problem(getattr(raw, "mark", None), "labels", "must be a mapping name: label")
-            return out
-        for k, v in raw.items():
+        for k, _, v in self.entries(raw, LABELS, "labels") or ():
             if isinstance(v, YMap):
                 out[k] = (str(v.get("zh", k)), str(v.get("en", v.get("zh", k))))
             else:
@@ -498,18 +565,8 @@ class Compiler:
     def checks(self, raw: Any, key: str, scope: Scope, default_on: str,
                allow_on: tuple[str, ...], scopes: dict[str, Scope] | None = None) -> tuple[
             Check, ...]:
-        if raw is None:
-            return ()
-        if not isinstance(raw, YList):
-            self.problem(getattr(raw, "mark", None), key, "must be a list of {when, message}")
-            return ()
         out = []
-        for i, item in enumerate(raw):
-            path = f"{key}[{origin(raw, i)}]"
-            if not isinstance(item, YMap):
-                self.problem(self.mark_of(raw, i), path, "must be a mapping with when and message")
-                continue
-            self.check_keys(item, CHECK_KEYS, path)
+        for i, path, item in self.entries(raw, CHECKS, key) or ():
             on = item.get("on", default_on)
             if on not in allow_on:
                 self.problem(self.mark_of(item, "on"), f"{path}.on",
@@ -529,20 +586,14 @@ class Compiler:
         return tuple(out)
 
     def patterns(self, raw: Any, scope: Scope, tallies: tuple[Tally, ...]) -> tuple[Pattern, ...]:
-        if not isinstance(raw, YList):
-            self.problem(getattr(raw, "mark", self.data.mark), "patterns",
-                         "must be a list of patterns")
+        entries = self.entries(raw, PATTERNS, "patterns")
+        if entries is None:
             return ()
         ids: dict[str, int] = {}
         tally_names = [t.name for t in tallies]
         out: list[Pattern] = []
         replaces_at: list[tuple[int, str, Any]] = []
-        for i, item in enumerate(raw):
-            path = f"patterns[{origin(raw, i)}]"
-            if not isinstance(item, YMap):
-                self.problem(self.mark_of(raw, i), path, "must be a mapping (id, name, when, value)")
-                continue
-            self.check_keys(item, PATTERN_KEYS, path)
+        for i, path, item in entries:
             pid = self.text(item, "id", f"{path}.id", required=True)
             if pid in ids:
                 self.problem(self.mark_of(item, "id"), f"{path}.id",
@@ -584,19 +635,14 @@ class Compiler:
                     each = None
             also: list[tuple[str, Compiled]] = []
             also_raw = item.get("also")
-            if also_raw is not None:
-                if not isinstance(also_raw, YMap):
-                    self.problem(self.mark_of(item, "also"), f"{path}.also",
-                                 "must be a mapping tally: value")
-                else:
-                    for tname in also_raw:
-                        if tname not in tally_names:
-                            self.problem(self.key_mark(also_raw, tname), f"{path}.also.{tname}",
-                                         f"unknown tally '{tname}'")
-                            continue
-                        c = self.expr(also_raw, tname, f"{path}.also.{tname}", scope, "number")
-                        if c is not None:
-                            also.append((tname, c))
+            for tname, at, _ in self.entries(also_raw, ALSO, f"{path}.also",
+                                             self.mark_of(item, "also")) or ():
+                if tname not in tally_names:
+                    self.problem(self.key_mark(also_raw, tname), at, f"unknown tally '{tname}'")
+                    continue
+                c = self.expr(also_raw, tname, at, scope, "number")
+                if c is not None:
+                    also.append((tname, c))
             rep = item.get("replaces") or []
             if isinstance(rep, str):
                 rep = [rep]
@@ -630,13 +676,9 @@ class Compiler:
 
     def ties(self, raw: Any, ids: set[str]) -> tuple[str, frozenset[str]]:
         """Read ``ties: {order: found|sets, prefer: [pattern ids]}``."""
+        raw = self.mapping(raw, TIES, "ties")
         if raw is None:
             return "found", frozenset()
-        if not isinstance(raw, YMap):
-            self.problem(getattr(raw, "mark", None), "ties",
-                         "must be a mapping {order: sets, prefer: [...]}")
-            return "found", frozenset()
-        self.check_keys(raw, {"order", "prefer"}, "ties")
         order = raw.get("order", "found")
         if order not in ("found", "sets"):
             self.problem(self.mark_of(raw, "order"), "ties.order", "must be 'found' or 'sets'")
@@ -657,14 +699,10 @@ class Compiler:
 
     def combine(self, item: YMap, path: str, scope: Scope) -> tuple[str, int] | None:
         """Read ``combine: {of: LIST, sets: N}`` (a list of groups, 2..4 sets)."""
-        raw = item.get("combine")
+        raw = self.mapping(item.get("combine"), COMBINE, f"{path}.combine",
+                           self.mark_of(item, "combine"))
         if raw is None:
             return None
-        if not isinstance(raw, YMap):
-            self.problem(self.mark_of(item, "combine"), f"{path}.combine",
-                         "must be a mapping {of: chows, sets: 2}")
-            return None
-        self.check_keys(raw, {"of", "sets"}, f"{path}.combine")
         of, n = raw.get("of"), raw.get("sets")
         if not isinstance(of, str) or scope.names.get(of) != f"list[{GROUP}]":
             lists = sorted(k for k, v in scope.names.items() if v == f"list[{GROUP}]")
@@ -678,59 +716,45 @@ class Compiler:
         return of, n
 
     def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
-        if not isinstance(raw, YMap):
-            self.problem(getattr(raw, "mark", self.data.mark), "payment",
-                         "must be a mapping with amount (and pays, let, chengbao)")
+        raw = self.mapping(raw, PAYMENT, "payment")
+        if raw is None:
             return None
-        self.check_keys(raw, {"pays", "amount", "let", "chengbao"}, "payment")
         lets: list[Let] = []
         scope_names = dict(names)
         let_raw = raw.get("let")
-        if let_raw is not None:
-            if not isinstance(let_raw, YMap):
-                self.problem(self.mark_of(raw, "let"), "payment.let",
-                             "must be a mapping name: {label, value}")
+        for lname, path, spec in self.entries(let_raw, LETS, "payment.let",
+                                              self.mark_of(raw, "let")) or ():
+            if lname in scope_names:
+                self.problem(self.key_mark(let_raw, lname), path,
+                             f"'{lname}' is already a name; choose another")
+                continue
+            let_scope = Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile})
+            if isinstance(spec, YMap):
+                c = self.expr(spec, "value", f"{path}.value", let_scope, "number")
+                label = str(spec.get("label", lname))
+                label_en = str(spec.get("label_en", label))
             else:
-                for lname, spec in let_raw.items():
-                    path = f"payment.let.{lname}"
-                    if lname in scope_names:
-                        self.problem(self.key_mark(let_raw, lname), path,
-                                     f"'{lname}' is already a name; choose another")
-                        continue
-                    if isinstance(spec, YMap):
-                        self.check_keys(spec, {"label", "label_en", "value"}, path)
-                        c = self.expr(spec, "value", f"{path}.value",
-                                      Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile}), "number")
-                        label = str(spec.get("label", lname))
-                        label_en = str(spec.get("label_en", label))
-                    else:
-                        c = self.expr(let_raw, lname, path,
-                                      Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile}), "number")
-                        label = label_en = lname
-                    if c is not None:
-                        lets.append(Let(lname, label, label_en, c))
-                        scope_names[lname] = INT
+                c = self.expr(let_raw, lname, path, let_scope, "number")
+                label = label_en = lname
+            if c is not None:
+                lets.append(Let(lname, label, label_en, c))
+                scope_names[lname] = INT
         scope = Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile})
         pays = self.expr(raw, "pays", "payment.pays", scope, default=True)
         amount = self.expr(raw, "amount", "payment.amount", scope, "number")
         cb: Chengbao | None = None
-        cb_raw = raw.get("chengbao")
+        cb_raw = self.mapping(raw.get("chengbao"), CHENGBAO, "payment.chengbao",
+                              self.mark_of(raw, "chengbao"))
         if cb_raw is not None:
-            if not isinstance(cb_raw, YMap):
-                self.problem(self.mark_of(raw, "chengbao"), "payment.chengbao",
-                             "must be a mapping (allowed, message, reverse_factor)")
-            else:
-                self.check_keys(cb_raw, {"allowed", "message", "reverse_factor"},
-                                "payment.chengbao")
-                cb_scope = Scope({**opt_scope.names, **F.names_at("chengbao")}, F.ATTRS,
-                                 {TILE: F.coerce_tile})
-                allowed = self.expr(cb_raw, "allowed", "payment.chengbao.allowed", cb_scope,
-                                    default=True)
-                rf = self.expr(cb_raw, "reverse_factor", "payment.chengbao.reverse_factor",
-                               cb_scope, "number", default=2)
-                msg = str(cb_raw.get("message", "承包 does not apply here"))
-                if allowed is not None and rf is not None:
-                    cb = Chengbao(allowed, msg, rf)
+            cb_scope = Scope({**opt_scope.names, **F.names_at("chengbao")}, F.ATTRS,
+                             {TILE: F.coerce_tile})
+            allowed = self.expr(cb_raw, "allowed", "payment.chengbao.allowed", cb_scope,
+                                default=True)
+            rf = self.expr(cb_raw, "reverse_factor", "payment.chengbao.reverse_factor",
+                           cb_scope, "number", default=2)
+            msg = str(cb_raw.get("message", "承包 does not apply here"))
+            if allowed is not None and rf is not None:
+                cb = Chengbao(allowed, msg, rf)
         if pays is None or amount is None:
             return None
         used = set(pays.names) | set(amount.names)
