@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -34,6 +35,16 @@ def builtin_dir() -> Path:
     from importlib import resources  # pragma: no cover
 
     return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
+
+
+def did_you_mean(word: object, known: Iterable[str]) -> str:
+    """The hint the rules layer's messages end with: ``; did you mean 'x'?``, or "".
+
+    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
+    ("; did you mean 'hangzhou'?", '')
+    """
+    close = difflib.get_close_matches(str(word), list(known), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def builtin_path(rid: str) -> Path:
@@ -78,8 +89,7 @@ def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, st
         path = builtin_path(spec)
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
-            close = difflib.get_close_matches(spec, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            hint = did_you_mean(spec, known)
             raise RulesetError(
                 f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
                 f"or give a path to a YAML file{via}"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from .files import display, ident, is_builtin, is_path, locate
+from .files import did_you_mean, display, ident, is_builtin, is_path, locate
 from .yamlsafe import Mark, YList, YMap, load
 
 MAX_EXTENDS = 8
@@ -245,8 +245,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
                                     "must be the id of an inherited entry (text)"))
             continue
         if rid not in known:
-            close = difflib.get_close_matches(str(rid), known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            hint = did_you_mean(str(rid), known)
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
                                     mk.column if mk else None, f"remove[{j}]",
                                     f"no inherited pattern, error or not_a_win with id "

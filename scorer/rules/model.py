@@ -120,7 +120,7 @@ class Check:
         """The message with its ``{name}`` placeholders filled from ``env``.
 
         >>> from scorer.lang.expr import Scope, compile_expr
-        >>> c = Check("min", compile_expr("true", Scope({})), "below the {min_fan}-fan minimum")
+        >>> c = Check("min", compile_expr(True, Scope({})), "below the {min_fan}-fan minimum")
         >>> c.message({"min_fan": 8})
         'below the 8-fan minimum'
         """

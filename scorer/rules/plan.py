@@ -130,8 +130,8 @@ def families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
     attribute beyond :data:`scorer.search.combine.TILE_ONLY_ATTRS`) is memoised by tiles.
 
     >>> from scorer.rules.load import load_ruleset
-    >>> [f.of for f in families(load_ruleset("mcr").patterns)]
-    ['chows']
+    >>> [f.of for f in families(load_ruleset("mcr").patterns)]  # mcr.yaml combines pungs first
+    ['pungs', 'chows']
     """
     fams: dict[str, list[int]] = {}
     for k, p in enumerate(patterns):

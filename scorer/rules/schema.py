@@ -12,7 +12,6 @@ Finding files is :mod:`scorer.rules.files`, ``extends:`` :mod:`scorer.rules.inhe
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.readings import SHAPE_SIZES, SHAPES
 from . import facts as F
+from .files import did_you_mean
 from .inherit import origin
 from .model import (
     ALWAYS_FLAGS,
@@ -170,8 +170,7 @@ class Compiler:
     def check_keys(self, m: YMap, allowed: Collection[str], path: str) -> None:
         for k in m:
             if k not in allowed:
-                close = difflib.get_close_matches(k, list(allowed), n=1, cutoff=0.6)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                hint = did_you_mean(k, list(allowed))
                 self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
                              f"unknown key '{k}'{hint}")
 
@@ -417,8 +416,7 @@ class Compiler:
                 if when is not None and s in known:
                     conds.append((str(s), when))
             if s not in known:
-                close = difflib.get_close_matches(str(s), known, n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                hint = did_you_mean(str(s), known)
                 self.problem(self.mark_of(raw, i), f"shapes[{i}]", f"unknown shape '{s}'{hint}")
             else:
                 out.append(str(s))
@@ -480,8 +478,7 @@ class Compiler:
         for name, spec in items:
             path = f"context.{name}"
             if name not in FLAGS:
-                close = difflib.get_close_matches(name, list(FLAGS), n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                hint = did_you_mean(name, list(FLAGS))
                 extra = " (always accepted, no need to list)" if name in ALWAYS_FLAGS else ""
                 self.problem(self.key_mark(raw, name) if isinstance(raw, YMap) else raw.mark,
                              path, f"unknown context flag '{name}'{hint}{extra}")
@@ -601,8 +598,7 @@ class Compiler:
             ids[pid] = origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
-                close = difflib.get_close_matches(str(tally), tally_names, n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                hint = did_you_mean(str(tally), tally_names)
                 self.problem(self.mark_of(item, "tally"), f"{path}.tally",
                              f"unknown tally '{tally}'{hint}")
                 continue
@@ -666,8 +662,7 @@ class Compiler:
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
                 if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
-                    close = difflib.get_close_matches(str(r), list(ids), n=1)
-                    hint = f"; did you mean '{close[0]}'?" if close else ""
+                    hint = did_you_mean(str(r), list(ids))
                     container = item.get("replaces")
                     self.problem(self.mark_of(container, j) if isinstance(container, YList)
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
@@ -690,8 +685,7 @@ class Compiler:
             prefer = []
         for j, pid in enumerate(prefer):
             if pid not in ids:
-                close = difflib.get_close_matches(str(pid), list(ids), n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                hint = did_you_mean(str(pid), list(ids))
                 self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
                              else self.mark_of(raw, "prefer"), f"ties.prefer[{j}]",
                              f"no pattern with id '{pid}'{hint}")
