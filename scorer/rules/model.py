@@ -91,6 +91,7 @@ class OptionSpec:
         return n
 
     def describe_values(self) -> str:
+        """The allowed values in words: ``64, 128, none`` or a range ``0..8``."""
         if self.values is not None:
             return ", ".join(show(v) for v in self.values)
         return f"{self.minimum}..{self.maximum if self.maximum is not None else ''}"
@@ -131,6 +132,8 @@ class Check:
 
 @dataclass(frozen=True)
 class Tally:
+    """A tally: how the values of its patterns combine (max, sum or product), and its label."""
+
     name: str
     combine: str
     label: str
@@ -141,6 +144,8 @@ class Tally:
 
 @dataclass(frozen=True)
 class Pattern:
+    """A scoring pattern: when it applies, its value, how many times it counts, what it replaces."""
+
     id: str
     name: str
     name_en: str
@@ -163,6 +168,8 @@ class Pattern:
 
 @dataclass(frozen=True)
 class Let:
+    """A named intermediate value of the payment rule (shown in the calculation chain)."""
+
     name: str
     label: str
     label_en: str
@@ -171,6 +178,8 @@ class Let:
 
 @dataclass(frozen=True)
 class Chengbao:
+    """承包: when a relation A:B may be claimed, and the factor when B wins."""
+
     allowed: Compiled
     message: str
     reverse_factor: Compiled
@@ -178,6 +187,8 @@ class Chengbao:
 
 @dataclass(frozen=True)
 class Payment:
+    """What each payer pays: whether (``pays``) and how much (``amount``), with 承包."""
+
     pays: Compiled
     amount: Compiled
     lets: tuple[Let, ...]
@@ -188,6 +199,8 @@ class Payment:
 
 @dataclass(frozen=True)
 class Wildcard:
+    """The wildcard model: which tile is wild, how many are in play, what stands in for it."""
+
     face: Compiled
     in_play: Compiled
     stand_in: int | None

@@ -146,6 +146,7 @@ class Compiler:
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
+        """Record a problem at ``where`` (file, line, column) under the key path ``key``."""
         if where is None:
             # a value without a position of its own (a scalar where a mapping was expected):
             # point at the top-level key it belongs to, so every problem has a line
@@ -156,6 +157,7 @@ class Compiler:
                                      where.column if where else None, key, message))
 
     def mark_of(self, container: Any, key: Any) -> Mark | None:
+        """Where the value of ``container[key]`` is written (else the container's position)."""
         if isinstance(container, YMap):
             return container.vmarks.get(key) or container.marks.get(key) or container.mark
         if isinstance(container, YList) and isinstance(key, int) and key < len(container.marks):
@@ -163,11 +165,13 @@ class Compiler:
         return getattr(container, "mark", None)
 
     def key_mark(self, container: Any, key: str) -> Mark | None:
+        """Where the key ``key`` of a mapping is written (None if it is not a mapping)."""
         if isinstance(container, YMap):
             return container.marks.get(key) or container.mark
         return None
 
     def check_keys(self, m: YMap, allowed: Collection[str], path: str) -> None:
+        """Report every key of ``m`` not in ``allowed``, with the closest allowed one."""
         for k in m:
             if k not in allowed:
                 hint = did_you_mean(k, list(allowed))
@@ -231,6 +235,8 @@ class Compiler:
 
     def expr(self, container: Any, key: Any, path: str, scope: Scope, want: str | None = None,
              default: Any = None) -> Compiled | None:
+        """Compile ``container[key]`` in ``scope``; None (and a problem) if it is missing,
+        does not compile, or is not a number when ``want="number"``."""
         value = container.get(key, default) if isinstance(container, dict) else container[key]
         if value is None:
             value = default
@@ -268,6 +274,7 @@ class Compiler:
 
     def text(self, m: YMap, key: str, path: str, required: bool = False,
              default: str = "") -> str:
+        """A text key (a number is taken as its text); ``default`` if missing or wrong."""
         v = m.get(key)
         if v is None:
             if required:
@@ -280,6 +287,7 @@ class Compiler:
 
     # -- the whole file -----------------------------------------------------------
     def build(self) -> Ruleset | None:
+        """The compiled Ruleset, or None when a problem was found (see :attr:`problems`)."""
         d = self.data
         self.check_keys(d, TOP_KEYS, "")
         rid = self.text(d, "id", "id", required=True)
@@ -369,6 +377,7 @@ class Compiler:
         )
 
     def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
+        """``house_examples:``: each {title, yaml}, the yaml a mapping of keys."""
         out: list[HouseExample] = []
         for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
             title = self.text(item, "title", f"{path}.title", required=True)
@@ -423,6 +432,7 @@ class Compiler:
         return tuple(out), tuple(conds)
 
     def options(self, raw: Any) -> dict[str, OptionSpec]:
+        """``options:``: each a list of values with a default, or a whole-number range."""
         out: dict[str, OptionSpec] = {}
         for name, path, spec in self.entries(raw, OPTIONS, "options") or ():
             desc = str(spec.get("description", ""))
@@ -464,6 +474,7 @@ class Compiler:
         return out
 
     def flags(self, raw: Any) -> dict[str, FlagSpec]:
+        """``context:``: the flags used, as a list or a mapping flag: {default, min, max}."""
         out: dict[str, FlagSpec] = {}
         if raw is None:
             return out
@@ -497,6 +508,7 @@ class Compiler:
         return out
 
     def tallies(self, raw: Any) -> tuple[Tally, ...]:
+        """``tallies:``: name: {combine, label, default}; one ``score`` sum tally if none."""
         out = []
         for name, path, spec in self.entries(raw, TALLIES, "tallies") or ():
             comb = spec.get("combine")
@@ -515,6 +527,7 @@ class Compiler:
         return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:
+        """``wildcard:``: the wildcard model, or None for a table without one."""
         raw = self.mapping(raw, WILDCARD, "wildcard")
         if raw is None:
             return None
@@ -551,6 +564,7 @@ class Compiler:
                         bool(in_melds))
 
     def labels(self, raw: Any) -> dict[str, tuple[str, str]]:
+        """``labels:``: name -> (Chinese, English) display names."""
         out: dict[str, tuple[str, str]] = {}
         for k, _, v in self.entries(raw, LABELS, "labels") or ():
             if isinstance(v, YMap):
@@ -562,6 +576,7 @@ class Compiler:
     def checks(self, raw: Any, key: str, scope: Scope, default_on: str,
                allow_on: tuple[str, ...], scopes: dict[str, Scope] | None = None) -> tuple[
             Check, ...]:
+        """``errors:`` / ``not_a_win:``: each {when, message}, checked ``on`` hand, reading or result."""
         out = []
         for i, path, item in self.entries(raw, CHECKS, key) or ():
             on = item.get("on", default_on)
@@ -583,6 +598,7 @@ class Compiler:
         return tuple(out)
 
     def patterns(self, raw: Any, scope: Scope, tallies: tuple[Tally, ...]) -> tuple[Pattern, ...]:
+        """``patterns:``: every pattern, ids unique, ``replaces`` naming existing ids."""
         entries = self.entries(raw, PATTERNS, "patterns")
         if entries is None:
             return ()
@@ -710,6 +726,7 @@ class Compiler:
         return of, n
 
     def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
+        """``payment:``: pays, amount, the ``let`` chain and 承包; None if it has a problem."""
         raw = self.mapping(raw, PAYMENT, "payment")
         if raw is None:
             return None
