@@ -234,7 +234,7 @@ def test_cut_fills_score_like_all_fills(line: str) -> None:
     """Scored with every fill (detail 2: no cutting) the result is the same."""
     p = parse_score_args([*shlex.split(line), "--rules", "jinhua"])
     rs = load_ruleset("jinhua")
-    full = replace(rs, detail=2)
+    full = rs.with_plan(replace(rs.plan, detail=2))
     try:
         a = score(str(p["hand"]), rs, context_from_params(p))
     except Exception as e:  # the hand may be illegal: then it must be under both

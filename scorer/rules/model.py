@@ -9,7 +9,7 @@ it how the engine runs it fast.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -268,6 +268,19 @@ class Ruleset:
         from .plan import Plan  # the plan reads the model: imported here, not at the top
 
         return Plan.build(self)
+
+    def with_plan(self, plan: Plan) -> Ruleset:
+        """A copy of the ruleset that runs with another plan (e.g. one that cuts nothing).
+
+        >>> from dataclasses import replace
+        >>> from scorer.rules.load import load_ruleset
+        >>> rs = load_ruleset("jinhua")
+        >>> rs.with_plan(replace(rs.plan, detail=2)).plan.detail, rs.plan.detail
+        (2, 1)
+        """
+        out = replace(self)
+        out.__dict__["plan"] = plan  # where cached_property keeps its value
+        return out
 
     @property
     def sets(self) -> int:

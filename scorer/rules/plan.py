@@ -74,12 +74,14 @@ class Plan:
     payment_names: tuple[str, ...]  # context/hand names the payment rule reads
     reusable: bool  # a reading's outcome depends only on its patterns' values
     families: tuple[Family, ...]  # combination patterns, grouped by list (scorer.search.combine)
+    # The caches (not arguments: a plan made by dataclasses.replace starts with empty ones,
+    # as what they hold was computed under the other plan):
     # the context checked once per set of flags (scorer.engine.context.resolve)
-    tables: Memo[Any, Any] = field(default_factory=lambda: Memo(512), compare=False,
-                                   repr=False)
+    tables: Memo[Any, Any] = field(default_factory=lambda: Memo(512), init=False,
+                                   compare=False, repr=False)
     # settlements by payment inputs, then by tallies (scorer.engine.scoring)
     settlements: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(256),
-                                                   compare=False, repr=False)
+                                                   init=False, compare=False, repr=False)
 
     @classmethod
     def build(cls, rs: Ruleset) -> Plan:
