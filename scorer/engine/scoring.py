@@ -162,7 +162,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         if chk.when.names & hand_level:
             late.append(chk)
         elif _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            raise ContextError(chk.message(env))
+            raise ContextError(chk.template)  # as written: the hand facts are not known yet
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
     for t, pos in h.sources:
@@ -173,7 +173,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     _hand_facts(env, h, interp)
     for chk in late:
         if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            raise ContextError(chk.message(env))
+            raise ContextError(chk.template)  # as written, like the errors above
 
     try:
         shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
