@@ -36,7 +36,7 @@ from gen import winning_hand  # noqa: E402
 
 from scorer import Context, Hand, load_ruleset, parse_hand, score  # noqa: E402
 from scorer.errors import MjscoreError  # noqa: E402
-from scorer.rules.ruleset import list_builtin  # noqa: E402
+from scorer.rules.load import list_builtin  # noqa: E402
 from scorer.search.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
 
 

@@ -21,7 +21,7 @@ import time
 from scorer.engine import scoring
 from scorer.engine.context import Context
 from scorer.engine.waits import waits
-from scorer.rules.ruleset import load_ruleset
+from scorer.rules.load import load_ruleset
 from scorer.search import decompose
 
 # (ruleset, flags, {wildcards: hand})

@@ -7,7 +7,7 @@ The library is the product; the ``mjscore`` command is a thin layer over it::
     >>> result.best.score, result.payments  # doctest: +SKIP
 
 Pipeline: :mod:`scorer.model.notation` → :mod:`scorer.model.hand` → :mod:`scorer.search.decompose`
-/ :mod:`scorer.search.readings` → :mod:`scorer.rules.ruleset` → :mod:`scorer.engine.scoring` →
+/ :mod:`scorer.search.readings` → :mod:`scorer.rules.load` → :mod:`scorer.engine.scoring` →
 :mod:`scorer.engine.payments` → :mod:`scorer.views.report` / :mod:`scorer.cli.app`.
 """
 
@@ -24,7 +24,8 @@ from .errors import (
 )
 from .model.hand import Hand, Meld
 from .model.notation import parse_hand
-from .rules.ruleset import Ruleset, load_ruleset
+from .rules.load import load_ruleset
+from .rules.model import Ruleset
 
 __all__ = [
     "Context", "ContextError", "EvaluationError", "Hand", "HandError", "Meld", "MjscoreError",

@@ -30,7 +30,8 @@ from .engine.scoring import Result, score
 from .errors import MjscoreError, NotationError, NotAWin
 from .model.hand import Hand
 from .model.notation import parse_hand
-from .rules.ruleset import Ruleset, load_ruleset
+from .rules.load import load_ruleset
+from .rules.model import Ruleset
 
 # The rows compared, in the order shown ("result" is "scored" or the side's error).
 ROWS = ("result", "decomposition", "wildcards", "patterns", "chain", "score", "payment",

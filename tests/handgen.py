@@ -47,7 +47,8 @@ from scorer.errors import MjscoreError, NotAWin
 from scorer.model import tiles as T
 from scorer.model.hand import format_tiles
 from scorer.model.notation import parse_hand
-from scorer.rules.ruleset import Ruleset, load_ruleset
+from scorer.rules.load import load_ruleset
+from scorer.rules.model import Ruleset
 from scorer.search.readings import WildSpec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ import pytest
 from scorer.engine.context import Context
 from scorer.engine.scoring import score
 from scorer.errors import RulesetError
-from scorer.rules.ruleset import load_ruleset
+from scorer.rules.load import load_ruleset
 
 
 def write(path: Path, text: str) -> Path:

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from scorer.errors import MjscoreError
-from scorer.rules.ruleset import list_builtin, load_ruleset
+from scorer.rules.load import list_builtin, load_ruleset
 
 from .conftest import ROOT, run_line
 

@@ -160,7 +160,7 @@ def test_monotone_families_name_real_patterns() -> None:
     for rid, fams in MONOTONE.items():
         if rid not in ruleset_ids():
             continue  # not landed yet
-        from scorer.rules.ruleset import load_ruleset
+        from scorer.rules.load import load_ruleset
 
         ids = {p.id for p in load_ruleset(rid).patterns}
         for name, fam in fams.items():

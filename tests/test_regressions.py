@@ -29,7 +29,7 @@ def test_seat_must_be_one_wind(flag: str) -> None:
 def test_ruleset_not_found_has_no_empty_prefix() -> None:
     # used to print "mjscore: : no built-in ruleset 'nope'" (an empty file name before ':')
     from scorer.errors import RulesetError
-    from scorer.rules.ruleset import load_ruleset
+    from scorer.rules.load import load_ruleset
 
     with pytest.raises(RulesetError) as info:
         load_ruleset("nope")
@@ -159,7 +159,7 @@ def test_many_costly_patterns_are_stopped_by_the_clock(tmp_path: Path, monkeypat
 ])
 def test_schema_problems_have_a_line_and_no_crash(tmp_path: Path, subs, key: str) -> None:
     from scorer.errors import RulesetError
-    from scorer.rules.ruleset import load_ruleset
+    from scorer.rules.load import load_ruleset
 
     path = hz_variant(tmp_path, *subs)
     with pytest.raises(RulesetError) as info:
@@ -193,7 +193,7 @@ def test_rules_check_reports_yaml_and_schema_problems_together(tmp_path: Path, c
 def test_extends_reads_only_rulesets(tmp_path: Path) -> None:
     # `extends: /etc/passwd` used to read any file as a parent ruleset
     from scorer.errors import RulesetError
-    from scorer.rules.ruleset import load_ruleset
+    from scorer.rules.load import load_ruleset
 
     f = tmp_path / "x.yaml"
     f.write_text("id: x\nextends: /etc/passwd\n", encoding="utf-8")
@@ -208,7 +208,7 @@ def test_huge_ruleset_file_is_refused_without_reading_it(tmp_path: Path) -> None
     import tracemalloc
 
     from scorer.errors import RulesetError
-    from scorer.rules.ruleset import load_ruleset
+    from scorer.rules.load import load_ruleset
 
     f = tmp_path / "huge.yaml"
     with f.open("wb") as fh:
@@ -314,7 +314,7 @@ def test_any_reading_looks_at_the_clock(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_builtin_rulesets_are_trusted_and_copies_are_not(tmp_path: Path) -> None:
-    from scorer.rules.ruleset import load_ruleset
+    from scorer.rules.load import load_ruleset
 
     assert load_ruleset("hangzhou").trusted
     assert not load_ruleset(hz_variant(tmp_path)).trusted

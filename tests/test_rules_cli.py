@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from scorer.cli.app import main
-from scorer.rules.ruleset import Ruleset, builtin_path, compile_ruleset, list_builtin, load_ruleset
+from scorer.rules.load import builtin_path, compile_ruleset, list_builtin, load_ruleset
+from scorer.rules.model import Ruleset
 from scorer.views.rulesview import facts_markdown, markdown, yaml_text
 
 from .conftest import ROOT
@@ -43,8 +44,8 @@ def signature(rs: Ruleset) -> dict[str, object]:
                       p.count.src if p.count else None, sorted(p.replaces),
                       [(t, c.src) for t, c in p.also], p.notes, p.fallback)
                      for p in rs.patterns],
-        "errors": [(c.id, c.when.src, c.message) for c in rs.errors],
-        "not_a_win": [(c.id, c.on, c.when.src, c.message, c.reason) for c in rs.not_a_win],
+        "errors": [(c.id, c.when.src, c.template) for c in rs.errors],
+        "not_a_win": [(c.id, c.on, c.when.src, c.template, c.reason) for c in rs.not_a_win],
         "payment": (rs.payment.pays.src, rs.payment.amount.src,
                     [(x.name, x.value.src) for x in rs.payment.lets],
                     None if rs.payment.chengbao is None else (

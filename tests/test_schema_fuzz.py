@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import RulesetError
-from scorer.rules.ruleset import compile_ruleset
+from scorer.rules.load import compile_ruleset
 
 from .handgen import ROOT, ruleset_ids
 

@@ -89,7 +89,7 @@ def test_chosen_hands_match_brute_force(short: str, flags: list[str]) -> None:
 
 
 def test_hangzhou_baotou_waits_on_every_tile() -> None:
-    # docs/rulings.md#hangzhou-win-types: hand minus the winning tile = complete sets + one lone wildcard → 暴头 2 番,
+    # docs/rulings.md#hangzhou-win-types: minus the winning tile = sets + one lone wildcard → 暴头 2 番,
     # any tile wins, never on a discard. E (dealer) self-draws: each idle player pays
     # 底分 1 × 庄闲分 2 × 番 2 = 4; W (idle): E pays 4, S and N pay 1 × 1 × 2 = 2.
     w = waits("123m456p789s234sP", "hangzhou", Context())
@@ -109,7 +109,7 @@ def test_hangzhou_baotou_waits_on_every_tile() -> None:
 
 
 def test_hangzhou_baotou_refused_on_discard_even_with_fangchong() -> None:
-    # docs/rulings.md#hangzhou-baotou-discard: 暴头 can never be won on a discard, whatever other reading the hand has.
+    # docs/rulings.md#hangzhou-baotou-discard: 暴头 is never won on a discard, whatever other reading.
     w = waits("123m456p789s234sP", "hangzhou",
               Context(dealer_streak=3, options=(("discard_win", "true"),)))
     for tw in w.tiles:

@@ -20,7 +20,7 @@ from scorer.cli.app import main
 from scorer.engine.scoring import Result
 from scorer.errors import HandError, NotAWin, RulesetError
 from scorer.model.notation import parse_tiles
-from scorer.rules.ruleset import compile_ruleset
+from scorer.rules.load import compile_ruleset
 from scorer.search.decompose import as_held
 from scorer.views.report import chain_lines, human, payment_lines, wildcard_map
 

@@ -205,7 +205,7 @@ def _dispute(hand: str, rules: str, ctx: Context, vs: str | None,
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
     from ..dispute import dispute, dispute_json, dispute_text, vs_context
     from ..errors import MjscoreError
-    from ..rules.ruleset import load_ruleset
+    from ..rules.load import load_ruleset
 
     rs_a = load_ruleset(rules)
     rs_b = load_ruleset(vs) if vs is not None else rs_a
@@ -292,7 +292,7 @@ def rules(
                                    "mjscore rules ID --markdown")
             print(list_text())
             return
-        from ..rules.ruleset import load_ruleset
+        from ..rules.load import load_ruleset
 
         rs = with_options(load_ruleset(spec), _options(option))
         if as_yaml:
@@ -314,7 +314,7 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
     from pathlib import Path
 
     from ..errors import ContextError
-    from ..rules.ruleset import _is_path, compile_ruleset, load_ruleset
+    from ..rules.load import compile_ruleset, is_path, load_ruleset
     from ..views.rulesview import starter
 
     out = Path(target)
@@ -325,7 +325,7 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
                            "--force to overwrite it")
     rs = load_ruleset(parent)
     spec = parent
-    if _is_path(parent):
+    if is_path(parent):
         # extends: is relative to the new file's folder
         spec = os.path.relpath(Path(parent).resolve(), out.resolve().parent).replace(os.sep, "/")
     text = starter(rs, target, spec, pairs)
@@ -439,14 +439,14 @@ def _table_block(rows: list[list[object]]) -> None:
 def _rules_check(files: list[str]) -> int:
     """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
     from ..errors import ContextError, RulesetError
-    from ..rules.ruleset import _locate, compile_ruleset
+    from ..rules.load import compile_ruleset, locate
 
     if not files:
         raise ContextError("rules check needs at least one ruleset file")
     status = 0
     for f in files:
         try:
-            path, text = _locate(f, None, [])
+            path, text = locate(f, None, [])
             rs = compile_ruleset(text, str(path))
         except RulesetError as e:
             status = 2

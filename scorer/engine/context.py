@@ -17,7 +17,7 @@ from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
 from ..rules.facts import Env
-from ..rules.ruleset import INT_FLAGS, Ruleset
+from ..rules.model import INT_FLAGS, Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
 
 MAX_FLAG_INT = 10**6
@@ -126,24 +126,13 @@ def _seat(value: str, flag: str) -> str:
     return v
 
 
-_TABLES: dict[tuple[int, Context], tuple[Ruleset, Table]] = {}
-
-
 def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
     """Check a context against the ruleset and hand; return the Table or raise ContextError.
 
     The context part is checked once per (ruleset, context) and reused: a batch of
-    hands with the same flags pays for it once.
+    hands with the same flags pays for it once (the cache is the ruleset plan's).
     """
-    key = (id(rs), ctx)
-    hit = _TABLES.get(key)
-    if hit is None or hit[0] is not rs:
-        table = _resolve_context(rs, ctx)
-        if len(_TABLES) > 512:
-            _TABLES.clear()
-        _TABLES[key] = (rs, table)
-    else:
-        table = hit[1]
+    table: Table = rs.plan.tables.get_or(ctx, lambda: _resolve_context(rs, ctx))
     _check_hand(table, hand)
     env = Env()
     dict.update(env, table.env)
@@ -298,8 +287,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
-                            candidates=tiles_in_play, detail=rs.detail,
-                            features=rs.features)
+                            candidates=tiles_in_play, detail=rs.plan.detail,
+                            features=rs.plan.features)
     if piao and wspec.face is None:
         raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
                            "--piao")

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import MjscoreError
 from ..lang.expr import EvalError
 from ..rules.facts import Env
-from ..rules.ruleset import Ruleset
+from ..rules.model import Ruleset
 
 
 class PaymentError(MjscoreError):

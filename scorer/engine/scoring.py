@@ -26,7 +26,9 @@ from ..model.hand import Hand
 from ..model.notation import parse_hand
 from ..rules import facts as F
 from ..rules.facts import Env
-from ..rules.ruleset import Pattern, Ruleset, format_message, load_ruleset
+from ..rules.load import load_ruleset
+from ..rules.model import Pattern, Ruleset
+from ..rules.plan import Memo
 from ..search.readings import Reading, interpret, readings
 from .context import Context, Table, resolve
 from .payments import Settlement, settle
@@ -160,7 +162,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         if chk.when.names & hand_level:
             late.append(chk)
         elif _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            raise ContextError(chk.message)
+            raise ContextError(chk.template)  # as written: the hand facts are not known yet
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
     for t, pos in h.sources:
@@ -171,13 +173,13 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     _hand_facts(env, h, interp)
     for chk in late:
         if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            raise ContextError(chk.message)
+            raise ContextError(chk.template)  # as written, like the errors above
 
     try:
         shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
     except EvalError as e:
         raise EvaluationError(f"{rs.file} shapes: {e}") from None
-    rds = readings(interp, spec, shapes, rs.sets, table.self_draw, place_once=not rs.placement)
+    rds = readings(interp, spec, shapes, rs.sets, table.self_draw, place_once=not rs.plan.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
                       f"{_shapes_text(rs, shapes)}", "not_winning")
@@ -194,22 +196,22 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     env["__readings__"] = renvs
     for chk in rs.not_a_win:
         if chk.on == "hand" and _check(chk.when, env, f"{rs.file} not_a_win '{chk.id}'"):
-            raise NotAWin(format_message(chk.message, env), chk.reason)
+            raise NotAWin(chk.message(env), chk.reason)
 
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
-    reading_checks = [(c.when.fn, c.message) for c in rs.not_a_win if c.on == "reading"]
-    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.fast
+    reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
+    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
     for renv in renvs:
         _clock(rs)
         dropped = None
         try:
-            for fn, message in reading_checks:
+            for fn, chk in reading_checks:
                 if fn(renv):
-                    dropped = format_message(message, renv)
+                    dropped = chk.message(renv)
                     break
         except Exception as e:
             raise _eval_error(rs, "not_a_win", e) from None
@@ -228,7 +230,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
             renv = Env(best.env, score=best.score, **best.tallies)
             if _check(chk.when, renv, f"not_a_win '{chk.id}'"):
                 result = Result(rs, h, table, best, scored)
-                raise NotAWin(format_message(chk.message, renv), chk.reason, details=result)
+                raise NotAWin(chk.message(renv), chk.reason, details=result)
     return Result(rs, h, table, best, scored)
 
 
@@ -284,7 +286,7 @@ def _once(fn: Any) -> Any:
 
 
 def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
-    """``rs.fast`` for one hand with many readings: a pattern closure that reads no
+    """``rs.plan.fast`` for one hand with many readings: a pattern closure that reads no
     reading fact (a flower condition, ``wild_count``) has one value for the whole hand,
     so it is computed on first use and reused by the other readings."""
     def wrap(c: Any) -> Any:
@@ -293,26 +295,19 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
         return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
     return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
                  for p in rs.patterns if p.combine is None)
-_PAY_CACHES: dict[tuple[Any, ...], tuple[Ruleset, dict[tuple[Any, ...], Settlement]]] = {}
 
 
-def _pay_cache(rs: Ruleset, table: Table) -> dict[tuple[Any, ...], Settlement]:
+def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:
     """Settlements keyed by tallies, shared by hands with the same payment inputs.
 
     A payment that uses no reading facts depends only on the tallies and on the
-    context names it mentions, so hands scored with the same flags share it.
+    context names it mentions, so hands scored with the same flags share it (the
+    caches are the ruleset plan's, bounded there).
     """
-    names = rs.payment_names
-    key = (id(rs), table.seats, table.env["seat"], table.discarder, table.chengbao,
-           tuple(repr(table.env.get(n)) for n in names))
-    hit = _PAY_CACHES.get(key)
-    if hit is None or hit[0] is not rs:
-        if len(_PAY_CACHES) > 256:
-            _PAY_CACHES.clear()
-        hit = _PAY_CACHES[key] = (rs, {})
-    elif len(hit[1]) > 4096:
-        hit[1].clear()
-    return hit[1]
+    plan = rs.plan
+    key = (table.seats, table.env["seat"], table.discarder, table.chengbao,
+           tuple(repr(table.env.get(n)) for n in plan.payment_names))
+    return plan.settlements.get_or(key, lambda: Memo(4096))
 
 
 def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
@@ -327,14 +322,14 @@ Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
-                   pay_cache: dict[tuple[Any, ...], Settlement],
+                   pay_cache: Memo[tuple[Any, ...], Settlement],
                    seen: dict[tuple[Any, ...], list[Variant]],
                    fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
     try:
-        for p, when, value, count, each in fast or rs.fast:
+        for p, when, value, count, each in fast or rs.plan.fast:
             part = "when"
             if when(renv):
                 items: tuple[Any, ...] = ()
@@ -358,7 +353,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
             raise EvaluationError(c._at(msg)) from None
         raise _eval_error(rs, "patterns", e) from None
-    if rs.families:
+    if rs.plan.families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
     reading = renv["__reading__"]
@@ -367,10 +362,11 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
     # (the items a pattern's `each` counted are part of it: the report names them)
     sig = tuple((p.index, v, n, items) for p, v, n, items in found)
-    variants = seen.get(sig) if rs.reusable else None
+    reusable = rs.plan.reusable
+    variants = seen.get(sig) if reusable else None
     if variants is None:
         variants = _variants(rs, table, renv, winner, pay_cache, found)
-        if rs.reusable:
+        if reusable:
             seen[sig] = variants
     return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
             for used, replaced, tallies, headline, settlement, also in variants]
@@ -379,7 +375,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
 def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
     """The combination patterns that count, family by family (scorer.search.combine)."""
     out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
-    for fam in rs.families:
+    for fam in rs.plan.families:
         try:
             counts = fam.counts(renv[fam.of])
         except Exception as e:
@@ -392,7 +388,7 @@ def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[
 
 
 def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
-              pay_cache: dict[tuple[Any, ...], Settlement],
+              pay_cache: Memo[tuple[Any, ...], Settlement],
               found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
     hits = [Hit(p, v, n, items=items) for p, v, n, items in found]
     removed: dict[str, str] = {}
@@ -410,7 +406,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
     counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
-    max_names = rs.max_tallies
+    max_names = rs.plan.max_tallies
     choices: list[list[Hit | None]] = []
     for tname in max_names:
         opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
@@ -459,6 +455,6 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             settlement = settle(rs, renv, table.seats, winner, table.discarder,
                                 table.chengbao, tallies, headline)
             if not rs.payment.per_reading:
-                pay_cache[key] = settlement
+                pay_cache.put(key, settlement)
         out.append((used, replaced, tallies, headline, settlement, also))
     return out

@@ -10,7 +10,7 @@ Sichuan's 查大叫 (the most a ready hand could win)::
 ``hand`` is notation text or a :class:`~scorer.model.hand.Hand` holding the
 ruleset's ``hand_size - 1`` tiles (13, or 16 in Xiamen), melds included, a kong
 counting as 3: every tile written is a held tile (there is no winning tile yet).
-``ruleset`` is a :class:`~scorer.rules.ruleset.Ruleset` or a built-in id / path;
+``ruleset`` is a :class:`~scorer.rules.model.Ruleset` or a built-in id / path;
 ``context`` the flags of ``score`` (seat, wildcard, options, streak, …).
 
 How the tile comes (decided here, documented in README under ``mjscore waits``):
@@ -59,7 +59,8 @@ from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
 from ..rules.facts import Env
-from ..rules.ruleset import Ruleset, format_message, load_ruleset
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
 from ..search.readings import completes, interpret
 from .context import Context, Table, resolve
 from .scoring import Result, _hand_facts, score
@@ -335,7 +336,7 @@ def _context_only_refusal(rs: Ruleset, table: Table) -> NotAWin | None:
     try:
         for chk in rs.not_a_win:
             if chk.on == "hand" and chk.when.names <= names and chk.when(table.env):
-                return NotAWin(format_message(chk.message, table.env), chk.reason)
+                return NotAWin(chk.message(table.env), chk.reason)
     except MjscoreError:
         return None
     except Exception:  # an expression that fails here fails in score() too, with its message

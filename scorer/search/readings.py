@@ -219,7 +219,7 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     ``sets`` is the number of sets of the standard shape (4, or 5 for 17-tile
     hands), melds included. With ``place_once`` (a ruleset whose expressions never
     ask which group the winning tile completed, see
-    :attr:`scorer.rules.ruleset.Ruleset.placement`) a natural winning tile is placed in the
+    :attr:`scorer.rules.plan.Plan.placement`) a natural winning tile is placed in the
     first group that holds it only, instead of once per such group.
     """
     out: dict[Reading, None] = {}

@@ -13,7 +13,7 @@ from ..engine.scoring import Hit, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang.expr import GROUP, TILE, elem_of, render
 from ..model import tiles as T
-from ..rules.ruleset import Ruleset
+from ..rules.model import Ruleset, show
 from ..search.decompose import Group
 from ..search.readings import describe_group
 
@@ -201,7 +201,7 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
     lines.append(f"Hand:     {result.hand.notation()}")
     if unicode:
         lines.append(f"Tiles:    {result.hand.unicode()}")
-    opts = [f"{k}={_show(v)}" for k, v in table.options.items()
+    opts = [f"{k}={show(v)}" for k, v in table.options.items()
             if rs.options[k].default != v]
     if opts:
         lines.append(f"Options:  {', '.join(opts)}")
@@ -246,10 +246,6 @@ def _name_of(rs: Ruleset, pid: str | None, lang: str) -> str:
         return "?"
     p = rs.pattern(pid)
     return p.name if lang == "zh" else p.name_en
-
-
-def _show(v: Any) -> str:
-    return "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def _reading_text(s: Scored) -> str:

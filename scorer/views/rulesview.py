@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..model import tiles as T
-from ..rules.ruleset import TOP_KEYS, Ruleset, _show, list_builtin, load_ruleset
+from ..rules.load import list_builtin, load_ruleset
+from ..rules.model import Ruleset, show
+from ..rules.schema import TOP_KEYS
 from ..rules.yamlsafe import YList, YMap
 
 DESCRIBE_COMBINE = {
@@ -116,7 +118,7 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
                                        "replaces"]))
     if rs.options:
         out.append("")
-        orows = [[o.name, o.describe_values(), _show(o.default), o.description]
+        orows = [[o.name, o.describe_values(), show(o.default), o.description]
                  for o in rs.options.values()]
         out.append(tabulate(orows, headers=["option", "values", "default", "meaning"]))
     out.append("")
@@ -345,7 +347,7 @@ def markdown(rs: Ruleset) -> str:
         out.append("| id | checked on | when | message |")
         out.append("|---|---|---|---|")
         for c in rs.not_a_win:
-            out.append(f"| `{c.id}` | {c.on} | {_code(c.when.src)} | {_md(c.message)} |")
+            out.append(f"| `{c.id}` | {c.on} | {_code(c.when.src)} | {_md(c.template)} |")
         out.append("")
     if rs.errors:
         out.append("## Input errors (exit status 2)")
@@ -353,7 +355,7 @@ def markdown(rs: Ruleset) -> str:
         out.append("| id | when | message |")
         out.append("|---|---|---|")
         for c in rs.errors:
-            out.append(f"| `{c.id}` | {_code(c.when.src)} | {_md(c.message)} |")
+            out.append(f"| `{c.id}` | {_code(c.when.src)} | {_md(c.template)} |")
         out.append("")
 
     out.append("## Payment")
@@ -375,7 +377,7 @@ def markdown(rs: Ruleset) -> str:
         out.append("| option | values | default | meaning |")
         out.append("|---|---|---|---|")
         for o in rs.options.values():
-            out.append(f"| `{o.name}` | {_md(o.describe_values())} | `{_show(o.default)}` | "
+            out.append(f"| `{o.name}` | {_md(o.describe_values())} | `{show(o.default)}` | "
                        f"{_md(o.description)} |")
         out.append("")
     out.append("## Context flags")

@@ -1,0 +1,199 @@
+"""Ruleset files: finding built-in and user files, reading them with limits, the load cache.
+
+A ruleset is named by a built-in id (``hangzhou``) or a path (``my.yaml``, or in
+``extends:`` a path relative to the file that extends it). Files are read as UTF-8
+text of at most :data:`MAX_BYTES`; nothing else is ever opened.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from ..errors import RulesetError
+
+V = TypeVar("V")
+MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
+
+
+@lru_cache(maxsize=1)
+def builtin_dir() -> Path:
+    """The folder of the built-in rulesets.
+
+    Installed, they are the data package ``scorer/rulesets``; in a source checkout
+    (editable install, tests) they are the top-level ``rulesets/`` folder. Found by
+    path rather than importlib.resources, which costs 8 ms of start-up.
+    """
+    here = Path(__file__).resolve().parent.parent  # scorer/
+    for candidate in (here / "rulesets", here.parent / "rulesets"):
+        if (candidate / "hangzhou.yaml").is_file():
+            return candidate
+    from importlib import resources  # pragma: no cover
+
+    return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
+
+
+def did_you_mean(word: object, known: Iterable[str]) -> str:
+    """The hint the rules layer's messages end with: ``; did you mean 'x'?``, or "".
+
+    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
+    ("; did you mean 'hangzhou'?", '')
+    """
+    close = difflib.get_close_matches(str(word), list(known), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def builtin_path(rid: str) -> Path:
+    """Path of a built-in ruleset file, e.g. ``.../rulesets/hangzhou.yaml``."""
+    return builtin_dir() / f"{rid}.yaml"
+
+
+def list_builtin() -> list[str]:
+    """Ids of the built-in rulesets that are installed, sorted (``['hangzhou', ...]``)."""
+    return sorted(p.name[:-5] for p in builtin_dir().iterdir() if p.name.endswith(".yaml"))
+
+
+def stamp(path: str) -> Any:
+    """What tells a file's content apart cheaply: (mtime, size), or None if it is gone."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def is_path(spec: str) -> bool:
+    """Does ``--rules``/``extends:`` name a file (rather than a built-in id)?
+
+    >>> is_path("hangzhou"), is_path("my.yaml"), is_path("house/base")
+    (False, True, True)
+    """
+    return "/" in spec or "\\" in spec or spec.endswith((".yaml", ".yml"))
+
+
+def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, str]:
+    """Find a ruleset by id or path and read its text; return (path, text).
+
+    A file larger than :data:`MAX_BYTES` or not UTF-8 is refused (RulesetError).
+
+    ``base_dir`` is the folder of the file that names ``spec`` in its ``extends:``
+    (relative paths are relative to that file); ``chain`` the files read so far, shown
+    in the message when the ruleset is missing.
+    """
+    via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
+    if not is_path(spec):
+        path = builtin_path(spec)
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
+            known = list_builtin()
+            hint = did_you_mean(spec, known)
+            raise RulesetError(
+                f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
+                f"or give a path to a YAML file{via}"
+            )
+    else:
+        path = Path(spec)
+        if base_dir is not None and not path.is_absolute():
+            path = base_dir / path
+        if not path.is_file():
+            where = f" (looked for {path}, relative to the file that extends it)" if str(
+                path) != spec else ""
+            stem = Path(spec).stem
+            if stem in list_builtin() and Path(spec).name == f"{stem}.yaml":
+                where += f"; a built-in ruleset is named by its id: extends: {stem}"
+            raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
+    try:
+        # read at most one byte more than allowed: a huge file is refused without loading it
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise RulesetError(f"{path}: file is larger than 512 KiB; refused")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesetError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
+    return path, text
+
+
+def display(path: str) -> str:
+    """A file's name in messages: built-in files as ``rulesets/<id>.yaml``, others as given."""
+    p = Path(path)
+    try:
+        if p.resolve().parent == builtin_dir():
+            return f"rulesets/{p.name}"
+    except OSError:  # pragma: no cover
+        pass
+    return path
+
+
+def is_builtin(path: str) -> bool:
+    """Is this file one of the built-in rulesets (trusted: read fast, run without the clock)?"""
+    try:
+        return Path(path).resolve().parent == builtin_dir()
+    except OSError:  # pragma: no cover
+        return False
+
+
+def ident(path: str) -> str:
+    """What tells two names of one file apart: its resolved path if it exists, else the name."""
+    p = Path(path)
+    return str(p.resolve()) if p.exists() else path
+
+
+# the stamps of the files a ruleset was read from: (path, stamp(path)) each
+Stamps = tuple[tuple[str, Any], ...]
+
+
+class LoadCache(Generic[V]):
+    """Compiled rulesets by how they were named and by file content, bounded.
+
+    A hit is returned only while the file and every file it extends still have the
+    stamps they had when it was compiled, so an edited parent file is seen at once.
+    """
+
+    def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
+        # spec -> (stamp of the file, value, stamps of the files it extends)
+        self._recent: dict[str, tuple[tuple[object, ...], V, Stamps]] = {}
+        # (resolved path, text) -> (value, stamps of the files it extends)
+        self._by_text: dict[tuple[str, str], tuple[V, Stamps]] = {}
+
+    @staticmethod
+    def spec_stamp(spec: str) -> tuple[object, ...]:
+        """The stamp of the file a spec names (the spec itself if it cannot be read)."""
+        path = builtin_path(spec) if not is_path(spec) else Path(spec)
+        try:
+            st = path.stat()
+        except OSError:
+            return (spec,)
+        return (str(path), st.st_mtime_ns, st.st_size)
+
+    def recent(self, spec: str, spec_stamp: tuple[object, ...]) -> V | None:
+        """The value last loaded under this spec, if none of its files changed since."""
+        hit = self._recent.get(spec)
+        if hit is not None and hit[0] == spec_stamp and all(stamp(p) == s for p, s in hit[2]):
+            return hit[1]
+        return None
+
+    def by_text(self, path: Path, text: str) -> tuple[V, Stamps] | None:
+        """The value compiled from this file's text, if the files it extends did not change."""
+        hit = self._by_text.get((str(path.resolve()), text))
+        if hit is not None and all(stamp(p) == s for p, s in hit[1]):
+            return hit
+        return None
+
+    def put(self, spec: str, spec_stamp: tuple[object, ...], path: Path, text: str,
+            value: V, parents: Stamps) -> None:
+        """Remember a value loaded under ``spec`` from ``path`` (whose text is ``text``)."""
+        key = (str(path.resolve()), text)
+        if key not in self._by_text and len(self._by_text) >= self.limit:
+            self._by_text.pop(next(iter(self._by_text)))  # the oldest goes first
+        self._by_text[key] = (value, parents)
+        if len(self._recent) > self.limit:
+            self._recent.clear()
+        self._recent[spec] = (spec_stamp, value, parents)

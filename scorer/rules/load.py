@@ -1,0 +1,76 @@
+"""Loading a ruleset: by built-in id or path, compiled once per process and cached.
+
+The public entry points of the rules layer: :func:`load_ruleset` (find, read, merge
+``extends:``, compile, cache), :func:`compile_ruleset` (a file's text to a
+:class:`~scorer.rules.model.Ruleset`, every problem collected), :func:`list_builtin`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from ..errors import Problem, RulesetError
+from .files import LoadCache, builtin_path, display, is_builtin, is_path, list_builtin, locate, stamp
+from .inherit import read_merged
+from .model import Ruleset
+from .schema import Compiler
+
+__all__ = ["builtin_path", "compile_ruleset", "is_path", "list_builtin", "load_ruleset",
+           "locate"]
+
+_CACHE: LoadCache[Ruleset] = LoadCache(64)
+
+
+def load_ruleset(spec: str) -> Ruleset:
+    """Load a ruleset by built-in id or path; compiled once per process and cached.
+
+    A file is read again only when its size or modification time changes, or that of
+    a file it extends, so editing a parent file is seen at once.
+
+    >>> load_ruleset("hangzhou").name_en
+    'Hangzhou'
+    """
+    spec_stamp = _CACHE.spec_stamp(spec)
+    hit = _CACHE.recent(spec, spec_stamp)
+    if hit is not None:
+        return hit
+    path, text = locate(spec, None, [])
+    cached = _CACHE.by_text(path, text)
+    if cached is not None:
+        rs, parents = cached
+    else:
+        rs = compile_ruleset(text, str(path))
+        parents = tuple((p, stamp(p)) for p in rs.sources[1:])
+    _CACHE.put(spec, spec_stamp, path, text, rs, parents)
+    return rs
+
+
+def compile_ruleset(text: str, file: str) -> Ruleset:
+    """Parse, merge, validate and compile a ruleset; raise RulesetError with every problem.
+
+    A problem found in a file that this one extends is reported at its place in that
+    file, with a note that the file is inherited (an override here may be the cause);
+    the file's own problems come first.
+
+    >>> compile_ruleset("extends: hangzhou\\nid: mine\\n", "mine.yaml").chain
+    ('mine.yaml', 'hangzhou.yaml')
+    """
+    found: list[Problem] = []
+    data, chain = read_merged(text, file, problems=found)
+    shown = display(file)
+    c = Compiler(shown, data)
+    rs = c.build()
+    # a value the YAML reader refused was read as none: drop the schema's echo of it
+    # ("missing", "must be a mapping") so each mistake is reported once
+    seen = {(p.file, p.key) for p in found}
+    problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
+    problems = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
+                if p.file and p.file != shown else p for p in problems]
+    # in file order, this file first: an inherited problem is often the echo of a change here
+    problems.sort(key=lambda p: (p.file != shown, p.file, p.line or 0, p.column or 0))
+    if problems or rs is None:
+        raise RulesetError(problems or [Problem(shown, None, None, "",
+                                                "the ruleset could not be compiled")])
+    return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
+                   data=data, trusted=is_builtin(file))

@@ -1,0 +1,308 @@
+"""The compiled ruleset: frozen dataclasses shared by every hand scored with it.
+
+:class:`Ruleset` holds what the YAML file says, compiled (every condition and value a
+:class:`~scorer.lang.expr.Compiled` expression); :mod:`scorer.rules.schema` builds it,
+:mod:`scorer.rules.load` finds and caches it, and :mod:`scorer.rules.plan` derives from
+it how the engine runs it fast.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from ..lang.expr import Compiled
+
+if TYPE_CHECKING:
+    from .plan import Plan
+
+# Context flags a ruleset may use (docs/contract.md#flags), and the facts each one feeds.
+FLAGS: dict[str, tuple[str, ...]] = {
+    "wild": ("wild",),
+    "dealer_streak": ("dealer_streak",),
+    "kong_draw": ("kong_draw", "kongs"),
+    "kongs": ("kongs",),
+    "robbing_kong": ("robbing_kong",),
+    "last_tile": ("last_tile",),
+    "fourth_tile": ("fourth_tile",),
+    "piao": ("piao",),
+    "you": ("you",),
+    "ready_at_deal": ("ready_at_deal",),
+    "heavenly": ("heavenly",),
+    "earthly": ("earthly",),
+    "human": ("human",),
+    "flowers": ("flowers", "flower_list", "flowers_known"),
+    "chengbao": (),
+    "base": ("base",),
+}
+INT_FLAGS = ("dealer_streak", "kongs", "piao", "you", "base")
+ALWAYS_FLAGS = ("seat", "round", "from", "self_draw")
+
+# {name} in a check's message is replaced by that value when the check fires
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def show(v: Any) -> str:
+    """A value as a ruleset file writes it: ``none``, ``true``/``false``, else ``str(v)``.
+
+    >>> show(None), show(True), show(64)
+    ('none', 'true', '64')
+    """
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A house option: allowed values (or an integer range) and the default."""
+
+    name: str
+    values: tuple[Any, ...] | None
+    default: Any
+    type: str
+    minimum: int | None = None
+    maximum: int | None = None
+    description: str = ""
+
+    def parse(self, text: str) -> Any:
+        """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones."""
+        if self.values is not None:
+            for v in self.values:
+                if show(v) == text.strip().lower() or str(v) == text.strip():
+                    return v
+            raise ValueError(
+                f"--option {self.name}={text}: valid values are "
+                f"{', '.join(show(v) for v in self.values)}"
+            )
+        try:
+            n = int(text)
+        except ValueError:
+            raise ValueError(f"--option {self.name}={text}: expected a whole number") from None
+        if (self.minimum is not None and n < self.minimum) or (
+            self.maximum is not None and n > self.maximum
+        ):
+            raise ValueError(f"--option {self.name}={text}: must be between "
+                             f"{self.minimum} and {self.maximum}")
+        return n
+
+    def describe_values(self) -> str:
+        """The allowed values in words: ``64, 128, none`` or a range ``0..8``."""
+        if self.values is not None:
+            return ", ".join(show(v) for v in self.values)
+        return f"{self.minimum}..{self.maximum if self.maximum is not None else ''}"
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    """A context flag the ruleset uses, with its default and range."""
+
+    name: str
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """An input error (``errors``) or a not-a-win condition (``not_a_win``)."""
+
+    id: str
+    when: Compiled
+    template: str  # the message as written, with {name} placeholders
+    on: str = "hand"  # hand | reading | result
+    reason: str = "illegal"
+
+    def message(self, env: Any) -> str:
+        """The message with its ``{name}`` placeholders filled from ``env``.
+
+        >>> from scorer.lang.expr import Scope, compile_expr
+        >>> c = Check("min", compile_expr(True, Scope({})), "below the {min_fan}-fan minimum")
+        >>> c.message({"min_fan": 8})
+        'below the 8-fan minimum'
+        """
+        if "{" not in self.template:
+            return self.template
+        return PLACEHOLDER.sub(lambda m: show(env[m.group(1)]), self.template)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A tally: how the values of its patterns combine (max, sum or product), and its label."""
+
+    name: str
+    combine: str
+    label: str
+    label_en: str
+    default: int
+    where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A scoring pattern: when it applies, its value, how many times it counts, what it replaces."""
+
+    id: str
+    name: str
+    name_en: str
+    tally: str
+    when: Compiled
+    value: Compiled
+    count: Compiled | None
+    replaces: frozenset[str]
+    also: tuple[tuple[str, Compiled], ...]
+    notes: str
+    index: int
+    # counts only when no other pattern of its tally counts (平胡 ×1 "when nothing else applies")
+    fallback: bool = False
+    # a list expression: the pattern counts once per item, and the report names the items
+    each: Compiled | None = None
+    # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
+    # the combine-once principle (scorer.search.combine); its `when` sees only the sets a, b, c, d
+    combine: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Let:
+    """A named intermediate value of the payment rule (shown in the calculation chain)."""
+
+    name: str
+    label: str
+    label_en: str
+    value: Compiled
+
+
+@dataclass(frozen=True)
+class Chengbao:
+    """承包: when a relation A:B may be claimed, and the factor when B wins."""
+
+    allowed: Compiled
+    message: str
+    reverse_factor: Compiled
+
+
+@dataclass(frozen=True)
+class Payment:
+    """What each payer pays: whether (``pays``) and how much (``amount``), with 承包."""
+
+    pays: Compiled
+    amount: Compiled
+    lets: tuple[Let, ...]
+    chengbao: Chengbao | None
+    needs_discarder: bool
+    per_reading: bool  # uses reading facts, so it cannot be cached by tally values
+
+
+@dataclass(frozen=True)
+class Wildcard:
+    """The wildcard model: which tile is wild, how many are in play, what stands in for it."""
+
+    face: Compiled
+    in_play: Compiled
+    stand_in: int | None
+    stand_in_scope: str
+    stand_in_self_shapes: frozenset[str]
+    in_melds: bool
+
+
+@dataclass(frozen=True)
+class HouseExample:
+    """A common house change, offered (commented out) by ``mjscore rules new --from ID``.
+
+    ``yaml`` is the text to add to a file that extends the ruleset; ``title`` says in
+    a few words what it changes (e.g. "封顶 128 (cap 128)").
+    """
+
+    title: str
+    yaml: str
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A compiled ruleset; immutable and shared by every hand scored with it."""
+
+    id: str
+    name: str
+    name_en: str
+    file: str
+    source: str
+    notes: tuple[str, ...]
+    hand_size: int
+    shapes: tuple[str, ...]
+    shape_when: tuple[tuple[str, Compiled], ...]  # conditional shapes: (shape, condition)
+    players: Compiled
+    suits: Compiled
+    robbing_kong: str
+    self_draw_default: Compiled
+    flags: dict[str, FlagSpec]
+    options: dict[str, OptionSpec]
+    wildcard: Wildcard | None
+    labels: dict[str, tuple[str, str]]
+    errors: tuple[Check, ...]
+    not_a_win: tuple[Check, ...]
+    tallies: tuple[Tally, ...]
+    score: Compiled
+    patterns: tuple[Pattern, ...]
+    payment: Payment
+    chain: tuple[str, ...] = ()  # file names: this one, then what it extends, in order
+    sources: tuple[str, ...] = ()  # the same files as full paths
+    house_examples: tuple[HouseExample, ...] = ()
+    tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
+    tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
+    data: Any = field(default=None, compare=False, repr=False)
+    trusted: bool = False  # a built-in file: its expressions run without the CPU clock
+
+    @cached_property
+    def plan(self) -> Plan:
+        """How the engine runs this ruleset fast (:class:`scorer.rules.plan.Plan`), built on
+        first use and kept with the ruleset (a copy made by ``dataclasses.replace`` builds its own).
+
+        >>> from scorer.rules.load import load_ruleset
+        >>> load_ruleset("jinhua").plan.detail
+        1
+        """
+        from .plan import Plan  # the plan reads the model: imported here, not at the top
+
+        return Plan.build(self)
+
+    def with_plan(self, plan: Plan) -> Ruleset:
+        """A copy of the ruleset that runs with another plan (e.g. one that cuts nothing).
+
+        >>> from dataclasses import replace
+        >>> from scorer.rules.load import load_ruleset
+        >>> rs = load_ruleset("jinhua")
+        >>> rs.with_plan(replace(rs.plan, detail=2)).plan.detail, rs.plan.detail
+        (2, 1)
+        """
+        out = replace(self)
+        out.__dict__["plan"] = plan  # where cached_property keeps its value
+        return out
+
+    @property
+    def sets(self) -> int:
+        """Sets in a standard winning hand (4 for 14 tiles, 5 for 17)."""
+        return (self.hand_size - 2) // 3
+
+    def shapes_for(self, env: Any) -> tuple[str, ...]:
+        """The shapes tried on a hand: every shape whose condition (if any) holds in env.
+
+        ``env`` holds the context, options and hand facts (a :class:`~scorer.rules.facts.Env`).
+        """
+        conds = dict(self.shape_when)
+        return tuple(s for s in self.shapes if s not in conds or conds[s](env))
+
+    def label(self, name: str, lang: str = "zh") -> str:
+        """A value's display name in the calculation chain, e.g. ``番`` for ``fan``."""
+        zh, en = self.labels.get(name, (name, name))
+        return zh if lang == "zh" else en
+
+    def pattern(self, pid: str) -> Pattern:
+        """The pattern with this id; KeyError if there is none."""
+        for p in self.patterns:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
