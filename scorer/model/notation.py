@@ -52,6 +52,7 @@ _NORMAL.update({
     "【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]",  # the IME's [ and ]
     "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s",
 })
+_CN_SUFFIXES = frozenset("万萬筒饼餅条條索")
 _NORMAL.update({ch: str(i + 1) for i, ch in enumerate("一二三四五六七八九")})
 # Pasted from chat apps: zero-width spaces and joiners, the byte-order mark, and the
 # emoji variation selectors that follow 🀄 (U+1F004 U+FE0F).
@@ -269,8 +270,12 @@ def parse_hand(text: str) -> Hand:
     try:
         h = _parse_normal(normal)
     except NotationError as e:
-        raise NotationError(e.detail, None if e.position is None else typed(e.position),
-                            text) from None
+        where = None if e.position is None else typed(e.position)
+        detail = e.detail
+        if where is not None and where <= len(text) and text[where - 1] in _CN_SUFFIXES:
+            # a suit character with no digits: the letter hints (P for 白) fit no 条
+            detail = f"suit {text[where - 1]!r} has no digits before it"
+        raise NotationError(detail, where, text) from None
     if len(origin) == len(text):  # nothing dropped: every position is already the typed one
         return h
     melds = tuple(replace(m, position=typed(m.position)) for m in h.melds)
