@@ -306,3 +306,15 @@ def test_batch_lines_accept_every_spelling() -> None:
         "position 7: '8' has no suit letter after it"
     assert not recs[4].ok and "a chow (吃) always comes from 上家" in \
         recs[4].data["error"]["message"]
+
+
+def test_tile_and_flower_flags_read_the_same_forms() -> None:
+    from scorer.model.notation import parse_flowers
+    from scorer.model.tiles import parse_tile
+
+    assert parse_tile("九万") == parse_tile("９ｍ") == parse_tile("9m") == 8
+    assert parse_tile("五筒") == parse_tile("5p") == 13 and parse_tile("Ｐ") == 33
+    with pytest.raises(ValueError):
+        parse_tile("０ｍ")
+    assert parse_flowers("３") == (3, ())
+    assert parse_flowers("１５ｆ") == parse_flowers("一五f") == (2, (1, 5))

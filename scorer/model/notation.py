@@ -43,20 +43,12 @@ for _t in range(T.NUM_KINDS):
 
 
 # -- normalisation ----------------------------------------------------------------------
-# Each entry replaces one typed character by one ASCII character; characters in
-# _INVISIBLE are dropped. Positions are mapped back through the kept characters, so an
-# error always points at what the user typed.
-_NORMAL: dict[str, str] = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}
-_NORMAL.update({
-    "\u3000": " ",  # ideographic space
-    "【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]",  # the IME's [ and ]
-    "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s",
-})
+# Each entry of T.INPUT_FORMS replaces one typed character by one ASCII character;
+# characters in T.INVISIBLE are dropped. Positions are mapped back through the kept
+# characters, so an error always points at what the user typed.
+_NORMAL = T.INPUT_FORMS
+_INVISIBLE = T.INVISIBLE
 _CN_SUFFIXES = frozenset("万萬筒饼餅条條索")
-_NORMAL.update({ch: str(i + 1) for i, ch in enumerate("一二三四五六七八九")})
-# Pasted from chat apps: zero-width spaces and joiners, the byte-order mark, and the
-# emoji variation selectors that follow 🀄 (U+1F004 U+FE0F).
-_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\ufe0e\ufe0f")
 _HONOR_CN = dict(zip(T.HONOR_LETTERS, T.HONOR_CHARS, strict=True))
 
 
@@ -461,7 +453,7 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
     >>> parse_flowers("春梅")
     (2, (1, 5))
     """
-    s = text.strip()
+    s = normalise(text.strip())[0]  # full-width ３ or 一五f as typed by an input method
     if s.isdigit() and s.isascii():
         n = int(s)
         if n > 8:
