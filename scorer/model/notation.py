@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from ..errors import NotationError
 from . import tiles as T
-from .hand import Hand, Meld, format_tiles
+from .hand import Hand, Meld
 
 MAX_HAND_CHARS = 200  # a real hand is ~20-60 characters; refuse megabyte inputs early
 
@@ -337,17 +337,29 @@ def _written_tiles(tiles: list[tuple[int, int]]) -> str:
     >>> _written_tiles(parse_tiles("789s 234s E 1z"))
     '789s234sEE'
     """
-    groups: list[list[int]] = []
+    out: list[str] = []
+    suit = ""  # the suit letter the open group of digits waits for
     last_pos = -2
     for t, pos in tiles:
-        # digits of one group are adjacent and share a suit; honors never group
-        if (t < 27 and groups and groups[-1][-1] < 27 and pos == last_pos + 1
-                and groups[-1][-1] // 9 == t // 9):
-            groups[-1].append(t)
+        if t >= 27:
+            if suit:
+                out.append(suit)
+                suit = ""
+            out.append(T.HONOR_LETTERS[t - 27])
         else:
-            groups.append([t])
+            s = T.SUITS[t // 9]
+            # digits of one group are adjacent and share a suit
+            if suit and (s != suit or pos != last_pos + 1):
+                out.append(suit)
+            out.append(_DIGITS[t % 9])
+            suit = s
         last_pos = pos
-    return "".join(format_tiles(g) for g in groups)
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
+_DIGITS = "123456789"
 
 
 def chow_offer_message(written: str, offer: int) -> str:
