@@ -403,7 +403,7 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
                         kong = f"; a concealed kong (暗杠) is written without an offer: [{body}]"
                 except NotationError:
                     pass
-            if stripped in T.SEATS:
+            if len(stripped) == 1 and stripped in T.SEATS:
                 kong = ("; it says where the meld came from, seen from you, not a seat "
                         "(the discarder of the winning tile is --from)")
             elif stripped and stripped[0] in "上对對下":
