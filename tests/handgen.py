@@ -335,7 +335,8 @@ def winning_hands(draw: st.DrawFn, rules: str | None = None, wild: bool | None =
         # Hand.sources (which lists a meld's tiles sorted)
         ptiles = tuple(sorted(phys[k:k + len(g)]))
         k += len(g)
-        offer = draw(st.integers(0 if kind == "kong" else 1, 3))
+        # a chow is claimed from 上家 only (docs/rulings.md#common-chow-offer; other offers: input error)
+        offer = 1 if kind == "chow" else draw(st.integers(0 if kind == "kong" else 1, 3))
         reading = g if ptiles != g and draw(st.booleans()) else None
         melds.append(Meld(ptiles, offer, reading))
     conc_phys = phys[k:]

@@ -364,7 +364,9 @@ def _one(rng: random.Random) -> Case | None:
             meld_text += f"[{format_tiles(tiles)}]"
             packs.append(("GANG", CODES[tiles[0]], 0))
         else:
-            meld_text += f"[{format_tiles(tiles)},{off}]"
+            # our ',N' is the seat offered from, and a chow comes from 上家 only; the
+            # reference calculator's chow offer says which tile was claimed (kept below)
+            meld_text += f"[{format_tiles(tiles)},{1 if kind == 'chow' else off}]"
             code = {"chow": "CHI", "pung": "PENG", "kong": "GANG"}[kind]
             tile = tiles[1] if kind == "chow" else tiles[0]
             packs.append((code, CODES[tile], off))

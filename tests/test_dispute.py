@@ -128,7 +128,7 @@ def test_batch_refuses_dispute_flags(tmp_path: Path) -> None:
 
 def test_a_side_below_a_minimum_still_shows_what_it_found() -> None:
     house = str(ROOT / "examples" / "house" / "mcr-no-minimum.yaml")
-    hand = "[123m,1][789p,2]345sNNN5p5p"
+    hand = "[123m,1][789p,1]345sNNN5p5p"
     code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", house,
                        "--vs", "mcr", "--json")
     assert code == 0

@@ -65,7 +65,9 @@ def cases(rid: str) -> list[Case]:
         Case("zero", "0" + base[1:], position=1, says="'0' is not a tile number"),
         Case("lowercase honor", "e" + base, position=1, says="honors are uppercase"),
         Case("flower in the hand", "春" + base, position=1, says="flowers are given with --flowers"),
-        Case("fullwidth digit", "１" + base, position=1, says="unexpected character"),
+        # full-width digits are read as digits now (issue 12); a full-width letter that
+        # is no tile still names the character the user typed
+        Case("fullwidth letter", "Ｘ" + base, position=1, says="unexpected character 'X'"),
         Case("emoji", "😀" + base, position=1, says="unexpected character"),
         Case("control character", base[:4] + "\x1b[2J" + base[4:], position=5,
              says="unexpected character '\\x1b'"),

@@ -170,10 +170,10 @@ def test_ties_take_the_first_decomposition_in_set_order() -> None:
 
 def test_chicken_hand_is_a_fallback() -> None:
     # nothing else counts: 无番和 8; any other fan (here 自摸) takes its place
-    r = run_line("[123m,1][456p,2]555m78sCC6s --from W", "mcr")
+    r = run_line("[123m,1][456p,1]555m78sCC6s --from W", "mcr")
     assert [h.pattern.id for h in r.best.hits] == ["chicken_hand"]
     with pytest.raises(NotAWin):
-        run_line("[123m,1][456p,2]555m78sCC6s --self-draw", "mcr")  # 自摸 1: below 8
+        run_line("[123m,1][456p,1]555m78sCC6s --self-draw", "mcr")  # 自摸 1: below 8
 
 
 def test_below_minimum_message_names_the_minimum_and_json_keeps_the_fans() -> None:

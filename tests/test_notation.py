@@ -129,7 +129,9 @@ def melds(draw: st.DrawFn) -> Meld:
     else:
         t = draw(any_tile)
         ts = (t,) * (3 if kind == "pung" else 4)
-    offer = 0 if kind == "ckong" else draw(st.integers(0 if kind != "kong" else 1, 3))
+    # a chow comes from 上家 only (docs/rulings.md#common-chow-offer: [123m,2] is refused): offer 0 or 1
+    top = 1 if kind == "chow" else 3
+    offer = 0 if kind == "ckong" else draw(st.integers(0 if kind != "kong" else 1, top))
     return Meld(tiles=ts, offer=offer)
 
 

@@ -55,12 +55,26 @@ class Hand:
     ``concealed`` holds the concealed tiles *without* the winning tile, sorted;
     ``winning`` is the last concealed tile written. ``sources`` maps every physical
     tile, in the order written, to its 1-based character position (for errors).
+    ``written`` is what the parser understood, in the user's order (melds and groups
+    as written, ASCII notation: ``１２３万`` reads as ``123m``); empty for a hand not
+    read from text. Neither takes part in equality.
     """
 
     melds: tuple[Meld, ...]
     concealed: tuple[int, ...]
     winning: int
     sources: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+    written: str = field(default="", compare=False)
+
+    def as_written(self) -> str:
+        """Return the hand as the user wrote it, normalised (:attr:`written`), or the
+        normal form when it was not read from text.
+
+        >>> from scorer.model.notation import parse_hand
+        >>> parse_hand("１２３万 ４５６筒 ７８９条 ２３４条 白 ９万").as_written()
+        '123m456p789s234sP9m'
+        """
+        return self.written or self.notation()
 
     @property
     def concealed_with_win(self) -> tuple[int, ...]:

@@ -9,8 +9,11 @@ Grammar (spaces between groups are ignored)::
     HONOR   := E S W N C F P
     OFFER   := 1 | 2 | 3              (上家 / 对家 / 下家)
 
-The last concealed tile written is the winning tile. Every error names the
-1-based character position it was found at::
+Input is normalised first (:func:`normalise`): full-width letters, digits and
+brackets of a Chinese input method (``１２３ｍ``, ``Ｐ``, ``［］，＝``, ``【】``), the
+suffixes 万 筒/饼 条/索 and the numerals 一…九 (``一二三万``) become the ASCII
+notation. The last concealed tile written is the winning tile. Every error names
+the 1-based character position *the user typed* it at::
 
     >>> parse_hand("123m5p8")
     Traceback (most recent call last):
@@ -21,6 +24,9 @@ The last concealed tile written is the winning tile. Every error names the
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import replace
 
 from ..errors import NotationError
 from . import tiles as T
@@ -34,6 +40,46 @@ for _table in (T.HONOR_LETTERS, T.HONOR_CHARS, T.HONOR_CHARS_TRAD):
         _HONOR_INPUT[_ch] = 27 + _i
 for _t in range(T.NUM_KINDS):
     _HONOR_INPUT[T.glyph(_t)] = _t  # Unicode tiles are accepted too
+
+
+# -- normalisation ----------------------------------------------------------------------
+# Each entry of T.INPUT_FORMS replaces one typed character by one ASCII character;
+# characters in T.INVISIBLE are dropped. Positions are mapped back through the kept
+# characters, so an error always points at what the user typed.
+_NORMAL = T.INPUT_FORMS
+_INVISIBLE = T.INVISIBLE
+_CN_SUFFIXES = frozenset("万萬筒饼餅条條索")
+_HONOR_CN = dict(zip(T.HONOR_LETTERS, T.HONOR_CHARS, strict=True))
+
+
+def normalise(text: str) -> tuple[str, tuple[int, ...]]:
+    """Return the text in ASCII notation and, for each of its characters, the 0-based
+    index of the character the user typed.
+
+    >>> normalise("１２３万\u200b一二三筒")
+    ('123m123p', (0, 1, 2, 3, 5, 6, 7, 8))
+    """
+    out: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _INVISIBLE:
+            continue
+        out.append(_NORMAL.get(ch, ch))
+        origin.append(i)
+    return "".join(out), tuple(origin)
+
+
+def join_hand_args(args: Sequence[str]) -> str:
+    """Return a hand given as several shell arguments as one hand text.
+
+    ``mjscore score 123m 456p 789s 234s P9m`` reaches the program as five arguments;
+    spaces between groups are ignored, so they are joined with one space each and the
+    error positions count as if the user had quoted the whole hand.
+
+    >>> join_hand_args(["123m", "456p", "789s", "234s", "P9m"])
+    '123m 456p 789s 234s P9m'
+    """
+    return " ".join(a.strip() for a in args if a.strip())
 
 
 _FAST_OK = re.compile(r"(?:[1-9]+[mpswbt]|[1-7]+z|[ESWNCFP]| )+")
@@ -63,24 +109,83 @@ def parse_tiles(text: str, offset: int = 0, what: str = "tile list") -> list[tup
     return _parse_tiles_slow(text, offset, what)
 
 
+def _honor_hint(letter: str) -> str:
+    """``'P'`` -> ``'P (白)'``: an honor letter with its Chinese name, for hints."""
+    return f"{letter} ({_HONOR_CN[letter]})"
+
+
+# Characters players put between groups; the notation needs nothing there.
+_SEPARATORS = "/;|-_+&.:"
+# Other spellings of the dragons and winds in English notations.
+_OTHER_HONORS = {"R": "C", "G": "F", "D": ""}
+
+
+def _unexpected(ch: str, pos: int, text: str, what: str, prev: str) -> NotationError:
+    """The error for a character that is no part of the notation, with what was probably
+    meant when a common slip explains it."""
+    if ch in "MBTZ":
+        return NotationError(f"'{ch}': suit letters are lower-case: {ch.lower()}", pos, text)
+    if ch in "encf":
+        return NotationError(f"'{ch}' is not a tile; honors are uppercase: did you mean "
+                             f"{_honor_hint(ch.upper())}?", pos, text)
+    if ch in _OTHER_HONORS:
+        meant = {"C": "the red dragon 中 is C", "F": "the green dragon 发 is F",
+                 "": "the dragons are C (中), F (发) and P (白)"}[_OTHER_HONORS[ch]]
+        return NotationError(f"'{ch}' is not a tile: {meant}", pos, text)
+    if ch in "(){}<>":
+        return NotationError(f"{ch!r}: fixed melds are written in square brackets, "
+                             f"e.g. [123m] or [555p,2]", pos, text)
+    if ch == ",":
+        return NotationError("',' outside a meld: groups need no separator (spaces are "
+                             "ignored); an offer goes inside the brackets, e.g. [555p,2]",
+                             pos, text)
+    if ch == "=":
+        return NotationError("'=' outside a meld: what a meld stands for goes inside its "
+                             "brackets, e.g. [55pP=555p]", pos, text)
+    if ch in _SEPARATORS:
+        return NotationError(f"{ch!r} is not part of the notation: groups need no separator "
+                             f"(spaces are ignored)", pos, text)
+    if ch in "风風" and prev in "东南西北東":
+        return NotationError(f"'{ch}' is not needed: a wind is one character ({prev})",
+                             pos, text)
+    if ch == "板" and prev == "白":
+        return NotationError("'板' is not needed: 白板 is written 白 (or P)", pos, text)
+    if ch == "红" or ch == "紅":
+        return NotationError(f"'{ch}' is not a tile: the red dragon is 中 (or C)", pos, text)
+    compat = unicodedata.normalize("NFKC", ch)
+    if compat != ch and compat.isascii() and compat.isprintable():
+        return NotationError(f"unexpected character {ch!r} in the {what} "
+                             f"(did you mean {compat!r}?)", pos, text)
+    return NotationError(f"unexpected character {ch!r} in the {what}", pos, text)
+
+
 def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]]:
     """The careful reader: every character checked, errors with positions."""
     out: list[tuple[int, int]] = []
     pending: list[tuple[int, int]] = []  # (digit, position) waiting for a suit letter
     i = 0
     n = len(text)
+    prev = ""  # the last character that was not a space, for hints
     while i < n:
         ch = text[i]
         pos = offset + i + 1
         if ch.isdigit() and ch.isascii():
             if ch == "0":
-                raise NotationError("'0' is not a tile number (tiles are 1-9)", pos, text)
+                raise NotationError(
+                    "'0' is not a tile number (tiles are 1-9); in riichi notation 0 is a "
+                    "red five: write 5 (there are no red fives in these games)", pos, text)
             pending.append((int(ch), pos))
+            prev = ch
             i += 1
             continue
         if ch in T.ALIASES or ch == "z":
             if not pending:
-                raise NotationError(f"suit letter '{ch}' has no digits before it", pos, text)
+                if ch in "spw" and (prev in T.ALIASES or prev == "z"):
+                    raise NotationError(f"'{ch}' after a suit letter: did you mean "
+                                        f"{_honor_hint(ch.upper())}?", pos, text)
+                hint = f"; did you mean {_honor_hint(ch.upper())}?" if ch in "spw" else ""
+                raise NotationError(f"suit letter '{ch}' has no digits before it{hint}",
+                                    pos, text)
             for d, dpos in pending:
                 if ch == "z":
                     if d > 7:
@@ -91,28 +196,34 @@ def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]
                 else:
                     out.append((T.tile(d, T.ALIASES[ch]), dpos))
             pending = []
+            prev = ch
             i += 1
             continue
+        if pending and ch in "SWP":
+            # '123S': an upper-case suit letter, which is also an honor on its own
+            raise NotationError(f"'{ch}' after digits: suit letters are lower-case: did you "
+                                f"mean {ch.lower()}? ({_honor_hint(ch)} is an honor)", pos,
+                                text)
+        if pending and ch in "MBTZ":
+            raise NotationError(f"'{ch}': suit letters are lower-case: {ch.lower()}", pos, text)
         if pending and (ch in _HONOR_INPUT or ch.isspace() or ch in "[]"):
             d, dpos = pending[-1]
             raise NotationError(f"'{d}' has no suit letter after it", dpos, text)
         if ch in _HONOR_INPUT:
             out.append((_HONOR_INPUT[ch], pos))
         elif ch.isspace():
-            pass
+            i += 1
+            continue
         elif ch == "f" and pending:
             raise NotationError("flowers are given with --flowers, not in the hand", pos, text)
-        elif ch in "encf":
-            raise NotationError(
-                f"'{ch}' is not a tile; honors are uppercase (E S W N C F P)", pos, text
-            )
         elif ch in T.FLOWER_CHARS:
             raise NotationError(
                 f"'{ch}' is a flower; flowers are given with --flowers, not in the hand", pos,
                 text,
             )
         else:
-            raise NotationError(f"unexpected character {ch!r} in the {what}", pos, text)
+            raise _unexpected(ch, pos, text, what, prev)
+        prev = ch
         i += 1
     if pending:
         d, dpos = pending[-1]
@@ -121,11 +232,17 @@ def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]
 
 
 def parse_hand(text: str) -> Hand:
-    """Parse a hand written in the notation of docs/contract.md#notation.
+    """Parse a hand written in the notation of docs/contract.md#notation, as players type it.
+
+    Full-width and Chinese spellings are normalised first (:func:`normalise`); error
+    positions and :attr:`Hand.sources` count the characters of ``text`` as typed.
+    :attr:`Hand.written` keeps what was understood, in the order written.
 
     >>> h = parse_hand("[5555p,2]123m456s789sEE")
     >>> h.melds[0].offer, h.winning
     (2, 27)
+    >>> parse_hand("［５５５筒，２］一二三万 ４５６ｓ ７８９条 东东").written
+    '[555p,2]123m456s789sEE'
     """
     if len(text) > MAX_HAND_CHARS:
         raise NotationError(
@@ -133,6 +250,32 @@ def parse_hand(text: str) -> Hand:
             MAX_HAND_CHARS + 1,
             "",
         )
+    if text.isascii():  # the common case: nothing to normalise, positions are the same
+        return _parse_normal(text)
+    normal, origin = normalise(text)
+
+    def typed(pos: int) -> int:
+        # 1-based position in the normal text -> 1-based position in what was typed;
+        # one past the end stays one past the end
+        return origin[pos - 1] + 1 if 0 < pos <= len(origin) else len(text) + 1
+
+    try:
+        h = _parse_normal(normal)
+    except NotationError as e:
+        where = None if e.position is None else typed(e.position)
+        detail = e.detail
+        if where is not None and where <= len(text) and text[where - 1] in _CN_SUFFIXES:
+            # a suit character with no digits: the letter hints (P for 白) fit no 条
+            detail = f"suit {text[where - 1]!r} has no digits before it"
+        raise NotationError(detail, where, text) from None
+    if len(origin) == len(text):  # nothing dropped: every position is already the typed one
+        return h
+    melds = tuple(replace(m, position=typed(m.position)) for m in h.melds)
+    return replace(h, melds=melds, sources=tuple((t, typed(p)) for t, p in h.sources))
+
+
+def _parse_normal(text: str) -> Hand:
+    """Parse normalised text (see :func:`parse_hand`)."""
     melds: list[Meld] = []
     concealed: list[tuple[int, int]] = []
     sources: list[tuple[int, int]] = []
@@ -179,13 +322,59 @@ def parse_hand(text: str) -> Hand:
             text,
         )
     *rest, (win, _) = concealed
-    hand = Hand(
+    return Hand(
         melds=tuple(sorted(melds, key=lambda m: (m.tiles, m.offer, m.reading or ()))),
         concealed=tuple(sorted(t for t, _ in rest)),
         winning=win,
         sources=tuple(sources),
+        written="".join(m.notation() for m in melds) + _written_tiles(concealed),
     )
-    return hand
+
+
+def _written_tiles(tiles: list[tuple[int, int]]) -> str:
+    """Concealed tiles in the order written, one group per group the user wrote.
+
+    >>> _written_tiles(parse_tiles("789s 234s E 1z"))
+    '789s234sEE'
+    """
+    out: list[str] = []
+    suit = ""  # the suit letter the open group of digits waits for
+    last_pos = -2
+    for t, pos in tiles:
+        if t >= 27:
+            if suit:
+                out.append(suit)
+                suit = ""
+            out.append(T.HONOR_LETTERS[t - 27])
+        else:
+            s = T.SUITS[t // 9]
+            # digits of one group are adjacent and share a suit
+            if suit and (s != suit or pos != last_pos + 1):
+                out.append(suit)
+            out.append(_DIGITS[t % 9])
+            suit = s
+        last_pos = pos
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
+_DIGITS = "123456789"
+
+
+def chow_offer_message(written: str, offer: int) -> str:
+    """The error for a chow written with an offer other than 上家.
+
+    >>> chow_offer_message("123m", 2).split(";")[0]
+    "a chow (吃) always comes from 上家 (the player before you), so ',2' (对家) cannot be its offer"
+    """
+    return (f"a chow (吃) always comes from 上家 (the player before you), so ',{offer}' "
+            f"({_OFFER_NAMES[offer]}) cannot be its offer; some notations write ',N' on a "
+            f"chow for which of its tiles was claimed, which is not accepted here: "
+            f"write [{written}] or [{written},1]")
+
+
+_OFFER_NAMES = {1: "上家", 2: "对家", 3: "下家"}
 
 
 def _parse_meld(text: str, start: int, close: int) -> Meld:
@@ -193,12 +382,15 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
     inner = text[start + 1 : close]
     pos0 = start + 1  # position of '['
     offer = 0
+    offer_pos = 0
     body = inner
     if "," in inner:
         comma = inner.index(",")
         body, offer_text = inner[:comma], inner[comma + 1 :]
-        offer_pos = start + 1 + comma + 2
         stripped = offer_text.strip()
+        # the offer's first character, past spaces after the comma
+        offer_pos = start + 1 + comma + 2 + (len(offer_text) - len(offer_text.lstrip())
+                                             if stripped else 0)
         if stripped not in ("1", "2", "3"):
             shown = stripped or "nothing"
             # A kong with an offer is exposed (明杠, also 加杠): a concealed kong (暗杠) is
@@ -211,6 +403,12 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
                         kong = f"; a concealed kong (暗杠) is written without an offer: [{body}]"
                 except NotationError:
                     pass
+            if len(stripped) == 1 and stripped in T.SEATS:
+                kong = ("; it says where the meld came from, seen from you, not a seat "
+                        "(the discarder of the winning tile is --from)")
+            elif stripped and stripped[0] in "上对對下":
+                num = "1" if stripped[0] == "上" else "3" if stripped[0] == "下" else "2"
+                kong = f"; write {num} for {stripped[0]}家"
             raise NotationError(
                 f"offer {shown!r} after ',' must be 1 (上家), 2 (对家) or 3 (下家){kong}"
                 if stripped
@@ -240,7 +438,19 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
             pos0,
             text,
         )
+    shape = reading if reading is not None else tiles
+    if offer in (2, 3) and _is_chow(shape):
+        # docs/rulings.md#common-chow-offer: 吃 only from 上家. COMH's notation uses ',N' on a chow
+        # for which tile was claimed, so a player used to it writes [123m,2]: refuse, saying so.
+        raise NotationError(chow_offer_message("".join(body.split()), offer),
+                            offer_pos, text)
     return Meld(tiles=tiles, offer=offer, reading=reading, position=pos0)
+
+
+def _is_chow(tiles: tuple[int, ...]) -> bool:
+    """True for three consecutive tiles of one suit (sorted), e.g. 1m 2m 3m."""
+    return (len(tiles) == 3 and tiles[2] < 27 and tiles[0] // 9 == tiles[2] // 9
+            and tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2)
 
 
 def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
@@ -255,7 +465,7 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
     >>> parse_flowers("春梅")
     (2, (1, 5))
     """
-    s = text.strip()
+    s = normalise(text.strip())[0]  # full-width ３ or 一五f as typed by an input method
     if s.isdigit() and s.isascii():
         n = int(s)
         if n > 8:

@@ -122,10 +122,12 @@ def flower_glyph(f: int) -> str:
 def parse_tile(text: str) -> int:
     """Parse one tile name ('5p', '5b', 'E', '1z', '东'); raise ValueError if it is not one.
 
-    >>> parse_tile("3w"), parse_tile("7z"), parse_tile("發")
-    (2, 33, 32)
+    Full-width and Chinese forms are read too (:data:`INPUT_FORMS`):
+
+    >>> parse_tile("3w"), parse_tile("7z"), parse_tile("發"), parse_tile("九万"), parse_tile("５ｐ")
+    (2, 33, 32, 8, 13)
     """
-    s = text.strip()
+    s = "".join(INPUT_FORMS.get(c, c) for c in text.strip() if c not in INVISIBLE).strip()
     if len(s) == 1:
         for table in (HONOR_LETTERS, HONOR_CHARS, HONOR_CHARS_TRAD):
             if s in table:
@@ -141,3 +143,17 @@ def parse_tile(text: str) -> int:
 
 # Suffix letter -> canonical suit. w/b/t are the pinyin initials 万/饼/条.
 ALIASES: Final = {"m": "m", "p": "p", "s": "s", "w": "m", "b": "p", "t": "s"}
+
+# How a Chinese input method types the notation, one character for one ASCII character:
+# full-width ASCII (１２３ｍ Ｐ ［］，＝), the ideographic space, the IME's 【】 for [ ],
+# the suit characters 万 筒/饼 条/索 (simplified and traditional) and the numerals 一…九.
+INPUT_FORMS: Final[dict[str, str]] = {
+    **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)},
+    "\u3000": " ",
+    "【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]",
+    "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s",
+    **{ch: str(i + 1) for i, ch in enumerate("一二三四五六七八九")},
+}
+# Dropped on input: pasted from chat apps come zero-width spaces and joiners, the
+# byte-order mark, and the emoji variation selectors that follow 🀄 (U+1F004 U+FE0F).
+INVISIBLE: Final = frozenset("\u200b\u200c\u200d\u2060\ufeff\ufe0e\ufe0f")

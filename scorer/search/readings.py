@@ -23,6 +23,7 @@ from itertools import product
 from ..errors import HandError
 from ..model import tiles as T
 from ..model.hand import Hand, Meld, format_tiles
+from ..model.notation import chow_offer_message
 from . import decompose as D
 from .decompose import Group
 
@@ -132,11 +133,15 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
             meld.position,
         )
     out: dict[Group, None] = {}
+    chow_refused = False
     for combo in product(*options):
         naturals = sorted(t for t in combo if t is not None)
         jokers = len(combo) - len(naturals)
         for kind, tiles in _set_shapes(naturals, jokers, len(combo), spec.candidates):
             if meld.reading is not None and tiles != meld.reading:
+                continue
+            if kind == "chow" and meld.offer in (2, 3):
+                chow_refused = True  # 吃 only from 上家; the parser catches visible chows
                 continue
             wild = list(tiles)
             for t in naturals:
@@ -148,6 +153,9 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
             raise HandError(
                 f"[{written}] cannot be read as {format_tiles(meld.reading)}", meld.position
             )
+        if chow_refused:
+            raise HandError(f"[{written},{meld.offer}] can only be a chow here: "
+                            + chow_offer_message(written, meld.offer), meld.position)
         raise HandError(f"[{written}] is not a chow, pung or kong", meld.position)
     return list(out)
 
