@@ -28,32 +28,12 @@ from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES, TILE_ONLY_ATTRS, Family, predicate
 from ..search.readings import SHAPE_SIZES, SHAPES
 from . import facts as F
+from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
+from .flags import FEEDS as FLAGS
 from .yamlsafe import Mark, YList, YMap, load
 
 BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
 MAX_EXTENDS = 8
-
-# Context flags a ruleset may use (CONTRACT.md), and the facts each one feeds.
-FLAGS: dict[str, tuple[str, ...]] = {
-    "wild": ("wild",),
-    "dealer_streak": ("dealer_streak",),
-    "kong_draw": ("kong_draw", "kongs"),
-    "kongs": ("kongs",),
-    "robbing_kong": ("robbing_kong",),
-    "last_tile": ("last_tile",),
-    "fourth_tile": ("fourth_tile",),
-    "piao": ("piao",),
-    "you": ("you",),
-    "ready_at_deal": ("ready_at_deal",),
-    "heavenly": ("heavenly",),
-    "earthly": ("earthly",),
-    "human": ("human",),
-    "flowers": ("flowers", "flower_list", "flowers_known"),
-    "chengbao": (),
-    "base": ("base",),
-}
-INT_FLAGS = ("dealer_streak", "kongs", "piao", "you", "base")
-ALWAYS_FLAGS = ("seat", "round", "from", "self_draw")
 
 TOP_KEYS = {
     "id": "the ruleset's id (letters, digits, - and _)",
