@@ -89,7 +89,7 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
     """
     given: dict[str, list[tuple[int, str | None]]] = {}
     positional: list[tuple[int, str]] = []
-    i, n = 0, len(argv)
+    i, n, help_at = 0, len(argv), 0
     while i < n:
         tok, at = argv[i], i + 1
         i += 1
@@ -102,9 +102,9 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
         name, eq, value = tok.partition("=")
         flag = _BY_NAME.get(name)
         if flag is None:
-            if name == "--help":
-                raise ArgvError("--help lists the flags of 'mjscore score --help'; it is not a "
-                                "flag of a hand", "--help", at)
+            if name == "--help" and not eq:
+                help_at = help_at or at
+                continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
                 raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
             close = get_close_matches(name, _LONG)
@@ -122,6 +122,9 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
             i += 1
         given.setdefault(flag.field, []).append((at, value))
 
+    if help_at:  # typer shows the help once the line is read, before checking any value
+        raise ArgvError("--help lists the flags of 'mjscore score --help'; it is not a flag of "
+                        "a hand", "--help", help_at)
     # typer converts the parameters given first, in the order they were given, then the rest
     first = {f: places[0][0] for f, places in given.items()}
     if positional:
