@@ -267,3 +267,19 @@ TOKENS = st.sampled_from([
 @given(st.lists(TOKENS, max_size=8))
 def test_grammar_agrees_with_typer_on_any_tokens(argv: list[str]) -> None:
     assert _ours(argv) == _typer(argv)
+
+
+def test_json_echoes_the_flags_as_typed() -> None:
+    code, out, _ = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
+                       "--piao", "2", "--seat", "W", "--option", "cap=64", "--json")
+    assert code == 0
+    import json
+
+    assert json.loads(out)["flags"] == {"--self-draw": True, "--seat": "W", "--round": "E",
+                                        "--piao": 2, "--option": {"cap": "64"}}
+
+
+def test_a_bad_flag_in_a_batch_line_says_which_argument() -> None:
+    rec = score_record("123m456p789s234sP9m --self-draw --kongs x", ["--rules", "hangzhou"])
+    assert rec["error"]["message"] == "Invalid value for '--kongs': 'x' is not a valid int."
+    assert rec["error"]["argument"] == 3  # the line's third argument: --kongs

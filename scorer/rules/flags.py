@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 # Bounds of a whole-number flag where the game itself gives none (a dealer streak, a
 # base stake): large enough for any table, small enough that no amount explodes.
@@ -188,4 +189,25 @@ def conflicts(given: Iterable[str]) -> list[tuple[Flag, Flag]]:
         if any(y in FLAG[x].excludes for x in sa for y in sb) or \
                 any(x in FLAG[y].excludes for x in sa for y in sb):
             out.append((a, b))
+    return out
+
+
+def echo(ctx: Any) -> dict[str, Any]:
+    """The flags of a :class:`~scorer.engine.context.Context` as given, keyed by their
+    command-line names (for the JSON of a result): every flag that was set, and the
+    seat and prevailing wind, which always have a value.
+
+    >>> from types import SimpleNamespace as C
+    >>> echo(C(self_draw=True, discarder=None, seat="W", round="E", wild=None, piao=2,
+    ...        chengbao=(), options=(("cap", "128"),), **{f.field: f.default for f in FLAGS
+    ...        if f.field not in ("self_draw", "discarder", "seat", "round", "wild", "piao",
+    ...                           "chengbao", "options")}))
+    {'--self-draw': True, '--seat': 'W', '--round': 'E', '--piao': 2, '--option': {'cap': '128'}}
+    """
+    out: dict[str, Any] = {}
+    for f in FLAGS:
+        v = getattr(ctx, f.field)
+        if v in (None, False, ()):
+            continue
+        out[f.name] = dict(v) if f.field == "options" else list(v) if f.multiple else v
     return out
