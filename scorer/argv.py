@@ -17,7 +17,7 @@ worded as typer words it for ``score``, and carries the argument's position.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from typing import Any
 
@@ -211,8 +211,32 @@ def score_args(p: Mapping[str, Any]) -> ScoreArgs:
 
 
 def parse(argv: Sequence[str]) -> ScoreArgs:
-    """Parse ``HAND --flag ...`` exactly as ``mjscore score`` does (see the module doc)."""
-    return score_args(parse_params(argv))
+    """Parse ``HAND --flag ...`` exactly as ``mjscore score`` does (see the module doc).
+
+    >>> parse(["11m", "--rules", "mcr"]).hand, parse(["22m", "--rules", "mcr"]).hand
+    ('11m', '22m')
+    """
+    # The lines of a batch file share their flags: parse each flag set once. The key is
+    # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.
+    words = tuple(argv)
+    for i, tok in enumerate(words):
+        if tok.startswith("-"):
+            continue
+        hit = _PARSED.get((*words[:i], _HAND, *words[i + 1:]))
+        if hit is not None:
+            return replace(hit, hand=tok)
+    args = score_args(parse_params(words))
+    if words.count(args.hand) == 1:
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        i = words.index(args.hand)
+        key = (*words[:i], _HAND, *words[i + 1:])
+        _PARSED[key] = args
+    return args
+
+
+_HAND = "\x00hand"
+_PARSED: dict[tuple[str, ...], ScoreArgs] = {}
 
 
 # the names tests, benchmarks and scripts have used
