@@ -15,18 +15,23 @@ memory stays flat on a file of any length, and yields records in input order.
 
 from __future__ import annotations
 
-import csv
 import io
 import itertools
-import json
+import os
 import shlex
+import sys
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
-CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error"]
+from .views.rows import CSV_FIELDS, FORMATS, csv_row, csv_text, render, table_text
+
+__all__ = ["CSV_FIELDS", "Record", "check_defaults", "read_lines", "run", "score_many",
+           "score_record", "split_line"]
+
 CHUNK = 128
 MAX_LINE = 4096
 
@@ -70,7 +75,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     the line's own flags come after them and so override single-valued ones.
     Never raises for bad input: every failure becomes an error record.
     """
-    from .cli.app import context_from_params, parse_score_args
+    from .argv import parse
     from .engine.scoring import score
     from .errors import MjscoreError, NotationError
     from .views.report import error_json, to_json
@@ -89,16 +94,19 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             raise NotationError(f"cannot split the line: {e}") from None
         if argv is None:
             return {"line": line, "skip": True}
-        p = parse_score_args([*defaults, *argv])
-        if p.get("vs") is not None or p.get("vs_option"):
+        args = parse([*defaults, *argv])
+        if args.vs is not None or args.vs_options:
             from .errors import ContextError
             raise ContextError("--vs / --vs-option (dispute mode) work with 'mjscore score', "
                                "not in batch", "--vs")
-        result = score(str(p["hand"]), str(p["rules"]), context_from_params(p))
+        result = score(args.hand, args.rules, args.context)
         rec = to_json(result, lang)
     except MjscoreError as e:
         rec = error_json(e, lang)
         rec["error"]["exit"] = e.exit_code
+        argument = getattr(e, "argument", 0)
+        if argument:  # which argument of the line (after the batch's own flags) is wrong
+            rec["error"]["argument"] = argument - len(defaults)
     except Exception as e:  # a bug must not stop the batch: report it on its line
         rec = {"error": {"kind": "internal", "message": f"internal error: {type(e).__name__}: "
                          f"{e}", "exit": 70}}
@@ -115,15 +123,13 @@ def _score_chunk(chunk: list[tuple[int, str]], defaults: Sequence[str], lang: st
         if rec.get("skip"):
             continue
         r = Record(n, rec)
-        if fmt == "jsonl":
-            r.text = jsonl_text(r)
-        elif fmt == "csv":
-            r.text = csv_text(csv_row(r))
+        if fmt in ("jsonl", "csv"):
+            r.text = render(rec, fmt)
         if fmt is not None:
             # keep only what the parent needs: the error, or the few fields of a table row
             r.data = {k: v for k, v in rec.items() if k in ("error", "line")} if fmt != "table" \
-                else {"line": n, "row": csv_row(r), **({"error": rec["error"]} if "error" in rec
-                                                       else {})}
+                else {"line": n, "row": csv_row(rec), **({"error": rec["error"]} if "error" in rec
+                                                         else {})}
         out.append(r)
     return out
 
@@ -178,26 +184,84 @@ def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
         yield n, text.rstrip("\r\n")
 
 
-# ----------------------------------------------------------------------------- output rows
-def csv_row(rec: Record) -> list[Any]:
-    """The CSV columns: line, hand, ruleset, score, pattern ids, E, S, W, N, error."""
-    d = rec.data
-    if "row" in d:
-        return list(d["row"])
-    if not rec.ok:
-        return [rec.line, d.get("hand", ""), d.get("ruleset", ""), "", "", "", "", "", "",
-                d["error"]["message"]]
-    pats = " ".join(p["id"] for p in d["best"]["patterns"])
-    pay = d["payments"]
-    return [rec.line, d["hand"], d["ruleset"], d["best"]["score"], pats, pay["E"], pay["S"],
-            pay["W"], pay["N"], ""]
+# ----------------------------------------------------------------------------- a whole run
+def check_defaults(defaults: Sequence[str]) -> None:
+    """The flags given to ``batch`` itself must parse as score flags (checked once, up front).
+
+    >>> check_defaults(["--rules", "mcr", "--bogus"])
+    Traceback (most recent call last):
+    scorer.argv.ArgvError: No such option: --bogus (Possible options: --base, --kongs, --you)
+    """
+    from .argv import parse_params
+    from .errors import ContextError
+
+    probe = parse_params(["1m", *defaults])
+    if any(not a.startswith("-") for a in defaults) and probe.get("hand") != "1m":
+        raise ContextError("batch takes the hands from the file; other arguments must be flags")
 
 
-def csv_text(row: list[Any]) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow(row)
-    return buf.getvalue()
+def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None = None,
+        progress: bool | None = None, lang: str = "zh", out: IO[str] | None = None,
+        err: IO[str] | None = None) -> int:
+    """Score the lines of ``file`` (``-``: standard input) and write them in ``fmt``.
 
+    Bad lines are reported on ``err`` with their number; a summary (lines, failed,
+    hands/second) ends the run. Returns the exit status: 1 if any line failed, else 0.
+    """
+    from .errors import ContextError
 
-def jsonl_text(rec: Record) -> str:
-    return json.dumps(rec.data, ensure_ascii=False) + "\n"
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if fmt not in FORMATS:
+        raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
+    if jobs is not None and not 1 <= jobs <= 256:
+        raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
+    check_defaults(defaults)
+    stream: Any
+    if file == "-":
+        stream, size = sys.stdin.buffer, None
+    else:
+        try:
+            stream = open(file, "rb")  # noqa: SIM115 - closed below
+        except OSError as e:
+            raise ContextError(f"cannot read {file}: {e.strerror}") from None
+        size = os.fstat(stream.fileno()).st_size
+    if jobs is None:
+        # a process pool costs ~0.1 s to start: only worth it for a large file
+        jobs = (os.cpu_count() or 1) if size is None or size > 64 * 1024 else 1
+    show = progress if progress is not None else (err.isatty() and (size or 0) > 1 << 20)
+    failed = total = 0
+    start = last = time.perf_counter()
+    table_rows: list[list[Any]] = []
+    if fmt == "csv":
+        out.write(csv_text(CSV_FIELDS))
+    try:
+        for rec in score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt):
+            total += 1
+            if not rec.ok:
+                failed += 1
+                print(f"line {rec.line}: {rec.error}", file=err)
+            if fmt != "table":
+                out.write(rec.text)
+            else:
+                table_rows.append(csv_row(rec.data))
+                if len(table_rows) >= 1000:
+                    print(table_text(table_rows), file=out)
+                    table_rows.clear()
+            if show and time.perf_counter() - last > 0.25:
+                last = time.perf_counter()
+                rate = total / max(last - start, 1e-9)
+                print(f"\r{total:,} lines, {failed:,} failed, {rate:,.0f} hands/s",
+                      end="", file=err, flush=True)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    if table_rows:
+        print(table_text(table_rows), file=out)
+    out.flush()
+    elapsed = max(time.perf_counter() - start, 1e-9)
+    if show:
+        print("\r" + " " * 60 + "\r", end="", file=err)
+    print(f"mjscore batch: {total:,} lines, {failed:,} failed, {total / elapsed:,.0f} hands/s "
+          f"({jobs} job{'s' if jobs != 1 else ''})", file=err)
+    return 1 if failed else 0

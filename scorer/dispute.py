@@ -65,7 +65,7 @@ def drop_unused_flags(rs: Ruleset, ctx: Context) -> tuple[Context, tuple[str, ..
     >>> ctx.last_tile, ignored
     (False, ('--last-tile',))
     """
-    from .engine.context import FLAG_TEXT
+    from .rules.flags import FLAG_TEXT
 
     drop = [n for n in ctx.given() if n not in ("self_draw", "discarder") and n not in rs.flags]
     if not drop:

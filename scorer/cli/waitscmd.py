@@ -10,25 +10,24 @@ errors are one line on stderr, as for ``score``.
 
 from __future__ import annotations
 
-from ..engine.context import Context
+from ..argv import ScoreArgs
 from ..errors import ContextError
 
 
-def run(hand: str, rules: str, ctx: Context, *, as_json: bool = False, lang: str = "zh",
-        unicode: bool = True, unused: tuple[str, ...] = ()) -> None:
-    """Print the waits of ``hand`` under ``rules`` and ``ctx``; raise MjscoreError on bad input.
+def run(args: ScoreArgs) -> None:
+    """Print the waits of ``args.hand`` under ``args.rules``; raise MjscoreError on bad input.
 
-    ``unused`` names score flags that were given but mean nothing for waits (``--vs``,
-    ``--explain``): they are refused rather than ignored.
+    Score flags that mean nothing for waits (``--vs``, ``--vs-option``, ``--explain``) are
+    refused rather than ignored.
     """
     from ..engine.waits import waits
     from ..views.waits import human, to_json
-    from .app import dumps
+    from .output import dumps
 
-    if lang not in ("zh", "en"):
-        raise ContextError(f"--lang {lang}: use zh or en", "--lang")
+    unused = [f for f, given in (("--vs", args.vs is not None), ("--vs-option", bool(args.vs_options)),
+                                 ("--explain", args.explain)) if given]
     if unused:
         raise ContextError(f"{unused[0]} has no meaning for waits (it belongs to score)",
                            unused[0])
-    w = waits(hand, rules, ctx)
-    print(dumps(to_json(w, lang)) if as_json else human(w, lang, unicode=unicode))
+    w = waits(args.hand, args.rules, args.context)
+    print(dumps(to_json(w, args.lang)) if args.as_json else human(w, args.lang, unicode=args.unicode))

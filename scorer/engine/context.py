@@ -9,7 +9,7 @@ expression sees.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, cast
 
 from ..errors import ContextError, EvaluationError, NotationError
@@ -17,26 +17,17 @@ from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
 from ..rules.facts import Env
-from ..rules.model import INT_FLAGS, Ruleset
+from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS
+from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
-
-MAX_FLAG_INT = 10**6
-MAX_BASE = 10**12
-
-# Context field -> the flag as written on the command line.
-FLAG_TEXT = {
-    "self_draw": "--self-draw", "discarder": "--from", "seat": "--seat", "round": "--round",
-    "wild": "--wild", "dealer_streak": "--dealer-streak", "kong_draw": "--kong-draw",
-    "kongs": "--kongs", "robbing_kong": "--robbing-kong", "last_tile": "--last-tile",
-    "fourth_tile": "--fourth-tile", "piao": "--piao", "you": "--you",
-    "ready_at_deal": "--ready-at-deal", "heavenly": "--heavenly", "earthly": "--earthly",
-    "human": "--human", "flowers": "--flowers", "chengbao": "--chengbao", "base": "--base",
-}
 
 
 @dataclass(frozen=True)
 class Context:
     """What is known about the win besides the tiles. Every field is optional.
+
+    One field per row of the flag table :data:`scorer.rules.flags.FLAGS` (its
+    ``field``, type and default; tests/test_flags.py checks that they agree).
 
     >>> Context(self_draw=True, seat="S", wild="3m", options=(("cap", "128"),)).seat
     'S'
@@ -65,14 +56,20 @@ class Context:
     options: tuple[tuple[str, str], ...] = ()
 
     def given(self) -> list[str]:
-        """Names of the fields that were set (bool flags True, others not None/empty)."""
+        """Names of the flags that were set (switches True, others not None/empty), in table
+        order. ``--seat`` and ``--round`` always have a value and ``--option`` is no
+        context flag, so they are never listed.
+
+        >>> Context(piao=2, self_draw=True, seat="S").given()
+        ['self_draw', 'piao']
+        """
         out = []
-        for f in fields(self):
-            if f.name in ("seat", "round", "options"):
+        for f in FLAGS:
+            if f.yaml_key is None or f.default not in (None, False, ()):
                 continue
-            v = getattr(self, f.name)
+            v = getattr(self, f.field)
             if v is True or (v not in (None, False, ()) and not isinstance(v, bool)):
-                out.append(f.name)
+                out.append(f.field)
         return out
 
 
@@ -170,8 +167,9 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         if v is None:
             continue
         spec = rs.flags.get(name)
-        limit = MAX_BASE if name == "base" else MAX_FLAG_INT
-        lo = spec.minimum if spec and spec.minimum is not None else (1 if name == "base" else 0)
+        # the table's range is the game's; a ruleset may narrow it, never widen it
+        low, limit = FLAG[name].bounds()
+        lo = max(spec.minimum, low) if spec and spec.minimum is not None else low
         hi = spec.maximum if spec and spec.maximum is not None else limit
         if not lo <= v <= min(hi, limit):
             # a house ruleset may pin a flag (e.g. the dealer always at 3 老庄): say so plainly
@@ -215,13 +213,13 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         seat=seat, round=rnd, seat_wind=27 + T.SEATS.index(seat),
         round_wind=27 + T.SEATS.index(rnd), winner_is_dealer=seat == "E",
         wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
-        kong_draw=kong_draw, kongs=kongs, robbing_kong=ctx.robbing_kong,
-        last_tile=ctx.last_tile, fourth_tile=ctx.fourth_tile, piao=piao, you=you,
-        ready_at_deal=ctx.ready_at_deal, heavenly=ctx.heavenly, earthly=ctx.earthly,
-        human=ctx.human, flowers=flowers_count, flower_list=flower_list,
+        kong_draw=kong_draw, kongs=kongs, piao=piao, you=you, flowers=flowers_count,
+        flower_list=flower_list,
         flowers_known=bool(flower_list) or flowers_count == 0, base=flag_default("base", 1),
         self_draw=False, discard=True, discarder=discarder,
     )
+    # a switch that feeds the one fact of its own name passes through as it is
+    env.update({f.field: getattr(ctx, f.field) for f in FLAGS if f.switch and f.feeds == (f.field,)})
     # 3. the table: players and seats
     players = rs.players(env)
     if not isinstance(players, int) or not 2 <= players <= 4:

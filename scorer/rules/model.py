@@ -14,31 +14,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..lang.expr import Compiled
+from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
 
 if TYPE_CHECKING:
     from .plan import Plan
 
-# Context flags a ruleset may use (docs/contract.md#flags), and the facts each one feeds.
-FLAGS: dict[str, tuple[str, ...]] = {
-    "wild": ("wild",),
-    "dealer_streak": ("dealer_streak",),
-    "kong_draw": ("kong_draw", "kongs"),
-    "kongs": ("kongs",),
-    "robbing_kong": ("robbing_kong",),
-    "last_tile": ("last_tile",),
-    "fourth_tile": ("fourth_tile",),
-    "piao": ("piao",),
-    "you": ("you",),
-    "ready_at_deal": ("ready_at_deal",),
-    "heavenly": ("heavenly",),
-    "earthly": ("earthly",),
-    "human": ("human",),
-    "flowers": ("flowers", "flower_list", "flowers_known"),
-    "chengbao": (),
-    "base": ("base",),
-}
-INT_FLAGS = ("dealer_streak", "kongs", "piao", "you", "base")
-ALWAYS_FLAGS = ("seat", "round", "from", "self_draw")
 
 # {name} in a check's message is replaced by that value when the check fires
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -24,10 +24,10 @@ from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.readings import SHAPE_SIZES, SHAPES
 from . import facts as F
 from .files import did_you_mean
+from .flags import ALWAYS_FLAGS
+from .flags import FEEDS as FLAGS
 from .inherit import origin
 from .model import (
-    ALWAYS_FLAGS,
-    FLAGS,
     PLACEHOLDER,
     Check,
     Chengbao,

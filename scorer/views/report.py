@@ -13,6 +13,7 @@ from ..engine.scoring import Hit, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang.expr import GROUP, TILE, elem_of, render
 from ..model import tiles as T
+from ..rules.flags import echo
 from ..rules.model import Ruleset, show
 from ..search.decompose import Group
 from ..search.readings import describe_group
@@ -304,6 +305,7 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
         "winner": result.winner,
         "self_draw": result.table.self_draw,
         "readings": len(result.candidates),
+        "flags": echo(result.table.context),
     }
 
 

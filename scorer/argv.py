@@ -1,0 +1,243 @@
+"""The grammar of ``mjscore score HAND [flags]`` as a pure parser (no typer, no click).
+
+``mjscore score`` (through typer, whose options are built from the same rows) and every
+line of ``mjscore batch`` read their flags with this grammar; :func:`parse` turns an
+argument list into a :class:`ScoreArgs`: the hand, the ruleset, the
+:class:`~scorer.engine.context.Context` and the output options. The grammar is the
+flag table :data:`scorer.rules.flags.FLAGS` plus the run options below (:data:`RUN`):
+``--flag VALUE`` or ``--flag=VALUE``, switches take no value, a repeated flag keeps
+its last value unless it is repeatable, ``--`` ends the flags. A mistake is one line,
+worded as typer words it for ``score``, and carries the argument's position.
+
+>>> a = parse(["123m456p789s234sP9m", "--rules", "hangzhou", "--piao=2", "--self-draw"])
+>>> a.hand, a.rules, a.context.piao, a.context.self_draw
+('123m456p789s234sP9m', 'hangzhou', 2, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from difflib import get_close_matches
+from typing import Any
+
+from .engine.context import Context
+from .errors import ContextError
+from .rules.flags import FLAGS, Flag
+
+HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
+
+RULES = Flag("rules", ("--rules",), str, "Ruleset: hangzhou, jinhua, xiamen, mcr, or a path "
+             "to a YAML file.", key=None)
+# What is not a fact of the win: a second ruleset to compare with, and how to print.
+RUN: tuple[Flag, ...] = (
+    Flag("vs", ("--vs",), str, "Dispute mode: also score under this ruleset (id or path) "
+         "and show where the results differ.", key=None),
+    Flag("vs_options", ("--vs-option",), str, "Dispute mode: option KEY=VALUE for the --vs "
+         "side (without --vs: the same ruleset with this option).", (), multiple=True, key=None),
+    Flag("as_json", ("--json",), bool, "Print the result as JSON.", False, key=None),
+    Flag("explain", ("--explain",), bool, "List every reading considered.", False, key=None),
+    Flag("lang", ("--lang",), str, "Pattern names: zh or en.", "zh", key=None),
+    Flag("no_unicode", ("--no-unicode",), bool, "Do not print Unicode tiles.", False, key=None),
+)
+# Every option of `score`, in the order --help lists them.
+OPTIONS: tuple[Flag, ...] = (RULES, *FLAGS, *RUN)
+REQUIRED = frozenset({"rules"})
+_BY_NAME: dict[str, Flag] = {n: f for f in OPTIONS for n in f.names}
+# what typer's parser offers as close matches (its --help included)
+_LONG = [*_BY_NAME, "--help"]
+
+
+class ArgvError(ContextError):
+    """A flag that does not parse; ``argument`` is its 1-based place in the argument list
+    (0 when the mistake is something missing).
+
+    >>> e = ArgvError("No such option: --bogus", "--bogus", 3)
+    >>> e.argument, e.kind
+    (3, 'context')
+    """
+
+    def __init__(self, message: str, flag: str | None = None, argument: int = 0) -> None:
+        super().__init__(message, flag)
+        self.argument = argument
+
+
+@dataclass(frozen=True)
+class ScoreArgs:
+    """One ``mjscore score`` invocation, parsed: what to score, under what, how to print."""
+
+    hand: str
+    rules: str
+    context: Context
+    vs: str | None = None
+    vs_options: tuple[tuple[str, str], ...] = ()
+    as_json: bool = False
+    explain: bool = False
+    lang: str = "zh"
+    unicode: bool = True
+
+
+def parse_params(argv: Sequence[str]) -> dict[str, Any]:
+    """Parse ``HAND --flag ...`` into the parameters typer would give ``score``.
+
+    Keys are the row fields (``discarder`` for ``--from``); a flag not given has its
+    default; repeatable flags are tuples. Raises :class:`ArgvError`.
+
+    >>> p = parse_params(["1m", "--rules", "mcr", "--from", "N", "--chengbao", "E:S"])
+    >>> p["hand"], p["discarder"], p["chengbao"], p["seat"]
+    ('1m', 'N', ('E:S',), 'E')
+    """
+    given: dict[str, list[tuple[int, str | None]]] = {}
+    positional: list[tuple[int, str]] = []
+    i, n, help_at = 0, len(argv), 0
+    while i < n:
+        tok, at = argv[i], i + 1
+        i += 1
+        if tok == "--":
+            positional += [(j + 1, argv[j]) for j in range(i, n)]
+            break
+        if not tok.startswith("-") or len(tok) == 1:
+            positional.append((at, tok))
+            continue
+        name, eq, value = tok.partition("=")
+        flag = _BY_NAME.get(name)
+        if flag is None:
+            if name == "--help" and not eq:
+                help_at = help_at or at
+                continue
+            if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
+                raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
+            close = get_close_matches(name, _LONG)
+            hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
+            raise ArgvError(f"No such option: {name}{hint}", name, at)
+        if flag.switch:
+            if eq:
+                raise ArgvError(f"Option '{name}' does not take a value.", name, at)
+            given.setdefault(flag.field, []).append((at, None))
+            continue
+        if not eq:
+            if i >= n:
+                raise ArgvError(f"Option '{name}' requires an argument.", name, at)
+            value = argv[i]  # the next argument, even one that starts with '-', as typer does
+            i += 1
+        given.setdefault(flag.field, []).append((at, value))
+
+    if help_at:  # typer shows the help once the line is read, before checking any value
+        raise ArgvError("--help lists the flags of 'mjscore score --help'; it is not a flag of "
+                        "a hand", "--help", help_at)
+    # typer converts the parameters given first, in the order they were given, then the rest
+    first = {f: places[0][0] for f, places in given.items()}
+    if positional:
+        first["hand"] = positional[0][0]
+    order = sorted(first, key=first.__getitem__) + \
+        [p for p in ("hand", *(f.field for f in OPTIONS)) if p not in first]
+    out: dict[str, Any] = {}
+    for key in order:
+        if key == "hand":
+            if not positional:
+                raise ArgvError("Missing argument 'hand'.")
+            out["hand"] = positional[0][1]
+            continue
+        flag = next(f for f in OPTIONS if f.field == key)
+        places = given.get(key)
+        if not places:
+            if key in REQUIRED:
+                raise ArgvError(f"Missing option '{flag.name}'.", flag.name)
+            out[key] = flag.default
+        elif flag.switch:
+            out[key] = True
+        elif flag.multiple:
+            out[key] = tuple(_value(flag, at, v) for at, v in places)
+        else:
+            at, v = places[-1]
+            out[key] = _value(flag, at, v)
+    if len(positional) > 1:
+        extra = " ".join(t for _, t in positional[1:])
+        raise ArgvError(f"Got unexpected extra argument(s) ({extra})", None, positional[1][0])
+    return out
+
+
+def _value(flag: Flag, at: int, text: str | None) -> Any:
+    if flag.type is int:
+        try:
+            return int(str(text))
+        except ValueError:
+            raise ArgvError(f"Invalid value for '{flag.name}': {text!r} is not a valid int.",
+                            flag.name, at) from None
+    return text
+
+
+def pairs(values: Sequence[str] | None, flag: str = "--option") -> tuple[tuple[str, str], ...]:
+    """``KEY=VALUE`` texts as pairs, stripped.
+
+    >>> pairs(["cap = 128", "players=3"])
+    (('cap', '128'), ('players', '3'))
+    """
+    out = []
+    for v in values or ():
+        if "=" not in v:
+            raise ContextError(f"{flag} {v}: write KEY=VALUE (e.g. cap=128)", flag)
+        k, _, val = v.partition("=")
+        out.append((k.strip(), val.strip()))
+    return tuple(out)
+
+
+def context_from_params(p: Mapping[str, Any]) -> Context:
+    """The :class:`Context` of parsed ``score`` parameters: one value per row of the table.
+
+    >>> context_from_params({"piao": 2, "chengbao": ["E:S"]}).chengbao
+    ('E:S',)
+    """
+    values: dict[str, Any] = {}
+    for f in FLAGS:
+        v = p.get(f.field, f.default)
+        if f.field == "options":
+            v = pairs(v)
+        elif f.multiple:
+            v = tuple(v or ())
+        values[f.field] = v
+    return Context(**values)
+
+
+def score_args(p: Mapping[str, Any]) -> ScoreArgs:
+    """A :class:`ScoreArgs` from parsed parameters (typer's, or :func:`parse_params`')."""
+    lang = str(p.get("lang") or "zh")
+    if lang not in ("zh", "en"):
+        raise ContextError(f"--lang {lang}: use zh or en", "--lang")
+    return ScoreArgs(hand=str(p["hand"]), rules=str(p["rules"]), context=context_from_params(p),
+                     vs=p.get("vs"), vs_options=pairs(p.get("vs_options"), "--vs-option"),
+                     as_json=bool(p.get("as_json")), explain=bool(p.get("explain")), lang=lang,
+                     unicode=not p.get("no_unicode"))
+
+
+def parse(argv: Sequence[str]) -> ScoreArgs:
+    """Parse ``HAND --flag ...`` exactly as ``mjscore score`` does (see the module doc).
+
+    >>> parse(["11m", "--rules", "mcr"]).hand, parse(["22m", "--rules", "mcr"]).hand
+    ('11m', '22m')
+    """
+    # The lines of a batch file share their flags: parse each flag set once. The key is
+    # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.
+    words = tuple(argv)
+    for i, tok in enumerate(words):
+        if tok.startswith("-"):
+            continue
+        hit = _PARSED.get((*words[:i], _HAND, *words[i + 1:]))
+        if hit is not None:
+            return replace(hit, hand=tok)
+    args = score_args(parse_params(words))
+    if words.count(args.hand) == 1:
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        i = words.index(args.hand)
+        key = (*words[:i], _HAND, *words[i + 1:])
+        _PARSED[key] = args
+    return args
+
+
+_HAND = "\x00hand"
+_PARSED: dict[tuple[str, ...], ScoreArgs] = {}
+
+
+# the names tests, benchmarks and scripts have used
+parse_score_args = parse_params

@@ -1,0 +1,91 @@
+"""Writing to the terminal, and errors turned into one line and an exit status.
+
+Exit statuses (README, docs/contract.md):
+
+* 0 — scored
+* 1 — ``batch``: at least one line failed
+* 2 — bad input: hand notation, impossible hand, bad flag, bad ruleset
+* 3 — the hand is not a legal win (the message says why)
+* 70 — an internal error (a bug: please report it with the hand)
+* 141 — the output pipe was closed by its reader (``mjscore ... | head``)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from typing import NoReturn
+
+EXIT_INTERNAL = 70
+EXIT_PIPE = 141
+
+
+def one_line(text: str) -> str:
+    r"""Make a message one printable line: line breaks and control characters are escaped.
+
+    Messages echo what the user typed (``--option cap=...``, a ruleset's ``message:``), so
+    a newline or a terminal escape sequence in it must not break the one-line contract.
+
+    >>> one_line("bad\nvalue\x1b[31m")
+    'bad\\nvalue\\x1b[31m'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def dumps(obj: object) -> str:
+    """JSON text for stdout: UTF-8 when stdout can take it, else \\uXXXX escapes (valid JSON).
+
+    >>> dumps({"name": "自摸"}) in ('{"name": "自摸"}', '{"name": "\\\\u81ea\\\\u6478"}')
+    True
+    """
+    try:
+        "自摸×🀄".encode(sys.stdout.encoding or "utf-8")
+        utf8 = True
+    except (UnicodeEncodeError, LookupError):
+        utf8 = False
+    return json.dumps(obj, ensure_ascii=not utf8)
+
+
+def fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
+    """Print ``e`` as one line on stderr (and as JSON on stdout if asked); exit with its status.
+
+    Never returns: raises SystemExit 2 or 3 for a user's mistake, 70 for a bug, 141 for a
+    closed pipe.
+    """
+    from ..errors import MjscoreError
+    from ..views.report import error_json
+
+    if isinstance(e, BrokenPipeError):
+        pipe_closed()
+    if isinstance(e, MjscoreError):
+        if as_json:
+            out = error_json(e, lang)
+            out["error"]["message"] = one_line(out["error"]["message"])
+            print(dumps(out))
+        print(f"mjscore: {one_line(e.message)}", file=sys.stderr)
+        raise SystemExit(e.exit_code)
+    if as_json:
+        print(dumps({"error": {"kind": "internal", "message": one_line(repr(e))}}))
+    print(f"mjscore: internal error: {type(e).__name__}: {one_line(str(e))} "
+          "(please report this hand)", file=sys.stderr)
+    raise SystemExit(EXIT_INTERNAL)
+
+
+def usage_error(message: str, where: str, as_json: bool) -> NoReturn:
+    """A usage error of the command line (unknown flag, missing value): one line, exit 2."""
+    if as_json:
+        # a script that asked for JSON gets the error as JSON, like any other error
+        print(dumps({"error": {"kind": "usage", "message": one_line(message)}}))
+    print(f"mjscore: {one_line(message)}{where}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def pipe_closed() -> NoReturn:
+    """The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do."""
+    with contextlib.suppress(OSError, ValueError):  # (no real stdout under tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise SystemExit(EXIT_PIPE)

@@ -1,0 +1,145 @@
+"""``mjscore rules``: list the rulesets, show one, check files, start a house-rule file."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..argv import pairs
+from .output import fail
+
+
+def rules(
+    ruleset: str | None = typer.Argument(None, help="A ruleset id or path to show; omit to "
+                                         "list them; 'check FILE...' to validate files; "
+                                         "'new FILE --from ID' to start a house-rule file."),
+    files: list[str] | None = typer.Argument(None, help="With 'check': the YAML files; with "
+                                             "'new': the file to write."),
+    rules_opt: str | None = typer.Option(None, "--rules", help="The ruleset to show (id or "
+                                         "path), instead of the argument."),
+    option: list[str] | None = typer.Option(None, "--option", help="Show the ruleset with "
+                                            "this option value as its default, KEY=VALUE "
+                                            "(repeatable)."),
+    as_yaml: bool = typer.Option(False, "--yaml", help="Print the full YAML (a file that "
+                                 "extends another: resolved, inherited parts marked)."),
+    resolved: bool = typer.Option(False, "--resolved", help="With --yaml: resolve even a "
+                                  "file that extends nothing (no comments kept)."),
+    as_markdown: bool = typer.Option(False, "--markdown", help="Print a readable rules page "
+                                     "(Markdown)."),
+    from_: str | None = typer.Option(None, "--from", help="With 'new': the ruleset to extend "
+                                     "(id or path)."),
+    force: bool = typer.Option(False, "--force", help="With 'new': overwrite FILE."),
+    facts: bool = typer.Option(False, "--facts", help="List what conditions and values can "
+                               "use: facts, attributes, functions (Markdown)."),
+    lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
+) -> None:
+    """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
+    try:
+        from ..errors import ContextError
+
+        if ruleset == "check":
+            if rules_opt or as_yaml or as_markdown or from_ or option:
+                raise ContextError("rules check takes only files: mjscore rules check FILE...")
+            raise SystemExit(_rules_check(files or []))
+        if ruleset == "new":
+            if not files or len(files) != 1:
+                raise ContextError("rules new needs one file to write: mjscore rules new "
+                                   "my.yaml --from hangzhou")
+            parent = from_ or rules_opt
+            if parent is None:
+                raise ContextError("rules new needs --from ID (the ruleset to extend, a "
+                                   "built-in id or a path)")
+            _rules_new(files[0], parent, pairs(option), force)
+            return
+        if from_ or force:
+            raise ContextError("--from and --force belong to 'mjscore rules new FILE --from ID'")
+        if files:
+            raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(files)}")
+        if ruleset and rules_opt and ruleset != rules_opt:
+            raise ContextError(f"two rulesets given: {ruleset} and --rules {rules_opt}")
+        spec = ruleset or rules_opt
+        if facts:
+            if spec or as_yaml or as_markdown or option:
+                raise ContextError("--facts takes no ruleset: mjscore rules --facts")
+            from ..views.rulesview import facts_markdown
+
+            print(facts_markdown(), end="")
+            return
+        if as_yaml and as_markdown:
+            raise ContextError("--yaml and --markdown: choose one")
+        from ..views.rulesview import list_text, markdown, show_text, with_options, yaml_text
+
+        if spec is None:
+            if as_yaml or as_markdown or option:
+                raise ContextError("--yaml, --markdown and --option need a ruleset: "
+                                   "mjscore rules ID --markdown")
+            print(list_text())
+            return
+        from ..rules.load import load_ruleset
+
+        rs = with_options(load_ruleset(spec), pairs(option))
+        if as_yaml:
+            print(yaml_text(rs, resolved=resolved or bool(option)), end="")
+        elif as_markdown:
+            print(markdown(rs), end="")
+        else:
+            print(show_text(rs, lang))
+    except SystemExit:
+        raise
+    except Exception as e:
+        fail(e)
+
+
+def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
+               force: bool) -> None:
+    """Write a starter house-rule file that extends ``parent``; it must load as written."""
+    import os
+    from pathlib import Path
+
+    from ..errors import ContextError
+    from ..rules.files import is_path
+    from ..rules.load import compile_ruleset, load_ruleset
+    from ..views.rulesview import starter
+
+    out = Path(target)
+    if not target.endswith((".yaml", ".yml")):
+        raise ContextError(f"rules new {target}: the file name must end in .yaml")
+    if out.exists() and not force:
+        raise ContextError(f"rules new {target}: the file exists; choose another name or add "
+                           "--force to overwrite it")
+    rs = load_ruleset(parent)
+    spec = parent
+    if is_path(parent):
+        # extends: is relative to the new file's folder
+        spec = os.path.relpath(Path(parent).resolve(), out.resolve().parent).replace(os.sep, "/")
+    text = starter(rs, target, spec, pairs)
+    compile_ruleset(text, str(out))  # never write a file that does not load
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ContextError(f"rules new {target}: cannot write: {e.strerror}") from None
+    print(f"wrote {target}: extends {spec}. Edit it, then: mjscore rules check {target}")
+
+
+def _rules_check(files: list[str]) -> int:
+    """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
+    from ..errors import ContextError, RulesetError
+    from ..rules.files import locate
+    from ..rules.load import compile_ruleset
+
+    if not files:
+        raise ContextError("rules check needs at least one ruleset file")
+    status = 0
+    for f in files:
+        try:
+            path, text = locate(f, None, [])
+            rs = compile_ruleset(text, str(path))
+        except RulesetError as e:
+            status = 2
+            for p in e.problems:
+                print(str(p))
+            print(f"{f}: {len(e.problems)} problem(s)", file=sys.stderr)
+            continue
+        print(f"{f}: ok — {rs.id} ({rs.name_en}), {len(rs.patterns)} patterns")
+    return status
