@@ -159,12 +159,12 @@ class Ledger:
             return self
         if "error" in data:
             return replace(self, failed=(*self.failed, line or 0))
-        disputed = self.disputed
+        disputed, seating = self.disputed, players if players is not None else data.get("players")
         if "payments" not in data and isinstance(data.get("a"), Mapping):
             data = data["a"]
             disputed = (*disputed, line or 0)
+            seating = seating if seating is not None else data.get("players")
         pay = _payments(data, line)
-        seating = players if players is not None else data.get("players")
         by = "seat" if seating is None else "player"
         if self.by and by != self.by:
             raise LedgerError(
