@@ -215,10 +215,15 @@ def hands(draw: st.DrawFn) -> dict[str, Any]:
     return {"payments": pay, "winner": winner}
 
 
+FAILED_LINE = st.builds(lambda n: {"line": n, "error": {"kind": "notation", "message": "x"}},
+                        st.integers(1, 999))
+
+
 @st.composite
 def evenings(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
-    """Hands and who sat where for each: four of up to six people (substitutes come and go)."""
-    recs = draw(st.lists(hands(), max_size=12))
+    """Hands (and a few failed lines) and who sat where for each: four of up to six people
+    (substitutes come and go)."""
+    recs = draw(st.lists(st.one_of(hands(), hands(), FAILED_LINE), max_size=12))
     seats = [dict(zip(SEATS, draw(st.permutations(NAMES))[:4], strict=True)) for _ in recs]
     return recs, seats
 
@@ -227,7 +232,7 @@ def _by_person(recs: list[dict[str, Any]], seats: list[dict[str, str]]) -> dict[
     """The oracle: [won, lost, hands won] per person, summed hand by hand."""
     out: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for rec, seating in zip(recs, seats, strict=True):
-        for seat, amount in rec["payments"].items():
+        for seat, amount in rec.get("payments", {}).items():
             acc = out[seating[seat]]
             acc[0 if amount > 0 else 1] += abs(amount)
             acc[2] += seat == rec["winner"]
@@ -252,7 +257,8 @@ def test_totals_are_the_sums_of_the_records(ev: tuple[list[Any], list[dict[str, 
            != (0, 0, 0)}
     assert got == _by_person(recs, seats)
     assert all(r.net == r.won - r.lost for r in t.rows)
-    assert t.hands == len(recs)
+    assert t.hands == sum("payments" in r for r in recs)
+    assert t.failed == tuple(r["line"] for r in recs if "error" in r)
 
 
 @given(evenings())
