@@ -46,8 +46,11 @@ chunks can be reduced in any tree shape (as a Dask or Spark reduction does).
 
 from __future__ import annotations
 
+import heapq
+import math
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Union
@@ -154,36 +157,9 @@ class Ledger:
         >>> Ledger().add({"line": 4, "error": {"message": "bad"}}).failed
         (4,)
         """
-        data, line = _data_of(record)
-        if data.get("skip"):
-            return self
-        if "error" in data:
-            return replace(self, failed=(*self.failed, line or 0))
-        disputed, seating = self.disputed, players if players is not None else data.get("players")
-        if "payments" not in data and isinstance(data.get("a"), Mapping):
-            data = data["a"]
-            disputed = (*disputed, line or 0)
-            seating = seating if seating is not None else data.get("players")
-        pay = _payments(data, line)
-        by = "seat" if seating is None else "player"
-        if self.by and by != self.by:
-            raise LedgerError(
-                "this hand has player names and earlier ones do not" if by == "player" else
-                "this hand has no player names and earlier ones do", line, "--players")
-        names = _seating(seating, line) if seating is not None else {s: s for s in SEATS}
-        winners = _winners(data, pay, line)
-        booked: dict[str, Entry] = dict(self.entries)
-        for seat, amount in pay.items():
-            won = seat in winners
-            if amount == 0 and not won:
-                continue
-            if seat not in names:
-                raise LedgerError(f"seat {seat} {'won' if amount > 0 else 'paid'} "
-                                  f"{abs(amount)} but has no player name", line, "--players")
-            e = Entry(max(amount, 0), max(-amount, 0), int(won))
-            name = names[seat]
-            booked[name] = booked.get(name, Entry()) + e
-        return Ledger(by, booked, self.hands + 1, self.failed, disputed)
+        b = _Builder(self)
+        b.add(record, players)
+        return b.ledger()
 
     def merge(self, other: Ledger) -> Ledger:
         """The ledger of this one's records followed by ``other``'s; returns a new ledger.
@@ -230,18 +206,68 @@ def book(records: Iterable[Any], players: Iterable[Seating | str | None] | Seati
     >>> book([{"payments": {"E": -8, "S": 8}}], {"E": "Ann", "S": "Bo"}).totals().rows[1].net
     Fraction(8, 1)
     """
-    ledger = Ledger()
+    b = _Builder(Ledger())
     if players is None or isinstance(players, (str, Mapping)):
         for rec in records:
-            ledger = ledger.add(rec, players)
-        return ledger
+            b.add(rec, players)
+        return b.ledger()
     seatings = iter(players)
     for rec in records:
         seating = next(seatings, _MISSING)
         if seating is _MISSING:
             raise LedgerError("fewer seatings than records", _data_of(rec)[1], "--players")
-        ledger = ledger.add(rec, seating)  # type: ignore[arg-type]
-    return ledger
+        b.add(rec, seating)  # type: ignore[arg-type]
+    return b.ledger()
+
+
+class _Builder:
+    """Books records in place (a ledger of n records in O(n), not a copy per record)."""
+
+    def __init__(self, start: Ledger) -> None:
+        self.by = start.by
+        self.entries: dict[str, Entry] = dict(start.entries)
+        self.hands = start.hands
+        self.failed = list(start.failed)
+        self.disputed = list(start.disputed)
+
+    def ledger(self) -> Ledger:
+        return Ledger(self.by, self.entries, self.hands, tuple(self.failed), tuple(self.disputed))
+
+    def add(self, record: Any, players: Seating | str | None) -> None:
+        data, line = _data_of(record)
+        if data.get("skip"):
+            return
+        if "error" in data:
+            self.failed.append(line or 0)
+            return
+        seating = players if players is not None else data.get("players")
+        disputed = "payments" not in data and isinstance(data.get("a"), Mapping)
+        if disputed:
+            data = data["a"]
+            seating = seating if seating is not None else data.get("players")
+        pay = _payments(data, line)
+        by = "seat" if seating is None else "player"
+        if self.by and by != self.by:
+            raise LedgerError(
+                "this hand has player names and earlier ones do not" if by == "player" else
+                "this hand has no player names and earlier ones do", line, "--players")
+        names = _seating(seating, line) if seating is not None else {s: s for s in SEATS}
+        winners = _winners(data, pay, line)
+        booked = []
+        for seat, amount in pay.items():
+            won = seat in winners
+            if amount == 0 and not won:
+                continue
+            if seat not in names:
+                raise LedgerError(f"seat {seat} {'won' if amount > 0 else 'paid'} "
+                                  f"{abs(amount)} but has no player name", line, "--players")
+            booked.append((names[seat], Entry(max(amount, 0), max(-amount, 0), int(won))))
+        # only a record read whole is booked: an error leaves the builder as it was
+        for name, e in booked:
+            self.entries[name] = self.entries.get(name, Entry()) + e
+        self.by, self.hands = by, self.hands + 1
+        if disputed:
+            self.disputed.append(line or 0)
 
 
 _MISSING = object()
@@ -382,30 +408,33 @@ def settle(nets: Mapping[str, Fraction | int]) -> list[Transfer]:
     each group then settled greedily in its size − 1. With more, equal and
     opposite nets first settle pairwise, then greedy; the fewest is NP-hard.
     Groups come in the order of their first member in ``nets``; ties go to the
-    earlier name. Raises :class:`LedgerError` if the
-    nets do not sum to zero.
+    earlier name. Raises :class:`LedgerError` if the nets do not sum to zero.
 
     >>> [(t.payer, t.payee, int(t.amount)) for t in settle({"A": 5, "B": -3, "C": 3, "D": -5})]
     [('D', 'A', 5), ('B', 'C', 3)]
     """
     order = {n: i for i, n in enumerate(nets)}
-    live = [(n, Fraction(v)) for n, v in nets.items() if v != 0]
-    total = sum((v for _, v in live), Fraction(0))
+    fracs = [(n, Fraction(v)) for n, v in nets.items() if v != 0]
+    total = sum((v for _, v in fracs), Fraction(0))
     if total != 0:
         raise LedgerError(f"the nets do not sum to zero ({total})")
+    # Whole numbers over one denominator: the same transfers (scaling changes no choice),
+    # and int arithmetic is many times faster than Fraction's.
+    den = math.lcm(*(v.denominator for _, v in fracs)) if fracs else 1
+    live = [(n, int(v * den)) for n, v in fracs]
     groups = _zero_sum_groups(live) if len(live) <= EXACT_LIMIT else _pairs_first(live)
     out: list[Transfer] = []
     for g in sorted(groups, key=lambda g: min(order[n] for n, _ in g)):
-        out.extend(_greedy(g, order))
+        out.extend(Transfer(a, b, Fraction(x, den)) for a, b, x in _greedy(g, order))
     return out
 
 
 # ----------------------------------------------------------------------------- helpers
-def _zero_sum_groups(live: list[tuple[str, Fraction]]) -> list[list[tuple[str, Fraction]]]:
+def _zero_sum_groups(live: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
     """The most groups of ``live`` whose nets each sum to zero (a partition)."""
     k = len(live)
     full = (1 << k) - 1
-    sums = [Fraction(0)] * (1 << k)
+    sums = [0] * (1 << k)
     best = [0] * (1 << k)
     for mask in range(1, full + 1):
         low = mask & -mask
@@ -425,30 +454,40 @@ def _zero_sum_groups(live: list[tuple[str, Fraction]]) -> list[list[tuple[str, F
     return groups[::-1]
 
 
-def _pairs_first(live: list[tuple[str, Fraction]]) -> list[list[tuple[str, Fraction]]]:
-    """Equal and opposite nets as pairs, then everyone else as one group."""
-    groups, rest = [], list(live)
-    i = 0
-    while i < len(rest):
-        j = next((j for j in range(i + 1, len(rest)) if rest[j][1] == -rest[i][1]), None)
-        if j is None:
-            i += 1
-            continue
-        groups.append([rest[i], rest[j]])
-        del rest[j], rest[i]
+def _pairs_first(live: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+    """Equal and opposite nets as pairs (each with the earliest one waiting), then everyone
+    else as one group; linear in the number of players."""
+    waiting: dict[int, deque[int]] = {}
+    paired: dict[int, int] = {}
+    for i, (_, v) in enumerate(live):
+        match = waiting.get(-v)
+        if match:
+            paired[match.popleft()] = i
+        else:
+            waiting.setdefault(v, deque()).append(i)
+    used = set(paired) | set(paired.values())
+    groups = [[live[i], live[j]] for i, j in sorted(paired.items())]
+    rest = [x for i, x in enumerate(live) if i not in used]
     return [*groups, rest] if rest else groups
 
 
-def _greedy(group: list[tuple[str, Fraction]], order: Mapping[str, int]) -> list[Transfer]:
-    bal = dict(group)
+def _greedy(group: list[tuple[str, int]], order: Mapping[str, int]) -> list[tuple[str, str, int]]:
+    """The largest debtor pays the largest creditor, until all are even (two heaps:
+    n log n for n players, so a file naming many thousands of players stays quick)."""
+    debtors = [(v, order[n], n) for n, v in group if v < 0]
+    creditors = [(-v, order[n], n) for n, v in group if v > 0]
+    heapq.heapify(debtors)
+    heapq.heapify(creditors)
     out = []
-    while any(bal.values()):
-        debtor = min((n for n in bal if bal[n] < 0), key=lambda n: (bal[n], order[n]))
-        creditor = max((n for n in bal if bal[n] > 0), key=lambda n: (bal[n], -order[n]))
-        amount = min(-bal[debtor], bal[creditor])
-        out.append(Transfer(debtor, creditor, amount))
-        bal[debtor] += amount
-        bal[creditor] -= amount
+    while debtors and creditors:
+        d, di, debtor = heapq.heappop(debtors)
+        c, ci, creditor = heapq.heappop(creditors)
+        amount = min(-d, -c)
+        out.append((debtor, creditor, amount))
+        if d + amount:
+            heapq.heappush(debtors, (d + amount, di, debtor))
+        if c + amount:
+            heapq.heappush(creditors, (c + amount, ci, creditor))
     return out
 
 
