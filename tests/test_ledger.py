@@ -361,3 +361,16 @@ def test_settle_past_the_limit_still_pairs_equal_debts() -> None:
     assert len([v for v in pairs.values() if v]) > EXACT_LIMIT
     got = {(x.payer, x.payee, int(x.amount)) for x in settle(pairs)}
     assert got == {(f"d{i}", f"c{i}", i + 1) for i in range(EXACT_LIMIT // 2 + 1)}
+
+
+def test_many_players_settle_in_bounded_time() -> None:
+    # a file may name any number of players: 20,000 settle in about a second (the
+    # quadratic search for the largest debtor would take minutes)
+    nets = {f"p{i}": (i % 7 + 1) * (-1) ** i for i in range(19_999)}
+    nets["last"] = -sum(nets.values())
+    start = time.process_time()
+    transfers = settle(nets)
+    assert time.process_time() - start < 10
+    assert len(transfers) <= len(nets) - 1
+    assert all(v == 0 for v in _apply({k: Fraction(v) for k, v in nets.items()},
+                                      transfers).values())
