@@ -1,0 +1,117 @@
+"""Render an evening's totals (:class:`scorer.ledger.Totals`): a table for people, CSV rows
+and a JSON record for scripts. Pure functions: they return text or values, they print nothing.
+
+Money is written exactly (:func:`scorer.ledger.decimal_text`): ``2.5``, never ``2.4999``.
+In JSON every money field (``stake`` too) is a whole number when the stake is, and a string
+holding the exact decimal (``"2.5"``) when it is not, so no reader ever gets a rounded float.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ledger import Totals, decimal_text
+
+TOTALS_CSV_HEADER = ["kind", "name", "won", "lost", "net", "hands_won"]
+TRANSFER_CSV_HEADER = ["kind", "payer", "payee", "amount"]
+
+
+def _money(t: Totals) -> Any:
+    whole = t.stake.denominator == 1
+    return (lambda x: int(x)) if whole else decimal_text
+
+
+def totals_record(t: Totals) -> dict[str, Any]:
+    """The JSON record of the totals, of its own kind so a jsonl reader tells it from a hand.
+
+    >>> from scorer.ledger import book
+    >>> rec = totals_record(book([{"payments": {"E": 3, "S": -3}}]).totals(stake="0.5"))
+    >>> rec["kind"], rec["by"], rec["stake"], rec["transfers"]
+    ('totals', 'seat', '0.5', [{'from': 'S', 'to': 'E', 'amount': '1.5'}])
+    >>> rec["players"][0]
+    {'name': 'E', 'won': '1.5', 'lost': '0', 'net': '1.5', 'hands_won': 1}
+    """
+    money = _money(t)
+    return {
+        "kind": "totals",
+        "by": t.by or "seat",
+        "stake": money(t.stake),
+        "hands": t.hands,
+        "failed": list(t.failed),
+        "disputed": list(t.disputed),
+        "players": [{"name": r.name, "won": money(r.won), "lost": money(r.lost),
+                     "net": money(r.net), "hands_won": r.hands_won} for r in t.rows],
+        "transfers": [{"from": x.payer, "to": x.payee, "amount": money(x.amount)}
+                      for x in t.transfers],
+    }
+
+
+def totals_csv_rows(t: Totals, header: bool = False) -> list[list[Any]]:
+    """CSV rows: one ``totals`` row per player (kind, name, won, lost, net, hands won),
+    then one ``transfer`` row per transfer (kind, payer, payee, amount); with ``header``,
+    each kind's column names first. Returns a list of rows for :func:`csv.writer`.
+
+    >>> from scorer.ledger import book
+    >>> totals_csv_rows(book([{"payments": {"E": 2, "S": -2}}]).totals())
+    [['totals', 'E', '2', '0', '2', 1], ['totals', 'S', '0', '2', '-2', 0], ['transfer', 'S', 'E', '2']]
+    """
+    rows: list[list[Any]] = [TOTALS_CSV_HEADER] if header else []
+    rows += [["totals", r.name, decimal_text(r.won), decimal_text(r.lost), decimal_text(r.net),
+              r.hands_won] for r in t.rows]
+    if header:
+        rows.append(TRANSFER_CSV_HEADER)
+    rows += [["transfer", x.payer, x.payee, decimal_text(x.amount)] for x in t.transfers]
+    return rows
+
+
+def totals_table(t: Totals) -> str:
+    """The totals for people at the table: a heading, a row per player, the transfers.
+
+    >>> from scorer.ledger import book
+    >>> print(totals_table(book([{"payments": {"E": 6, "S": -2, "W": -2, "N": -2}}],
+    ...                         {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}).totals()))
+    Totals of 1 hand, per player
+    <BLANKLINE>
+    player      won    lost    net    hands won
+    --------  -----  ------  -----  -----------
+    Ann           6       0     +6            1
+    Bo            0       2     -2            0
+    Cy            0       2     -2            0
+    Di            0       2     -2            0
+    <BLANKLINE>
+    To settle (3 transfers):
+      Bo pays Ann 2
+      Cy pays Ann 2
+      Di pays Ann 2
+    """
+    from tabulate import tabulate  # imported here, as in the report: keeps start-up fast
+
+    seat = t.by != "player"
+    head = f"Totals of {t.hands} hand{'' if t.hands == 1 else 's'}, per {'seat' if seat else 'player'}"
+    if t.stake != 1:
+        head += f", at {decimal_text(t.stake)} a point"
+    lines = [head]
+    if seat and t.rows:
+        lines.append("(no player names were given; seats rotate as the deal passes, "
+                     "so a seat is not one person)")
+    if t.failed:
+        lines.append(f"Not counted: {len(t.failed)} failed line{'' if len(t.failed) == 1 else 's'}"
+                     f" ({', '.join(str(n) for n in t.failed)})")
+    if t.disputed:
+        lines.append(f"Disputed lines booked under their first ruleset: "
+                     f"{', '.join(str(n) for n in t.disputed)}")
+    rows = [[r.name, decimal_text(r.won), decimal_text(r.lost),
+             ("+" if r.net > 0 else "") + decimal_text(r.net), r.hands_won] for r in t.rows]
+    lines.append("")
+    lines.append(tabulate(rows, headers=["seat" if seat else "player", "won", "lost", "net",
+                                         "hands won"], tablefmt="simple",
+                          colalign=("left", "right", "right", "right", "right"),
+                          disable_numparse=True))
+    lines.append("")
+    if not t.transfers:
+        lines.append("To settle: nobody owes anything.")
+    else:
+        n = len(t.transfers)
+        lines.append(f"To settle ({n} transfer{'' if n == 1 else 's'}):")
+        lines += [f"  {x.payer} pays {x.payee} {decimal_text(x.amount)}" for x in t.transfers]
+    return "\n".join(lines)
