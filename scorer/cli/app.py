@@ -111,7 +111,8 @@ def build_context(*, self_draw: bool = False, from_: str | None = None, seat: st
                   you: int | None = None, ready_at_deal: bool = False, heavenly: bool = False,
                   earthly: bool = False, human: bool = False, flowers: str | None = None,
                   chengbao: list[str] | None = None, base: int | None = None,
-                  option: list[str] | None = None) -> Context:
+                  option: list[str] | None = None, after_kong: bool = False,
+                  out: str | None = None) -> Context:
     """The Context for the score flags (shared by ``score`` and ``batch``)."""
     return Context(
         self_draw=self_draw, discarder=from_, seat=seat, round=round_, wild=wild,
@@ -119,6 +120,7 @@ def build_context(*, self_draw: bool = False, from_: str | None = None, seat: st
         robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
         you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly, human=human,
         flowers=flowers, chengbao=tuple(chengbao or ()), base=base, options=_options(option),
+        after_kong=after_kong, out=tuple(c for c in (out or "") if c not in ", "),
     )
 
 
@@ -154,6 +156,10 @@ def score(
     base: int | None = typer.Option(None, "--base", help="底分 / 底注."),
     option: list[str] | None = typer.Option(None, "--option", help="Ruleset option "
                                             "KEY=VALUE (repeatable), e.g. cap=128."),
+    after_kong: bool = typer.Option(False, "--after-kong", help="杠上炮: won on the discard "
+                                    "after the discarder's own kong."),
+    out: str | None = typer.Option(None, "--out", help="Seats already out of the round "
+                                   "(血战到底), e.g. S,W."),
     vs: str | None = typer.Option(None, "--vs", help="Dispute mode: also score under this "
                                   "ruleset (id or path) and show where the results differ."),
     vs_option: list[str] | None = typer.Option(None, "--vs-option", help="Dispute mode: "
@@ -178,7 +184,8 @@ def score(
             dealer_streak=dealer_streak, kong_draw=kong_draw, kongs=kongs,
             robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
             you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly,
-            human=human, flowers=flowers, chengbao=chengbao, base=base, option=option)
+            human=human, flowers=flowers, chengbao=chengbao, base=base, option=option,
+            after_kong=after_kong, out=out)
         if vs is not None or vs_option:
             if explain:
                 raise ContextError("--explain does not combine with --vs / --vs-option",
@@ -558,5 +565,6 @@ def context_from_params(p: dict[str, object]) -> Context:
     """Build the Context from parsed score parameters."""
     keys = ("self_draw", "from_", "seat", "round_", "wild", "dealer_streak", "kong_draw",
             "kongs", "robbing_kong", "last_tile", "fourth_tile", "piao", "you", "ready_at_deal",
-            "heavenly", "earthly", "human", "flowers", "chengbao", "base", "option")
+            "heavenly", "earthly", "human", "flowers", "chengbao", "base", "option",
+            "after_kong", "out")
     return build_context(**{k: p[k] for k in keys if k in p})  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ from ..search.readings import SHAPE_SIZES, SHAPES
 from . import facts as F
 from .yamlsafe import Mark, YList, YMap, load
 
-BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr")
+BUILTIN = ("hangzhou", "jinhua", "xiamen", "mcr", "sichuan")
 MAX_EXTENDS = 8
 
 # Context flags a ruleset may use (CONTRACT.md), and the facts each one feeds.
@@ -51,6 +51,8 @@ FLAGS: dict[str, tuple[str, ...]] = {
     "flowers": ("flowers", "flower_list", "flowers_known"),
     "chengbao": (),
     "base": ("base",),
+    "after_kong": ("after_kong",),
+    "out": ("out",),
 }
 INT_FLAGS = ("dealer_streak", "kongs", "piao", "you", "base")
 ALWAYS_FLAGS = ("seat", "round", "from", "self_draw")
