@@ -158,7 +158,7 @@ def score(
                                             "KEY=VALUE (repeatable), e.g. cap=128."),
     after_kong: bool = typer.Option(False, "--after-kong", help="杠上炮: won on the discard "
                                     "after the discarder's own kong."),
-    out: str | None = typer.Option(None, "--out", help="Seats already out of the round "
+    out_seats: str | None = typer.Option(None, "--out", help="Seats already out of the round "
                                    "(血战到底), e.g. S,W."),
     vs: str | None = typer.Option(None, "--vs", help="Dispute mode: also score under this "
                                   "ruleset (id or path) and show where the results differ."),
@@ -185,7 +185,7 @@ def score(
             robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
             you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly,
             human=human, flowers=flowers, chengbao=chengbao, base=base, option=option,
-            after_kong=after_kong, out=out)
+            after_kong=after_kong, out=out_seats)
         if vs is not None or vs_option:
             if explain:
                 raise ContextError("--explain does not combine with --vs / --vs-option",
@@ -566,5 +566,11 @@ def context_from_params(p: dict[str, object]) -> Context:
     keys = ("self_draw", "from_", "seat", "round_", "wild", "dealer_streak", "kong_draw",
             "kongs", "robbing_kong", "last_tile", "fourth_tile", "piao", "you", "ready_at_deal",
             "heavenly", "earthly", "human", "flowers", "chengbao", "base", "option",
-            "after_kong", "out")
-    return build_context(**{k: p[k] for k in keys if k in p})  # type: ignore[arg-type]
+            "after_kong")
+    return build_context(**{k: p[k] for k in keys if k in p},  # type: ignore[arg-type]
+                         out=p.get("out_seats"))  # type: ignore[arg-type]
+
+
+from .roundcmd import round_cmd  # noqa: E402  (the round command lives in its own file)
+
+app.command("round")(round_cmd)
