@@ -361,7 +361,7 @@ class _Round:
         if kw.get("after_kong"):
             source = self.kongs[-1] if self.kongs else None
             if source is None or source.seat != disc or source.robbed \
-                    or not self.only_wins_since(source.event, after_kong_from=disc):
+                    or not self.only_wins_since(source.event):
                 raise _err(n, "--after-kong: the line before (other winners of the same "
                               "discard aside) must be the --from player's kong")
         try:
@@ -405,8 +405,7 @@ class _Round:
         self.winners.append(seat)
         self.won_at[seat] = n
 
-    def only_wins_since(self, ev: Event, limit: int = 3, after_kong_from: str | None = None
-                        ) -> bool:
+    def only_wins_since(self, ev: Event, limit: int = 3) -> bool:
         """The events after ``ev`` are at most ``limit`` wins (the same discard or kong)."""
         i = self.events.index(ev)
         later = self.events[i + 1:]

@@ -112,7 +112,7 @@ def build_context(*, self_draw: bool = False, from_: str | None = None, seat: st
                   earthly: bool = False, human: bool = False, flowers: str | None = None,
                   chengbao: list[str] | None = None, base: int | None = None,
                   option: list[str] | None = None, after_kong: bool = False,
-                  out: str | None = None) -> Context:
+                  out: str | list[str] | None = None) -> Context:
     """The Context for the score flags (shared by ``score`` and ``batch``)."""
     return Context(
         self_draw=self_draw, discarder=from_, seat=seat, round=round_, wild=wild,
@@ -120,7 +120,8 @@ def build_context(*, self_draw: bool = False, from_: str | None = None, seat: st
         robbing_kong=robbing_kong, last_tile=last_tile, fourth_tile=fourth_tile, piao=piao,
         you=you, ready_at_deal=ready_at_deal, heavenly=heavenly, earthly=earthly, human=human,
         flowers=flowers, chengbao=tuple(chengbao or ()), base=base, options=_options(option),
-        after_kong=after_kong, out=tuple(c for c in (out or "") if c not in ", "),
+        after_kong=after_kong,
+        out=tuple(c for c in "".join(out or ()) if c not in ", "),
     )
 
 
@@ -158,8 +159,8 @@ def score(
                                             "KEY=VALUE (repeatable), e.g. cap=128."),
     after_kong: bool = typer.Option(False, "--after-kong", help="杠上炮: won on the discard "
                                     "after the discarder's own kong."),
-    out_seats: str | None = typer.Option(None, "--out", help="Seats already out of the round "
-                                   "(血战到底), e.g. S,W."),
+    out_seats: list[str] | None = typer.Option(None, "--out", help="Seats already out of "
+                                         "the round (血战到底), e.g. S,W."),
     vs: str | None = typer.Option(None, "--vs", help="Dispute mode: also score under this "
                                   "ruleset (id or path) and show where the results differ."),
     vs_option: list[str] | None = typer.Option(None, "--vs-option", help="Dispute mode: "
