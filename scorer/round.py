@@ -30,6 +30,14 @@ from .model.notation import parse_hand
 from .rules.ruleset import Ruleset, load_ruleset
 
 SEATS = ("E", "S", "W", "N")
+# A short round for the examples below: two kongs, nobody wins, the end checks.
+EXAMPLE = """E kong 2m from S
+W kong 7p added
+E hand [2222m,3]345m678m99m11p
+S hand 11m33m66m1234579s
+W hand [7777p,2]11358p13579s
+N hand 45m23p69p2466888s
+"""
 # Kong income in 底 (RULES.md, Sichuan: 刮风下雨): who pays, and how much each.
 KONG_KINDS = {"from": "直杠", "added": "补杠", "concealed": "暗杠"}
 KONG_BASES = {"from": 2, "added": 1, "concealed": 2}
@@ -105,8 +113,8 @@ class RoundResult:
     def to_json(self, lang: str = "zh") -> dict[str, Any]:
         """The JSON form (README: "Round JSON"); reasons in ``lang``.
 
-        >>> settle_round("E kong 5p concealed").to_json()["totals"]
-        {'E': 6, 'S': -2, 'W': -2, 'N': -2}
+        >>> settle_round(EXAMPLE).to_json()["totals"]
+        {'E': 22, 'S': 12, 'W': 14, 'N': -48}
         """
         return {
             "ruleset": self.ruleset.id,
@@ -156,7 +164,7 @@ def best_wait(hand: str, seat: str, discarder: str, rs: Ruleset, base: int,
     function of scorer.engine.waits replaces it once merged.
 
     >>> best_wait("123m456m789m1122p", "E", "S", load_ruleset("sichuan"), 1, (), ())
-    ('1p', 4, 4)
+    ('1p', 1, 1)
     """
     best: tuple[int, int, str] | None = None
     for t in range(27):
@@ -504,8 +512,8 @@ class _Round:
 def settle_round(text: str, rules: str = "sichuan") -> RoundResult:
     """Settle a round file's text; raise :class:`RoundError` (``line N: …``) on a bad line.
 
-    >>> settle_round("S kong 5p from E").totals
-    {'E': -2, 'S': 2, 'W': 0, 'N': 0}
+    >>> settle_round(EXAMPLE).status["N"]
+    'huazhu'
     """
     r = _Round(rules)
     lines = text.splitlines()
@@ -519,8 +527,8 @@ def settle_round(text: str, rules: str = "sichuan") -> RoundResult:
 def render(result: RoundResult, lang: str = "zh") -> str:
     """The settlement as text: each event with its payments, then the totals.
 
-    >>> print(render(settle_round("E kong 5p concealed"), "en").splitlines()[-1])
-    total  E +6  S -2  W -2  N -2
+    >>> print(render(settle_round(EXAMPLE), "en").splitlines()[-1])
+    total  E +22  S +12  W +14  N -48
     """
     rs = result.ruleset
     name = rs.name if lang == "zh" else rs.name_en

@@ -148,3 +148,25 @@ def test_cli_json_and_errors() -> None:
 def test_example_round_file_settles() -> None:
     r = settle_round((EXAMPLES / "sichuan-round.txt").read_text(encoding="utf-8"))
     assert sum(r.totals.values()) == 0
+
+
+def test_garbage_round_files_give_line_errors_never_tracebacks() -> None:
+    import random
+
+    from scorer.errors import MjscoreError
+
+    rnd = random.Random(15)
+    words = ["E", "S", "W", "N", "X", "kong", "win", "hand", "rules", "5p", "5555p", "EEEE",
+             "from", "added", "concealed", "--from", "--self-draw", "--after-kong",
+             "--robbing-kong", "--kong-draw", "123m456m789m11p45p6p", "[5555p]123m789m11m23m4m",
+             "'", "#", "--option", "cap=16", "--base", "0", "sichuan", "[", "13579m12345679s",
+             "--heavenly", "--earthly", "999999999999"]
+    for _ in range(400):
+        text = "\n".join(" ".join(rnd.choice(words) for _ in range(rnd.randint(0, 5)))
+                         for _ in range(rnd.randint(1, 6)))
+        try:
+            r = settle_round(text)
+        except MjscoreError as e:
+            assert e.message.startswith("line "), (text, e.message)
+        else:
+            assert sum(r.totals.values()) == 0
