@@ -73,6 +73,8 @@ class Setup:
     spec: WildSpec = field(repr=False, compare=False)
     suits: tuple[str, ...] = ("m", "p", "s")
     seats: tuple[str, ...] = tuple(T.SEATS)
+    honors: bool = True  # honor tiles are in play (not in Sichuan's 108 tiles)
+    chow_melds: bool = True  # a claimed chow may be shown (not in Sichuan: 不能吃)
 
     @property
     def wild(self) -> bool:
@@ -80,7 +82,8 @@ class Setup:
 
     def tiles_in_play(self) -> list[int]:
         """Tiles that may be used naturally (a stand-in tile always reads as the face)."""
-        out = [t for t in range(T.NUM_KINDS) if t >= 27 or T.SUITS[t // 9] in self.suits]
+        out = [t for t in range(T.NUM_KINDS)
+               if (t >= 27 and self.honors) or (t < 27 and T.SUITS[t // 9] in self.suits)]
         if self.wild and self.spec.stand_in is not None and self.spec.stand_in != self.spec.face:
             out = [t for t in out if t != self.spec.stand_in]
         return out
@@ -92,6 +95,18 @@ def _simple_hand(rs: Ruleset, suits: tuple[str, ...]) -> str:
     groups = [format_tiles((t, t + 1, t + 2)) for t in chows[: rs.sets]]
     pair_tile = chows[0] + 1
     return "".join(groups) + format_tiles((pair_tile,)) + format_tiles((pair_tile,))
+
+
+def _accepts(rules: str, hand: str, flags: tuple[str, ...]) -> bool:
+    """Whether the table takes a hand at all (a win or not a win, but no input error)."""
+    try:
+        p = parse_score_args([hand, "--rules", rules, "--self-draw", *flags])
+        score(str(p["hand"]), str(p["rules"]), context_from_params(p))
+    except NotAWin:
+        return True
+    except MjscoreError:
+        return False
+    return True
 
 
 def _try(rules: str, flags: tuple[str, ...]) -> Setup | None:
@@ -107,7 +122,10 @@ def _try(rules: str, flags: tuple[str, ...]) -> Setup | None:
         except MjscoreError:
             continue
         table = resolve(rs, ctx, parse_hand(str(p["hand"])))
-        return Setup(rules, flags, rs, table.wild, table.suits, table.seats)
+        hand = _simple_hand(rs, suits)
+        honors = _accepts(rules, hand[:-4] + "EE", flags)
+        chows = _accepts(rules, f"[{hand[:3]}{hand[3]},1]{hand[4:]}", flags)
+        return Setup(rules, flags, rs, table.wild, table.suits, table.seats, honors, chows)
     return None
 
 
@@ -247,7 +265,8 @@ def _logical_standard(draw: st.DrawFn, s: Setup, lim: list[int]) -> tuple[
     melds: list[tuple[str, tuple[int, ...]]] = []
     concealed: list[tuple[int, ...]] = []
     for i in range(s.ruleset.sets):
-        kinds = (["chow"] if starts else []) + ["pung"] + (["kong"] if i < n_melds else [])
+        chow_ok = starts and (s.chow_melds or i >= n_melds)
+        kinds = (["chow"] if chow_ok else []) + ["pung"] + (["kong"] if i < n_melds else [])
         kind = draw(st.sampled_from(kinds))
         if kind == "chow":
             t0 = draw(st.sampled_from(starts))

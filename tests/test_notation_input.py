@@ -88,7 +88,8 @@ def test_golden_hands_score_the_same_in_every_spelling(ruleset: str,
         assert parse_hand(spelled) == ascii_hand, spelled
         result = run_line(shlex.join([spelled, *argv[1:]]), ruleset)
         assert result.payments == want, spelled
-        assert result.best.score == case["score"], spelled
+        if "score" in case:  # some golden cases pin only the payments
+            assert result.best.score == case["score"], spelled
 
 
 def test_golden_covers_every_ruleset() -> None:

@@ -53,6 +53,8 @@ class Context:
     flowers: str | None = None
     chengbao: tuple[str, ...] = ()
     base: int | None = None
+    after_kong: bool = False
+    out: tuple[str, ...] = ()
     options: tuple[tuple[str, str], ...] = ()
 
     def given(self) -> list[str]:
@@ -151,6 +153,26 @@ def _check_hand(table: Table, hand: Hand) -> None:
                            "declared at the deal", flag)
 
 
+def _check_out(out: list[str], seats: tuple[str, ...], seat: str, discarder: str | None) -> None:
+    """--out (players already out of a 血战 round): a known seat each, never the winner or
+    the discarder, and at least one player left to pay."""
+    for s in out:
+        if s not in seats:
+            raise ContextError(f"--out {s}: a {len(seats)}-player table has seats "
+                               f"{' '.join(seats)}", "--out")
+    if len(set(out)) != len(out):
+        raise ContextError(f"--out {','.join(out)}: a seat is given twice", "--out")
+    if seat in out:
+        raise ContextError(f"--out {','.join(out)}: the winner {seat} is already out of the "
+                           "round and cannot win again", "--out")
+    if discarder is not None and discarder in out:
+        raise ContextError(f"--out {','.join(out)}: the discarder {discarder} is already out "
+                           "of the round and discards nothing", "--out")
+    if len(out) >= len(seats) - 1:
+        raise ContextError(f"--out {','.join(out)}: nobody is left in the round to pay",
+                           "--out")
+
+
 def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     """Everything about the flags that does not depend on the hand."""
     options = parse_options(rs, ctx.options)
@@ -217,6 +239,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         flower_list=flower_list,
         flowers_known=bool(flower_list) or flowers_count == 0, base=flag_default("base", 1),
         self_draw=False, discard=True, discarder=discarder,
+        # --out S,W or --out S --out W
+        out=[_seat(c, "--out") for c in "".join(ctx.out) if c not in ", "],
     )
     # a switch that feeds the one fact of its own name passes through as it is
     env.update({f.field: getattr(ctx, f.field) for f in FLAGS if f.switch and f.feeds == (f.field,)})
@@ -234,6 +258,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     if discarder is not None and discarder == seat:
         raise ContextError(f"--from {discarder} is the winner's own seat; "
                            "a self-drawn win is --self-draw", "--from")
+
+    _check_out(env["out"], seats, seat, discarder)
 
     # 4. self-drawn or not
     if ctx.self_draw and discarder is not None:

@@ -98,6 +98,7 @@ def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
         kong_melds=hand.kong_count,
         melds=len(hand.melds),
         exposed_melds=sum(1 for m in hand.melds if not m.concealed_kong),
+        chow_melds=sum(1 for m in hand.melds if len(set(m.reading or m.tiles)) == 3),
         concealed_hand=all(m.concealed_kong for m in hand.melds),
         physical_quads=sum(1 for n in counts.values() if n == 4),
         concealed_kongs=sum(1 for m in hand.melds if m.concealed_kong),

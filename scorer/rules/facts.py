@@ -106,6 +106,8 @@ given("flowers", INT, "number of flowers (--flowers)")
 given("flower_list", list_of(INT), "which flowers, 1-8 (春夏秋冬 梅兰竹菊); empty if only a count was given")
 given("flowers_known", BOOL, "--flowers named which flowers (not just a count)")
 given("base", INT, "--base (底分 / 底注), or the ruleset's default")
+given("after_kong", BOOL, "won on the discard that followed the discarder's own kong (--after-kong, 杠上炮)")
+given("out", list_of(STR), "seats already out of the round (--out, 血战到底): they neither pay nor win")
 
 # -- payment (per payer) -------------------------------------------------------
 given("payer", STR, "the seat paying this share", level="payment")
@@ -130,6 +132,7 @@ given("melds", INT, "fixed melds written in brackets (claimed melds and conceale
       level="hand")
 given("exposed_melds", INT, "claimed melds (chow, pung or kong taken from another player)",
       level="hand")
+given("chow_melds", INT, "chows among the fixed melds (claimed 吃)", level="hand")
 given("concealed_hand", BOOL, "no claimed melds (门清; concealed kongs allowed)", level="hand")
 given("hand_tiles", list_of(TILE), "every physical tile of the hand as written, melds included",
       level="hand")

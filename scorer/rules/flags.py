@@ -144,6 +144,11 @@ FLAGS: tuple[Flag, ...] = (
     Flag("chengbao", ("--chengbao",), str, "A:B — A made three 摊 off B (repeatable).", (),
          multiple=True),
     Flag("base", ("--base",), int, "底分 / 底注.", feeds=("base",), minimum=1, maximum=MAX_BASE),
+    Flag("after_kong", ("--after-kong",), bool,
+         "杠上炮: won on the discard after the discarder's own kong.", False,
+         feeds=("after_kong",), excludes=("self_draw", "kong_draw", "robbing_kong")),
+    Flag("out", ("--out",), str, "Seats already out of the round (血战到底), e.g. S,W.", (),
+         multiple=True, feeds=("out",)),
     Flag("options", ("--option",), str, "Ruleset option KEY=VALUE (repeatable), e.g. cap=128.",
          (), multiple=True, key=None),
 )
