@@ -24,6 +24,7 @@ from scorer.batch import score_record
 from scorer.cli.app import app
 from scorer.engine.context import Context
 from scorer.errors import ContextError
+from scorer.model.notation import join_hand_args
 from scorer.rules import flags as ruleset
 from scorer.rules.flags import FLAG, FLAG_TEXT, FLAGS, conflicts, states
 from scorer.rules.load import load_ruleset
@@ -228,6 +229,9 @@ def _typer(argv: list[str]) -> object:
 
 
 def _normal(p: dict[str, object]) -> object:
+    p = dict(p)
+    if isinstance(p.get("hand"), list | tuple):  # typer's variadic hand: joined, as score does
+        p["hand"] = join_hand_args(p["hand"])  # type: ignore[arg-type]
     rest = {k: (tuple(v) if isinstance(v, list | tuple) else v) for k, v in p.items()
             if k not in FLAG or k == "options"}
     try:

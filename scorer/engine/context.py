@@ -92,24 +92,31 @@ class Table:
     suits: tuple[str, ...] = ("m", "p", "s")
 
 
-def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    """Option values for a ruleset: defaults overridden by ``--option KEY=VALUE``."""
+def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
+                  flag: str = "--option") -> dict[str, Any]:
+    """Option values for a ruleset: defaults overridden by ``--option KEY=VALUE``; errors
+    name ``flag`` (``--vs-option`` for the other side of a dispute).
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> parse_options(load_ruleset("mcr"), (("min_fan", "6"),))
+    {'min_fan': 6}
+    """
     values = {name: spec.default for name, spec in rs.options.items()}
     for key, text in pairs:
         spec = rs.options.get(key)
         if spec is None:
             if not rs.options:
-                raise ContextError(f"--option {key}: the {rs.id} ruleset has no options",
-                                   "option")
+                raise ContextError(f"{flag} {key}: the {rs.id} ruleset has no options",
+                                   flag)
             close = difflib.get_close_matches(key, list(rs.options), n=1)
             hint = f"did you mean '{close[0]}'? " if close else ""
             listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())
-            raise ContextError(f"--option {key}: unknown option; {hint}options of {rs.id}: "
-                               f"{listing}", "option")
+            raise ContextError(f"{flag} {key}: unknown option; {hint}options of {rs.id}: "
+                               f"{listing}", flag)
         try:
             values[key] = spec.parse(text)
         except ValueError as e:
-            raise ContextError(str(e), "option") from None
+            raise ContextError(str(e).replace("--option", flag, 1), flag) from None
     return values
 
 
@@ -322,7 +329,10 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         try:
             n, which = parse_flowers(ctx.flowers)
         except NotationError as e:
-            raise ContextError(f"--flowers {ctx.flowers}: {e.detail}", "--flowers") from None
+            # the notation's message may already name the flag (--flowers 9: there are only 8)
+            said = e.detail if e.detail.startswith("--flowers") else \
+                f"--flowers {ctx.flowers}: {e.detail}"
+            raise ContextError(said, "--flowers") from None
         flowers_count, flower_list = (n or 0), which
 
     kongs = ctx.kongs if ctx.kongs is not None else (1 if ctx.kong_draw else 0)
