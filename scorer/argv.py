@@ -142,7 +142,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
         if key == "hand":
             if not positional:
                 raise ArgvError("Missing argument 'hand'.")
-            out["hand"] = join_hand_args([t for _, t in positional])
+            words = [t for _, t in positional]
+            out["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
             continue
         flag = next(f for f in OPTIONS if f.field == key)
         places = given.get(key)
@@ -209,7 +210,10 @@ def score_args(p: Mapping[str, Any]) -> ScoreArgs:
         raise ContextError(f"--lang {lang}: use zh or en", "--lang")
     hand = p["hand"]
     # typer gives the variadic hand argument as a list; parse_params has joined it already
-    text = join_hand_args(hand) if isinstance(hand, list | tuple) else str(hand)
+    if isinstance(hand, list | tuple):
+        text = str(hand[0]) if len(hand) == 1 else join_hand_args(hand)
+    else:
+        text = str(hand)
     return ScoreArgs(hand=text, rules=str(p["rules"]), context=context_from_params(p),
                      vs=p.get("vs"), vs_options=pairs(p.get("vs_options"), "--vs-option"),
                      as_json=bool(p.get("as_json")), explain=bool(p.get("explain")), lang=lang,

@@ -231,7 +231,8 @@ def _typer(argv: list[str]) -> object:
 def _normal(p: dict[str, object]) -> object:
     p = dict(p)
     if isinstance(p.get("hand"), list | tuple):  # typer's variadic hand: joined, as score does
-        p["hand"] = join_hand_args(p["hand"])  # type: ignore[arg-type]
+        words = list(p["hand"])  # type: ignore[call-overload]
+        p["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
     rest = {k: (tuple(v) if isinstance(v, list | tuple) else v) for k, v in p.items()
             if k not in FLAG or k == "options"}
     try:

@@ -26,7 +26,7 @@ from .output import dumps, fail, pipe_closed, usage_error
 app = typer.Typer(
     name="mjscore",
     help="Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR).",
-    add_completion=False,
+    add_completion=True,  # typer imports its completion code anyway: +0.4 ms to build the command
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,

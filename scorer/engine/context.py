@@ -372,8 +372,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
 
     _check_out(env["out"], seats, seat, discarder)
 
-    # 4. self-drawn or not: a win states how its tile came (docs/rulings.md#common-how-the-
-    # tile-came); --self-draw with --from and the like were refused above
+    # 4. self-drawn or not: a win states how its tile came; --self-draw with --from and the
+    # like were refused above (docs/rulings.md#common-how-the-tile-came)
     inferred = False
     if any("self_draw" in states(name) for name in given):
         self_draw = True  # --self-draw, or a flag only a self-drawn win carries
