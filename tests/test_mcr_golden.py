@@ -63,8 +63,8 @@ def test_data_file_is_the_differential_set() -> None:
 
 def impossible(row: dict[str, Any]) -> str | None:
     """Why the row's claims cannot all be true of one win, or None
-    (docs/rulings.md#common-impossible-claims). The reference scores such claims (it drops 抢杠和 or 和绝张 without a
-    word); mjscore refuses them, so they are not compared.
+    (docs/rulings.md#common-impossible-claims). The reference scores such claims (it
+    drops 抢杠和 or 和绝张 without a word); mjscore refuses them, so they are not compared.
 
     >>> impossible({"hand": "123m456p789s234sEE", "context": "--from S --robbing-kong"})
     'robbed another copy'

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import typer
 
 from ..argv import pairs
-from .output import fail
+from .output import fail, one_line
 
 
 def rules(
@@ -123,9 +124,21 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
 
 
 def _rules_check(files: list[str]) -> int:
-    """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
+    """Validate ruleset files and print every problem, one line each; return the exit
+    status: 0 if all are valid, else 2.
+
+    Each problem points into the file that has it. A problem in a built-in ruleset the
+    file extends is shown only when the file has none of its own: it is then the echo of
+    an override here (an inherited pattern changed into nonsense), not a mistake the user
+    can find in a file they did not write. A file that cannot be read is one line,
+    ``mjscore: ruleset file not found: x.yaml``.
+
+    >>> _rules_check(["hangzhou"])
+    hangzhou: ok — hangzhou (Hangzhou), 10 patterns
+    0
+    """
     from ..errors import ContextError, RulesetError
-    from ..rules.files import locate
+    from ..rules.files import builtin_dir, display, locate
     from ..rules.load import compile_ruleset
 
     if not files:
@@ -137,9 +150,19 @@ def _rules_check(files: list[str]) -> int:
             rs = compile_ruleset(text, str(path))
         except RulesetError as e:
             status = 2
-            for p in e.problems:
-                print(str(p))
-            print(f"{f}: {len(e.problems)} problem(s)", file=sys.stderr)
+            problems = e.problems
+            if not any(p.file for p in problems) and \
+                    not e.message.startswith((f, str(Path(f)))):
+                # nothing read to point into (not found, unreadable): one line, as any error
+                print(f"mjscore: {one_line(e.message)}", file=sys.stderr)
+                continue
+            shown = display(f)
+            # built-in files are named rulesets/<id>.yaml in messages (rules.files.display)
+            builtin = {f"rulesets/{p.name}" for p in builtin_dir().glob("*.yaml")} - {shown}
+            own = [p for p in problems if p.file not in builtin]
+            for p in own or problems:
+                print(one_line(str(p)))
+            print(f"{f}: {len(own or problems)} problem(s)", file=sys.stderr)
             continue
         print(f"{f}: ok — {rs.id} ({rs.name_en}), {len(rs.patterns)} patterns")
     return status

@@ -288,9 +288,9 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     given = ctx.given()
     # 1. claims that cannot all be true of one win, whatever the ruleset (the table's
     # implies/excludes): named both, before asking whether the ruleset uses them
-    for a, b in conflicts(given):
-        raise ContextError(f"{a.name} and {b.name} contradict each other: "
-                           f"{conflict_reason(a.field, b.field)}", b.name)
+    for one, other in conflicts(given):
+        raise ContextError(f"{one.name} and {other.name} contradict each other: "
+                           f"{conflict_reason(one.field, other.field)}", other.name)
     # 2. flags the ruleset has no use for (seat, round, from and self-draw are always accepted)
     for name in given:
         if name in ("self_draw", "discarder"):
