@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MjscoreError
-from ..lang.expr import EvalError
+from ..lang import EvalError
 from ..rules.facts import Env
 from ..rules.ruleset import Ruleset
 
