@@ -15,12 +15,12 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scorer.lang import Scope, compile_expr
 
 from scorer.cli.app import context_from_params, parse_score_args
 from scorer.engine.context import Context, resolve
 from scorer.engine.scoring import score
 from scorer.errors import RulesetError
+from scorer.lang import Scope, compile_expr
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.ruleset import compile_ruleset, load_ruleset
