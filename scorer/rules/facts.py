@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..lang import BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
+from ..lang import ANY, BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..search.decompose import Group, seven_pairs_wait, standard_waits
@@ -592,7 +592,7 @@ def detail_level(exprs: list[Any]) -> int:
             level = max(level, ATTR_DETAIL.get(key, 0))
         for name in c.names:
             level = max(level, NAME_DETAIL.get(name, 0))
-        if c.compares & {TILE, GROUP, "any"}:
+        if c.compares & {TILE, GROUP, ANY}:
             level = 2
     return level
 
