@@ -68,7 +68,7 @@ def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,
         pays = bool(pay.pays(env))
         amount = pay.amount.number(env) if pays else 0
         if amount < 0:
-            raise EvalError(pay.amount._at(f"payment.amount gave {amount} for {payer}; a share "
+            raise EvalError(pay.amount.at(f"payment.amount gave {amount} for {payer}; a share "
                                            "cannot be negative"))
         shares.append(Share(payer, amount, pays, env, lets))
 

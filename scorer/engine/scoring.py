@@ -353,7 +353,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         c = getattr(p, part, None) if p is not None else None
         if c is not None and c.where:  # name the file, line and key of the expression
             msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
-            raise EvaluationError(c._at(msg)) from None
+            raise EvaluationError(c.at(msg)) from None
         raise _eval_error(rs, "patterns", e) from None
     if rs.families:
         found += _family_hits(rs, renv)

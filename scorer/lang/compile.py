@@ -143,8 +143,6 @@ class Compiled:
             return message
         return f"{self.where}: {message}"
 
-    _at = at  # the name other layers used before it was public
-
     def number(self, env: Any, minimum: int | None = None) -> int:
         """Evaluate a value that must be a whole number (``True``/``False`` count as 1/0).
 
