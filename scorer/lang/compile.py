@@ -734,9 +734,9 @@ class _Compiler:
                 if not is_numeric(t) and base(t) != NONE:
                     raise self.err(a, f"{name}() needs numbers, this is a {t}")
             fns = [f for f, _ in args]
-            impl = row.impl
-            assert impl is not None
-            fn: Fn = lambda env: impl(*(g(env) for g in fns))  # noqa: E731
+            many = row.impl
+            assert many is not None
+            fn: Fn = lambda env: many(*(g(env) for g in fns))  # noqa: E731
             return self.fold(node, fn, INT, list(node.args))
         if row.args == NUMBER:
             if len(args) != 1 or not is_numeric(types[0]):
@@ -752,8 +752,8 @@ class _Compiler:
             if row.compares:
                 self.compared.add(elem)
         typ = row.result if row.result is not None else types[0]
-        fn = self._call_one(node.args[0], args[0][0], row.metered or row.impl,
-                            self.metered and row.per_item)
+        impl = row.metered if self.metered and row.metered else row.impl
+        fn = self._call_one(node.args[0], args[0][0], impl, self.metered and row.per_item)
         return self.fold(node, fn, typ, list(node.args))
 
     @staticmethod
