@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from ..argv import pairs
+from ..errors import Problem
 from .output import fail, one_line
 
 
@@ -160,9 +161,48 @@ def _rules_check(files: list[str]) -> int:
             # built-in files are named rulesets/<id>.yaml in messages (rules.files.display)
             builtin = {f"rulesets/{p.name}" for p in builtin_dir().glob("*.yaml")} - {shown}
             own = [p for p in problems if p.file not in builtin]
-            for p in own or problems:
-                print(one_line(str(p)))
-            print(f"{f}: {len(own or problems)} problem(s)", file=sys.stderr)
+            lines = [str(p) for p in own] if own else _into_file(problems, text, shown)
+            for line in lines:
+                print(one_line(line))
+            print(f"{f}: {len(lines)} problem(s)", file=sys.stderr)
             continue
         print(f"{f}: ok — {rs.id} ({rs.name_en}), {len(rs.patterns)} patterns")
     return status
+
+
+def _into_file(problems: list[Problem], text: str, shown: str) -> list[str]:
+    r"""Problems found in a built-in file that ``shown`` extends, pointed at the key of
+    ``shown`` that changed what the built-in says (the deepest key of the problem's path
+    the file writes). A problem whose path the file does not write keeps its own place.
+
+    >>> from scorer.errors import Problem
+    >>> p = Problem("rulesets/hangzhou.yaml", 56, 14, "options.cap.default",
+    ...             "must be one of the values (64, 128) (inherited by my.yaml)")
+    >>> mine = "extends: hangzhou\noptions:\n  cap: {values: [64, 128]}\n"
+    >>> print(_into_file([p], mine, "my.yaml")[0].replace(" (the", "\n(the"))
+    my.yaml:3:3 options.cap.default: must be one of the values (64, 128)
+    (the value is rulesets/hangzhou.yaml:56's)
+    """
+    import re
+
+    from ..errors import RulesetError
+    from ..rules.yamlsafe import YMap, load
+
+    try:
+        data = load(text, shown, problems=[])
+    except RulesetError:  # pragma: no cover - the file was read once already
+        data = None
+    out = []
+    for p in problems:
+        node, mark = data, None
+        for part in re.split(r"\.", p.key):
+            if not isinstance(node, YMap) or part not in node:
+                break
+            mark, node = node.marks.get(part, mark), node[part]
+        if mark is None:
+            out.append(str(p))
+            continue
+        message = re.sub(r" \(inherited by [^)]*\)$", "", p.message)
+        out.append(f"{shown}:{mark.line}:{mark.column} {p.key}: {message} "
+                   f"(the value is {p.file}:{p.line}'s)")
+    return out
