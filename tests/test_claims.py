@@ -168,6 +168,12 @@ def test_first_round_wins_with_melds_name_the_meld(ruleset: str, flag: str) -> N
     assert rec["error"]["message"].startswith(f"{flag} contradicts the fixed meld {meld}")
 
 
+def test_mcr_house_human_is_before_any_claim() -> None:
+    # docs/rulings.md#mcr-house-meanings: 人和 is won before any claim
+    rec = score_record("[123m,1]456m789p234s55s --human --from S", ["--rules", "mcr-house"])
+    assert rec["error"]["message"].startswith("--human contradicts the fixed melds")
+
+
 # -- how the tile came ----------------------------------------------------------------------
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_silence_is_an_error_naming_both(ruleset: str) -> None:
