@@ -17,6 +17,7 @@ from ..rules.flags import echo
 from ..rules.model import Ruleset, show
 from ..search.decompose import Group
 from ..search.readings import describe_group
+from .table import simple
 
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
 
@@ -188,8 +189,6 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
 # ----------------------------------------------------------------------------- human report
 def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True) -> str:
     """The report for people settling a hand at the table."""
-    from tabulate import tabulate  # imported here: keeps `mjscore --help` fast
-
     rs, s, table = result.ruleset, result.best, result.table
     winner = result.winner
     how = "self-drawn" if table.self_draw else (
@@ -234,8 +233,7 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         r = ROLE["winner"] if seat == winner else (ROLE["pays"] if amount else ROLE["none"])
         rows.append([seat + (" (dealer)" if seat == "E" else ""), r, f"{amount:+d}"])
     lines.append("")
-    lines.append(tabulate(rows, headers=["seat", "role", "points"], tablefmt="simple",
-                          colalign=("left", "left", "right")))
+    lines.append(simple(rows, ["seat", "role", "points"], ("left", "left", "right")))
     if explain:
         lines.append("")
         lines.append(explain_text(result, lang))
