@@ -30,7 +30,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +188,8 @@ def put(file: str, text: str, data: YMap, chain: list[str]) -> None:
         return
     entry = {"format": FORMAT, "version": _version(), "chain": hashes, "data": payload,
              "sha256": _digest(json.dumps(payload).encode())}
+    import tempfile  # only when writing: not at start-up
+
     tmp = None
     try:
         with tempfile.NamedTemporaryFile("w", dir=d, suffix=".tmp", delete=False,
