@@ -168,19 +168,21 @@ def batch_file(lines: list[str]) -> str:
         return f.name
 
 
-def time_batch(rid: str, lines: list[str], jobs: int) -> tuple[float, float]:
+def time_batch(rid: str, lines: list[str], jobs: int) -> tuple[float, float | None]:
     """Lines per second of ``mjscore batch FILE --jobs N``: with its start-up, and without
-    (the wall time of a one-line batch, median of 3, taken off)."""
+    (the wall time of a batch of 64 lines, median of 3, taken off; None when the start-up
+    is most of the run, so the difference would be noise)."""
     path = batch_file(lines)
-    one = batch_file(lines[:1])
+    few = batch_file(lines[:64])
     try:
         cmd = [*mjscore_cmd(), "batch", "--rules", rid, "--jobs", str(jobs)]
         c = run_child([*cmd, path])
-        start = statistics.median(run_child([*cmd, one]).wall for _ in range(3))
-        return len(lines) / c.wall, len(lines) / max(c.wall - start, 1e-9)
+        start = statistics.median(run_child([*cmd, few]).wall for _ in range(3))
+        run = c.wall - start
+        return len(lines) / c.wall, (len(lines) - 64) / run if run > 0.3 * c.wall else None
     finally:
         os.unlink(path)
-        os.unlink(one)
+        os.unlink(few)
 
 
 def time_records(rid: str, lines: list[str]) -> float:
@@ -206,6 +208,36 @@ def batch_memory(rid: str, lines: list[str]) -> int:
 
 
 FLOOR = [sys.executable, str(HERE / "floor.py")]
+
+# Run in a child with another checkout's scorer imported first (so its package path wins
+# over this one's): the same timing function, on the same lines.
+_OTHER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import scorer
+sys.path.insert(1, sys.argv[2])
+import run
+lines = json.load(open(sys.argv[4]))
+print(json.dumps([run.time_in_process(sys.argv[3], lines)[0],
+                  run.time_in_process(sys.argv[3], lines, cold=False)[0], scorer.__file__]))
+"""
+
+
+def time_other(tree: str, rid: str, lines: list[str]) -> tuple[float, float] | None:
+    """(cold, steady) hands/s of another checkout on these lines; None if it cannot run."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(lines, f)
+    try:
+        out = subprocess.run([sys.executable, "-c", _OTHER, tree, str(HERE), rid, f.name],
+                             capture_output=True, text=True, env=CHILD_ENV, check=False)
+        cold, steady, where = json.loads(out.stdout.strip().splitlines()[-1])
+        if not str(where).startswith(str(Path(tree).resolve())):
+            return None
+        return cold, steady
+    except (ValueError, IndexError):
+        return None
+    finally:
+        os.unlink(f.name)
 
 
 def cold_start(rid: str, line: str, runs: int = 7) -> tuple[Cost, Cost]:
@@ -350,6 +382,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer hands, no batch runs")
     ap.add_argument("--memory-lines", type=int, default=100_000,
                     help="lines of the long batch file whose peak RSS is compared with 1,000")
+    ap.add_argument("--batch-lines", type=int, default=20_000,
+                    help="lines of the batch files timed with 1 and 2 jobs")
+    ap.add_argument("--against", metavar="DIR",
+                    help="another checkout of mjscore (e.g. `git worktree add /tmp/old main`): "
+                         "its in-process figures are measured in the same run, in turn with "
+                         "these, and printed as ratios")
     ap.add_argument("--rulesets", default=",".join(SETUPS), help="comma-separated ids")
     ap.add_argument("--save", metavar="FILE", help="write the figures as JSON, to compare later")
     ap.add_argument("--baseline", metavar="FILE",
@@ -396,7 +434,17 @@ def main() -> None:
         r_steady = fig(f"{rid}.low.steady", steady)
         print(f"  in-process, 0-2 wildcards mixed: {hps:,.0f} hands/s cold{r_cold}, "
               f"{steady:,.0f} steady{r_steady}")
-        if base.get(f"{rid}.low.steady"):
+        if args.against:
+            other = time_other(args.against, rid, low)
+            if other is None:
+                print(f"  {args.against}: could not be timed")
+            else:
+                print(f"  the same lines under {args.against}: {other[0]:,.0f} hands/s cold, "
+                      f"{other[1]:,.0f} steady — this tree ×{hps / other[0]:.2f} cold, "
+                      f"×{steady / other[1]:.2f} steady")
+                targets.append(Target(f"{rid}: 0-2 wildcards steady, over {args.against}",
+                                      steady / other[1], 2.0, True))
+        elif base.get(f"{rid}.low.steady"):
             targets.append(Target(f"{rid}: 0-2 wildcards steady, over the baseline",
                                   steady / base[f"{rid}.low.steady"], 2.0, True))
         # The slowest hands of the run, timed again on their own (cold caches, median of 3),
@@ -421,18 +469,25 @@ def main() -> None:
         print(f"  score_record in-process (flags + score + JSON record): {records:,.0f} hands/s;"
               f" score() alone {direct:,.0f} (×{direct / records:.2f})")
         if not args.quick:
-            b1, b1_run = time_batch(rid, everything, 1)
-            bn, bn_run = time_batch(rid, everything, jobs)
+            # a file long enough that start-up is a small part of the run (the hands
+            # repeat, as in a long batch: compare with the steady in-process figure)
+            long_file = [everything[i % len(everything)]
+                         for i in range(max(args.batch_lines, len(everything)))]
+            b1, b1_run = time_batch(rid, long_file, 1)
+            bn, bn_run = time_batch(rid, long_file, jobs)
             fig(f"{rid}.batch1", b1)
             fig(f"{rid}.batch{jobs}", bn)
-            print(f"  batch ({len(everything):,} lines): 1 job {b1:,.0f} lines/s, {jobs} jobs "
-                  f"{bn:,.0f} lines/s (×{bn / b1:.2f}); start-up taken off: {b1_run:,.0f} and "
-                  f"{bn_run:,.0f} (×{bn_run / b1_run:.2f})")
-            print(f"  in-process score() over batch 1 job: ×{direct / b1:.2f} "
-                  f"(start-up taken off ×{direct / b1_run:.2f})")
+
+            def show(x: float | None) -> str:
+                return "n/a" if x is None else f"{x:,.0f}"
+            print(f"  batch ({len(long_file):,} lines): 1 job {b1:,.0f} lines/s, {jobs} jobs "
+                  f"{bn:,.0f} lines/s (×{bn / b1:.2f}); start-up taken off: {show(b1_run)} and "
+                  f"{show(bn_run)}")
+            print(f"  in-process score() over batch 1 job: ×{direct / b1:.2f}"
+                  + (f" (start-up taken off ×{direct / b1_run:.2f})" if b1_run else ""))
             targets.append(Target(f"{rid}: batch {jobs} jobs over 1 job", bn / b1, 1.8, True))
-            targets.append(Target(f"{rid}: in-process over batch 1 job (no start-up)",
-                                  direct / b1_run, 1.2, False))
+            targets.append(Target(f"{rid}: in-process over batch 1 job", direct / b1, 1.2,
+                                  False))
         ours, floor = cold_start(rid, sets[0][0])
         fig(f"{rid}.cold_cpu_ms", ours.cpu * 1e3)
         print(f"  cold start of one `mjscore score` (median of 7): {ours.cpu * 1e3:.0f} ms CPU, "
