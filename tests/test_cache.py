@@ -293,6 +293,17 @@ def test_clear_cache(home: Path) -> None:
     assert bad.returncode == 2 and "--clear-cache takes nothing else" in bad.stderr
 
 
+def test_old_entries_are_pruned(home: Path, tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    f = tmp_path / "mine.yaml"
+    for i in range(5):  # five edits of one house file: five keys
+        f.write_text(f"extends: hangzhou\nid: mine{i}\n", encoding="utf-8")
+        load_file(f)
+    assert len(entries(home)) == 3
+    assert hit_after_load(f)  # the newest stays
+
+
 def test_load_ruleset_uses_the_cache(home: Path, tmp_path: Path) -> None:
     child, _ = house(tmp_path)
     load_ruleset(str(child))

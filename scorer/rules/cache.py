@@ -38,6 +38,7 @@ from .yamlsafe import Mark, YList, YMap
 
 FORMAT = 1
 MAX_ENTRY_BYTES = 4 * 1024 * 1024  # a built-in ruleset's entry is ~100 KiB
+MAX_ENTRIES = 256  # each edit of a house file writes a new entry: the oldest go
 _SUFFIX = ".json"
 
 
@@ -198,12 +199,25 @@ def put(file: str, text: str, data: YMap, chain: list[str]) -> None:
             json.dump(entry, f, ensure_ascii=False)
         os.replace(tmp, d / (_key(file, text) + _SUFFIX))  # atomic: readers see all or none
         tmp = None
+        _prune(d)
     except OSError:
         pass  # a full disk or a read-only directory: scoring goes on without the cache
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _prune(d: Path) -> None:
+    """Remove the least recently written entries beyond :data:`MAX_ENTRIES`; return None."""
+    try:
+        found = [(e.stat().st_mtime_ns, e) for e in d.glob("*" + _SUFFIX)]
+    except OSError:
+        return
+    if len(found) > MAX_ENTRIES:
+        for _, e in sorted(found)[: len(found) - MAX_ENTRIES]:
+            with contextlib.suppress(OSError):
+                e.unlink()
 
 
 def clear() -> int:
