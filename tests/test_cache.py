@@ -174,7 +174,7 @@ def test_a_damaged_entry_is_ignored_and_rewritten(home: Path, how: str) -> None:
     elif how == "node":  # a form the decoder does not know, its checksum made to match
         def node(d: dict[str, Any]) -> None:
             d["data"] = {"__reduce__": "os.system", "args": ["echo hacked"]}
-            d["sha256"] = cache._digest(json.dumps(d["data"]).encode())
+            d["digest"] = cache._digest(json.dumps(d["data"]).encode())
         tamper(entry, node)
     elif how == "deep":  # nested beyond the JSON reader's recursion limit
         entry.write_text('{"format": 1, "data": ' + "[" * 100_000 + "]" * 100_000 + "}")

@@ -10,7 +10,7 @@ read, nothing written) and rulesets are read from their files as without it.
 
 An entry is data, never code: JSON of strings, numbers, booleans, lists and the
 positions of each key (for messages and ``rules --yaml``). It is looked up by a hash of
-mjscore's version and the top file's path and bytes, and holds the path and SHA-256 of
+mjscore's version and the top file's path and bytes, and holds the path and BLAKE2b hash of
 every file in the chain; it is used only if every one still has those bytes. A
 corrupted, truncated, oversized or otherwise unreadable entry is ignored and rewritten.
 ``MJSCORE_NO_CACHE=1`` turns the cache off; :func:`clear` (``mjscore rules
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 import os
 import stat
@@ -36,7 +35,7 @@ from typing import Any
 from .files import ident
 from .yamlsafe import Mark, YList, YMap
 
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRY_BYTES = 4 * 1024 * 1024  # a built-in ruleset's entry is ~100 KiB
 MAX_ENTRIES = 256  # each edit of a house file writes a new entry: the oldest go
 _SUFFIX = ".json"
@@ -83,8 +82,20 @@ def _version() -> str:
     return str(getattr(sys.modules.get("scorer"), "__version__", "unknown"))
 
 
+try:  # the interpreter's own BLAKE2, without loading OpenSSL as hashlib does (~5 ms)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b as _blake2b
+
+
+def _hasher() -> Any:
+    return _blake2b(digest_size=32)
+
+
 def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    h = _hasher()
+    h.update(data)
+    return str(h.hexdigest())
 
 
 # The modules that turn files into the merged document: a change to any of them (a
@@ -94,28 +105,28 @@ _READERS = ("yamlsafe.py", "inherit.py", "files.py", "cache.py")
 
 @functools.cache
 def _readers_digest() -> str:
-    h = hashlib.sha256()
+    h = _hasher()
     for name in _READERS:
         try:
             h.update((Path(__file__).with_name(name)).read_bytes())
         except OSError:  # an installation without sources: the version alone decides
             h.update(name.encode())
-    return h.hexdigest()
+    return str(h.hexdigest())
 
 
 def _key(file: str, text: str) -> str:
     """The entry's name: a hash of the version, the reading modules, the resolved top file
     and its text."""
-    h = hashlib.sha256()
+    h = _hasher()
     for part in (f"mjscore {_version()} format {FORMAT} {_readers_digest()}",
                  str(Path(file).resolve()), text):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
-    return h.hexdigest()
+    return str(h.hexdigest())
 
 
 def _file_hashes(chain: list[str]) -> list[list[str]] | None:
-    """``[[path, sha256], ...]`` of the chain's files as they are now; None if one is unreadable."""
+    """``[[path, digest], ...]`` of the chain's files as they are now; None if one is unreadable."""
     out = []
     for p in chain:
         try:
@@ -156,7 +167,7 @@ def get(file: str, text: str) -> tuple[YMap, list[str]] | None:
         entry = json.loads(raw)
         if (not isinstance(entry, dict) or entry.get("format") != FORMAT
                 or entry.get("version") != _version()
-                or entry.get("sha256") != _digest(json.dumps(entry.get("data")).encode())):
+                or entry.get("digest") != _digest(json.dumps(entry.get("data")).encode())):
             return None
         chain = entry["chain"]
         if not isinstance(chain, list) or not chain or chain[0][0] != ident(file):
@@ -188,7 +199,7 @@ def put(file: str, text: str, data: YMap, chain: list[str]) -> None:
     if d is None or hashes is None:
         return
     entry = {"format": FORMAT, "version": _version(), "chain": hashes, "data": payload,
-             "sha256": _digest(json.dumps(payload).encode())}
+             "digest": _digest(json.dumps(payload).encode())}
     import tempfile  # only when writing: not at start-up
 
     tmp = None
