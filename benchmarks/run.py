@@ -140,6 +140,7 @@ class Cost:
     wall: float
     cpu: float
     rss_kib: int
+    status: int = 0
 
 
 def run_child(cmd: list[str], stdin_path: str | None = None) -> Cost:
@@ -153,13 +154,20 @@ def run_child(cmd: list[str], stdin_path: str | None = None) -> Cost:
         t = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env=CHILD_ENV)
-        _, _, ru = os.wait4(proc.pid, 0)
+        _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t
         proc.returncode = 0  # reaped above: keep Popen from waiting again
     finally:
         if stdin_path:
             stdin.close()  # type: ignore[union-attr]
-    return Cost(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss)
+    return Cost(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status))
+
+
+def checked(c: Cost, what: str) -> Cost:
+    """``c``, if the run ended as a batch may (0, or 1: some line failed); else exit."""
+    if c.status not in (0, 1):
+        sys.exit(f"benchmark: {what} exited with status {c.status}")
+    return c
 
 
 def batch_file(lines: list[str]) -> str:
@@ -175,9 +183,11 @@ def time_batch(rid: str, lines: list[str], jobs: int) -> tuple[float, float | No
     path = batch_file(lines)
     few = batch_file(lines[:64])
     try:
-        cmd = [*mjscore_cmd(), "batch", "--rules", rid, "--jobs", str(jobs)]
-        c = run_child([*cmd, path])
-        start = statistics.median(run_child([*cmd, few]).wall for _ in range(3))
+        def cmd(file: str) -> list[str]:
+            return [*mjscore_cmd(), "batch", file, "--rules", rid, "--jobs", str(jobs)]
+        c = checked(run_child(cmd(path)), "mjscore batch")
+        start = statistics.median(checked(run_child(cmd(few)), "mjscore batch").wall
+                                  for _ in range(3))
         run = c.wall - start
         return len(lines) / c.wall, (len(lines) - 64) / run if run > 0.3 * c.wall else None
     finally:
@@ -202,7 +212,8 @@ def batch_memory(rid: str, lines: list[str]) -> int:
     """Peak RSS in KiB of ``mjscore batch`` over ``lines`` (one job, jsonl to nowhere)."""
     path = batch_file(lines)
     try:
-        return run_child([*mjscore_cmd(), "batch", path, "--rules", rid, "--jobs", "1"]).rss_kib
+        return checked(run_child([*mjscore_cmd(), "batch", path, "--rules", rid, "--jobs", "1"]),
+                       "mjscore batch").rss_kib
     finally:
         os.unlink(path)
 
