@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from .ops import BINOPS
 
-if TYPE_CHECKING:
-    from .compile import Compiled
+
+class Compiled(Protocol):
+    """What rendering reads of a compiled expression (:class:`scorer.lang.compile.Compiled`):
+    its tree, and the evaluator of each node by ``id(node)``. A protocol, so that this
+    module needs nothing from the compiler, which uses :func:`fmt` from here."""
+
+    @property
+    def tree(self) -> ast.expr: ...
+
+    @property
+    def node_fns(self) -> Mapping[int, Callable[[Any], Any]]: ...
 
 _PREC = {"Add": 1, "Sub": 1, "Mult": 2, "FloorDiv": 2, "Mod": 2, "Pow": 3}
 
