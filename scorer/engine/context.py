@@ -8,7 +8,6 @@ expression sees.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -20,6 +19,7 @@ from ..rules.facts import Env
 from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS
 from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
+from ..text import closest
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,8 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> dict[str, 
             if not rs.options:
                 raise ContextError(f"--option {key}: the {rs.id} ruleset has no options",
                                    "option")
-            close = difflib.get_close_matches(key, list(rs.options), n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+            close = closest(key, rs.options)
+            hint = f"did you mean '{close}'? " if close else ""
             listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())
             raise ContextError(f"--option {key}: unknown option; {hint}options of {rs.id}: "
                                f"{listing}", "option")

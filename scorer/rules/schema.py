@@ -22,8 +22,8 @@ from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope,
 from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.readings import SHAPE_SIZES, SHAPES
+from ..text import Known, show, suggest
 from . import facts as F
-from .files import did_you_mean
 from .flags import ALWAYS_FLAGS
 from .flags import FEEDS as FLAGS
 from .inherit import origin
@@ -40,7 +40,6 @@ from .model import (
     Ruleset,
     Tally,
     Wildcard,
-    show,
 )
 from .yamlsafe import Mark, YList, YMap, load
 
@@ -174,7 +173,7 @@ class Compiler:
         """Report every key of ``m`` not in ``allowed``, with the closest allowed one."""
         for k in m:
             if k not in allowed:
-                hint = did_you_mean(k, list(allowed))
+                hint = suggest(k, allowed)
                 self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
                              f"unknown key '{k}'{hint}")
 
@@ -425,7 +424,7 @@ class Compiler:
                 if when is not None and s in known:
                     conds.append((str(s), when))
             if s not in known:
-                hint = did_you_mean(str(s), known)
+                hint = suggest(str(s), known)
                 self.problem(self.mark_of(raw, i), f"shapes[{i}]", f"unknown shape '{s}'{hint}")
             else:
                 out.append(str(s))
@@ -489,7 +488,7 @@ class Compiler:
         for name, spec in items:
             path = f"context.{name}"
             if name not in FLAGS:
-                hint = did_you_mean(name, list(FLAGS))
+                hint = suggest(name, list(FLAGS))
                 extra = " (always accepted, no need to list)" if name in ALWAYS_FLAGS else ""
                 self.problem(self.key_mark(raw, name) if isinstance(raw, YMap) else raw.mark,
                              path, f"unknown context flag '{name}'{hint}{extra}")
@@ -604,6 +603,7 @@ class Compiler:
             return ()
         ids: dict[str, int] = {}
         tally_names = [t.name for t in tallies]
+        known_tallies = Known(tally_names)  # prepared once: a file may misname thousands
         out: list[Pattern] = []
         replaces_at: list[tuple[int, str, Any]] = []
         for i, path, item in entries:
@@ -614,7 +614,7 @@ class Compiler:
             ids[pid] = origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
-                hint = did_you_mean(str(tally), tally_names)
+                hint = suggest(str(tally), known_tallies)
                 self.problem(self.mark_of(item, "tally"), f"{path}.tally",
                              f"unknown tally '{tally}'{hint}")
                 continue
@@ -672,13 +672,14 @@ class Compiler:
                                tuple(also), self.text(item, "notes", f"{path}.notes"), i,
                                self.flag(item, "fallback", f"{path}.fallback"), each,
                                combine))
+        known_ids = Known(ids)
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
                 if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
-                    hint = did_you_mean(str(r), list(ids))
+                    hint = suggest(str(r), known_ids)
                     container = item.get("replaces")
                     self.problem(self.mark_of(container, j) if isinstance(container, YList)
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
@@ -699,9 +700,10 @@ class Compiler:
             self.problem(self.mark_of(raw, "prefer"), "ties.prefer",
                          "must be a list of pattern ids")
             prefer = []
+        known = Known(ids)
         for j, pid in enumerate(prefer):
             if pid not in ids:
-                hint = did_you_mean(str(pid), list(ids))
+                hint = suggest(str(pid), known)
                 self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
                              else self.mark_of(raw, "prefer"), f"ties.prefer[{j}]",
                              f"no pattern with id '{pid}'{hint}")

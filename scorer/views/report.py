@@ -14,9 +14,10 @@ from ..errors import MjscoreError, NotAWin
 from ..lang.expr import GROUP, TILE, elem_of, render
 from ..model import tiles as T
 from ..rules.flags import echo
-from ..rules.model import Ruleset, show
+from ..rules.model import Ruleset
 from ..search.decompose import Group
 from ..search.readings import describe_group
+from ..text import show
 
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
 

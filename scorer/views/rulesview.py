@@ -20,9 +20,10 @@ from typing import Any
 
 from ..model import tiles as T
 from ..rules.load import list_builtin, load_ruleset
-from ..rules.model import Ruleset, show
+from ..rules.model import Ruleset
 from ..rules.schema import TOP_KEYS
 from ..rules.yamlsafe import YList, YMap
+from ..text import show
 
 DESCRIBE_COMBINE = {
     "max": "exactly one pattern counts: the one that pays the winner most",
