@@ -30,6 +30,7 @@ from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
 from ..rules.plan import Memo
 from ..search.readings import Reading, interpret, readings
+from ..search.shapes import shape_words
 from .context import Context, Table, resolve
 from .payments import Settlement, settle
 
@@ -183,7 +184,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     rds = readings(interp, spec, shapes, rs.sets, table.self_draw, place_once=not rs.plan.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
-                      f"{_shapes_text(rs, shapes)}", "not_winning")
+                      f"{shape_words(shapes, rs.sets)}", "not_winning")
     renvs = []
     for r in rds:
         # Seed each reading's names with the hand's (a C-level dict copy), so only
@@ -257,17 +258,6 @@ def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
         s = scored[k]
         preferred = any(h.pattern.id in rs.tie_prefer for h in s.hits)
         s.tie = n + pos if preferred else -pos
-
-
-def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
-    """The winning shapes in words, e.g. ``a pair and 5 sets`` (17 tiles)."""
-    names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans",
-             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
-             "all_honors": "all honors",
-             "honors_knitted": "honors and knitted tiles (全不靠)",
-             "knitted_straight": "a knitted straight with a set and a pair (组合龙)"}
-    return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
 _HAND_LEVEL = frozenset(F.names_at("hand"))

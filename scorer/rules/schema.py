@@ -21,7 +21,7 @@ from ..errors import Problem, RulesetError
 from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
 from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
-from ..search.readings import SHAPE_SIZES, SHAPES
+from ..search.shapes import SHAPES
 from ..text import Known, show, suggest
 from . import facts as F
 from .flags import ALWAYS_FLAGS
@@ -51,7 +51,7 @@ TOP_KEYS = {
     "source": "where the rules come from",
     "notes": "rulings and remarks (a list of texts)",
     "hand_size": "tiles in a winning hand before kong extras (14, or 17 for Xiamen)",
-    "shapes": f"winning shapes: {', '.join(['standard', *SHAPES])}; an entry may be "
+    "shapes": f"winning shapes: {', '.join(SHAPES)}; an entry may be "
     "{shape: NAME, when: CONDITION} to try the shape only on hands where the condition holds",
     "players": "number of players (an expression over options)",
     "suits": "suits in play, e.g. ['m', 'p'] for a table without bamboo (an expression)",
@@ -320,8 +320,9 @@ class Compiler:
         hand_scope = Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}, readings=reading_scope)
         shapes, shape_when = self.shapes(d, Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}))
         for i, sname in enumerate(shapes):
-            size = SHAPE_SIZES.get(sname)
-            if size is not None and size != hand_size:
+            sizes = SHAPES[sname].sizes
+            if sizes is not None and hand_size not in sizes:
+                size = " or ".join(map(str, sorted(sizes)))
                 self.problem(self.mark_of(d.get("shapes"), i), f"shapes[{i}]",
                              f"{sname} is a {size}-tile shape; this ruleset's hand_size is "
                              f"{hand_size}")
@@ -405,7 +406,7 @@ class Compiler:
         holds, e.g. ``{shape: as_held, when: "wild_count == 3"}`` (三金倒).
         """
         raw = d.get("shapes", ["standard"])
-        known = ["standard", *SHAPES]
+        known = list(SHAPES)
         conds: list[tuple[str, Compiled]] = []
         if not isinstance(raw, list) or not raw:
             self.problem(self.mark_of(d, "shapes"), "shapes",
@@ -547,7 +548,7 @@ class Compiler:
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
                          "must be 'all' or 'melds'")
         shapes = raw.get("stand_in_self_shapes") or []
-        known = ["standard", *SHAPES]
+        known = list(SHAPES)
         if not isinstance(shapes, list) or any(s not in known for s in shapes):
             self.problem(self.mark_of(raw, "stand_in_self_shapes"),
                          "wildcard.stand_in_self_shapes",

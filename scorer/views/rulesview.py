@@ -23,6 +23,7 @@ from ..rules.load import list_builtin, load_ruleset
 from ..rules.model import Ruleset
 from ..rules.schema import TOP_KEYS
 from ..rules.yamlsafe import YList, YMap
+from ..search.shapes import shape_words
 from ..text import show
 
 DESCRIBE_COMBINE = {
@@ -30,9 +31,6 @@ DESCRIBE_COMBINE = {
     "sum": "the values of every pattern that applies are added",
     "product": "the values of every pattern that applies are multiplied",
 }
-SHAPE_TEXT = {"standard": "a pair and {sets} sets", "seven_pairs": "seven pairs",
-              "as_held": "any tiles, as held",
-              "thirteen_orphans": "thirteen orphans"}
 
 
 def list_text() -> str:
@@ -298,7 +296,7 @@ def markdown(rs: Ruleset) -> str:
     out.append("## The hand")
     out.append("")
     conds = dict(rs.shape_when)
-    shapes = ", ".join(SHAPE_TEXT.get(s, s.replace("_", " ")).format(sets=rs.sets)
+    shapes = ", ".join(shape_words((s,), rs.sets)
                        + (f" (only when `{_md(conds[s].src)}`)" if s in conds else "")
                        for s in rs.shapes)
     out.append(f"- A winning hand has {rs.hand_size} tiles (each kong adds one): {shapes}.")
