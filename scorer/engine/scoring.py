@@ -285,7 +285,7 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
             return None
         return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
     return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
-                 for p in rs.patterns if p.combine is None)
+                 for p in rs.patterns if p.count_once is None)
 
 
 def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:

@@ -129,9 +129,10 @@ class Pattern:
     fallback: bool = False
     # a list expression: the pattern counts once per item, and the report names the items
     each: Compiled | None = None
-    # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
-    # the combine-once principle (scorer.search.combine); its `when` sees only the sets a, b, c, d
-    combine: tuple[str, int] | None = None
+    # count_once: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
+    # the combine-once principle (套算一次, scorer.search.combine); its `when` sees only the
+    # sets a, b, c, d
+    count_once: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -109,8 +109,8 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
             when = f"each of {p.each.src}" if when == "True" else f"{when}; each of {p.each.src}"
         elif p.count is not None:
             when = f"× {p.count.src}" if when == "True" else f"{when}; × {p.count.src}"
-        if p.combine is not None:  # judged on combinations of sets, counted once (套算一次)
-            when = f"{p.combine[1]} {p.combine[0]} a..: {when}"
+        if p.count_once is not None:  # judged on combinations of sets, counted once (套算一次)
+            when = f"{p.count_once[1]} {p.count_once[0]} a..: {when}"
         rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
                      ", ".join(sorted(p.replaces))])
     out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
