@@ -15,7 +15,7 @@ from ..errors import ContextError, EvaluationError, NotationError
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
-from ..rules.facts import Env
+from ..rules.facts import Env, fill_context
 from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS
 from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
@@ -232,18 +232,16 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     env = Env()
     env.update(options)
     env.update(
-        seat=seat, round=rnd, seat_wind=27 + T.SEATS.index(seat),
-        round_wind=27 + T.SEATS.index(rnd), winner_is_dealer=seat == "E",
-        wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
+        seat=seat, round=rnd, wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
         kong_draw=kong_draw, kongs=kongs, piao=piao, you=you, flowers=flowers_count,
-        flower_list=flower_list,
-        flowers_known=bool(flower_list) or flowers_count == 0, base=flag_default("base", 1),
+        flower_list=flower_list, base=flag_default("base", 1),
         self_draw=False, discard=True, discarder=discarder,
         # --out S,W or --out S --out W
         out=[_seat(c, "--out") for c in "".join(ctx.out) if c not in ", "],
     )
     # a switch that feeds the one fact of its own name passes through as it is
     env.update({f.field: getattr(ctx, f.field) for f in FLAGS if f.switch and f.feeds == (f.field,)})
+    fill_context(env)  # seat_wind, winner_is_dealer, ...: computed where they are declared
     # 3. the table: players and seats
     players = rs.players(env)
     if not isinstance(players, int) or not 2 <= players <= 4:
