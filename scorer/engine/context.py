@@ -287,7 +287,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         raise ContextError("a discard win needs --from SEAT (who discarded the winning tile); "
                            "add --self-draw if the tile was self-drawn", "--from")
 
-    # 6. the suits in play and the wildcard model
+    # 5. the suits in play and the wildcard model
     suits = tuple(rs.suits(env))
     bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
     if bad:
@@ -316,7 +316,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
                            "--piao")
     env["wild_face"] = wspec.face
 
-    # 7. 承包 relations
+    # 6. 承包 relations
     relations: list[tuple[str, str]] = []
     for text in ctx.chengbao:
         parts = text.replace(" ", "").split(":")

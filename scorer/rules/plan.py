@@ -44,6 +44,10 @@ class Memo(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._data)
 
+    def clear(self) -> None:
+        """Forget every value (a benchmark's cold start)."""
+        self._data.clear()
+
     def get(self, key: K) -> V | None:
         """The value stored for key, or None."""
         return self._data.get(key)
