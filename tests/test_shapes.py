@@ -34,7 +34,7 @@ def test_the_schema_lists_the_registry(tmp_path: Path) -> None:
 
 
 def test_the_not_winning_message_uses_the_registry_words() -> None:
-    # RULES.md Hangzhou: 4 sets + pair, or seven pairs; 123m456m789m123p + 2m 9p is neither
+    # Hangzhou (docs/rulings.md#hangzhou): 4 sets + pair, or seven pairs; 123m456m789m123p + 2m 9p is neither
     with pytest.raises(NotAWin) as e:
         run_line("123m456m789m123p2m9p --self-draw", "hangzhou")
     assert e.value.message == ("not a winning hand: the tiles do not form a pair and 4 sets "
