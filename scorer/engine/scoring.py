@@ -236,18 +236,22 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
+    # made once, entered for every reading (the loop is hot)
+    out_of_time = ruleset_errors(rs.file)  # a user's ruleset that has used up its CPU time
+    dropping = ruleset_errors(f"{rs.file} not_a_win", catch=(Exception,))
     for renv in renvs:
-        with ruleset_errors(rs.file):  # a user's ruleset that has used up its CPU time
+        with out_of_time:
             check_clock()
-        dropped = None
-        with ruleset_errors(f"{rs.file} not_a_win", catch=(Exception,)):
-            for fn, chk in reading_checks:
-                if fn(renv):
-                    dropped = chk.message(renv)
-                    break
-        if dropped is not None:
-            first_drop = first_drop or dropped
-            continue
+        if reading_checks:
+            dropped = None
+            with dropping:
+                for fn, chk in reading_checks:
+                    if fn(renv):
+                        dropped = chk.message(renv)
+                        break
+            if dropped is not None:
+                first_drop = first_drop or dropped
+                continue
         scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
@@ -422,8 +426,10 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
         choices.append(opts or [None])
     out: list[Variant] = []
+    out_of_time = ruleset_errors(f"{rs.file} tallies")  # many 'max' tallies: many combinations
+    headline_of = ruleset_errors("score", rs.score)
     for combo in product(*choices):
-        with ruleset_errors(f"{rs.file} tallies"):  # many 'max' tallies: many combinations
+        with out_of_time:
             check_clock()
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
@@ -442,8 +448,9 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                             v = int(c.number(renv))
                         vals.append((v, 1))
                         also.append((tname, h.pattern, v))
-            # exact integers, with the expression language's bound on their size
-            with ruleset_errors(t.where or rs.file):
+            # exact integers, with the expression language's bound on their size (a try,
+            # not ruleset_errors: the hot path, and the message names this tally)
+            try:
                 if not vals:
                     tallies[t.name] = t.default
                 elif t.combine == "sum":
@@ -458,7 +465,9 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                     tallies[t.name] = total
                 else:
                     tallies[t.name] = max(v for v, _ in vals)
-        with ruleset_errors("score", rs.score):
+            except EvalError as e:
+                raise translate(e, t.where or rs.file) from None
+        with headline_of:
             headline = int(rs.score.number(tallies))
         key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
