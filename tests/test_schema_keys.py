@@ -43,9 +43,9 @@ def test_xiamen_shui_table_is_filters_that_read_as_the_comprehensions() -> None:
 
 
 def test_xiamen_shui_by_hand() -> None:
-    # the Xiamen 水 table (docs/rulings.md#xiamen): exposed dragon pung [CCC] 1, exposed wind kong [EEEE] 3, concealed
-    # suited pung 555p 1, concealed dragon pung FFF 2: 水 7; self-drawn k 2; idle winner 底 8:
-    # each payer (8 + 7) x 2 = 30
+    # the Xiamen 水 table (docs/rulings.md#xiamen): exposed dragon pung [CCC] 1, exposed
+    # wind kong [EEEE] 3, concealed suited pung 555p 1, concealed dragon pung FFF 2: 水 7;
+    # self-drawn k 2; idle winner 底 8: each payer (8 + 7) x 2 = 30
     r = run_line("[CCC,1][EEEE,2]555pFFF12m7s7s3m --wild 9s --self-draw --seat S", "xiamen")
     assert r.best.tallies["shui"] == 7 and r.best.score == 2
     assert r.payments == {"E": -30, "S": 90, "W": -30, "N": -30}

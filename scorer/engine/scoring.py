@@ -14,13 +14,12 @@ higher headline number, then fewer wildcards substituted, then the ruleset's
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, NotAWin
-from ..lang.expr import Compiled, EvalError, check_clock, safe_mul, safe_pow, start_clock, stop_clock
+from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
@@ -151,16 +150,14 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """Score one hand under a ruleset; raise an :class:`MjscoreError` subclass on failure.
 
     ``hand`` may be notation text, ``ruleset`` a built-in id or a path. A user's
-    ruleset file gets :data:`scorer.lang.expr.TIME_LIMIT` seconds of CPU for the hand; the
-    built-in rulesets are trusted and run without the clock.
+    ruleset file gets :data:`scorer.lang.budget.TIME_LIMIT` seconds of this thread's CPU for
+    the hand (a budget of its own, so threads scoring at once do not share one); the
+    built-in rulesets are trusted and run without a budget.
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
-    start_clock(math.inf if rs.trusted else None)
-    try:
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         return _score(h, rs, context or Context())
-    finally:
-        stop_clock()
 
 
 def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
@@ -241,7 +238,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     dropping = ruleset_errors(f"{rs.file} not_a_win", catch=(Exception,))
     for renv in renvs:
         with out_of_time:
-            check_clock()
+            budget.check()
         if reading_checks:
             dropped = None
             with dropping:
@@ -430,7 +427,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
     headline_of = ruleset_errors("score", rs.score)
     for combo in product(*choices):
         with out_of_time:
-            check_clock()
+            budget.check()
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
             used = [h for h in counted if h.pattern.tally not in max_names

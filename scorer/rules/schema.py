@@ -4,7 +4,7 @@ A ruleset says which shapes win, how wildcards are read, which context flags it
 uses, its options, its patterns (condition + value, in *tallies* that combine
 by max / sum / product), which patterns replace others, what makes a hand not
 a legal win, and how each payer's share is computed. Every condition and
-formula is an expression of :mod:`scorer.lang.expr`, type-checked against the
+formula is an expression of :mod:`scorer.lang`, type-checked against the
 vocabulary of :mod:`scorer.rules.facts` at load time; a mistake is reported with
 file, line, column and key, and all problems are collected before failing.
 Finding files is :mod:`scorer.rules.files`, ``extends:`` :mod:`scorer.rules.inherit`.
@@ -18,19 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from ..lang.expr import (
-    BOOL,
-    GROUP,
-    INT,
-    STR,
-    TILE,
-    Compiled,
-    ExprError,
-    Scope,
-    compile_expr,
-    is_numeric,
-    list_of,
-)
+from ..lang import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
+from ..lang.types import ANY, NONE, Type, base, is_list, list_of, maybe
 from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.shapes import SHAPES
@@ -161,7 +150,8 @@ CHENGBAO = _section({"allowed", "message", "reverse_factor"},
 class Compiler:
     """Validates a merged ruleset map and compiles it into a Ruleset, collecting problems."""
 
-    def __init__(self, file: str, data: YMap) -> None:
+    def __init__(self, file: str, data: YMap, metered: bool = True) -> None:
+        self.metered = metered  # False for a trusted built-in file: no CPU budget ticks
         self.file = file
         self.data = data
         self.problems: list[Problem] = []
@@ -289,7 +279,7 @@ class Compiler:
             self.problem(self.mark_of(container, key), path, "missing")
             return None
         try:
-            c = compile_expr(value, scope)
+            c = compile_expr(value, scope, metered=self.metered)
         except ExprError as e:
             mk = self.mark_of(container, key) if (isinstance(container, dict) and
                                                   key in container) else None
@@ -382,7 +372,7 @@ class Compiler:
 
         players = self.expr(d, "players", "players", opt_scope, "number", default=4)
         suits = self.expr(d, "suits", "suits", opt_scope, default="['m', 'p', 's']")
-        if suits is not None and suits.type not in ("list[str]", "list[any]"):
+        if suits is not None and str(suits.type) not in ("list[str]", "list[any]"):
             self.problem(self.mark_of(d, "suits"), "suits",
                          f"must give a list of suit letters, this gives a {suits.type}")
         rk = d.get("robbing_kong", "discard")
@@ -506,10 +496,10 @@ class Compiler:
                                  f"must be one of the values ({', '.join(show(v) for v in vals)})")
                     continue
                 kinds = {type(v) for v in vals if v is not None}
-                typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), "any") if len(
-                    kinds) == 1 else "any"
+                typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), ANY) if len(
+                    kinds) == 1 else ANY
                 if None in vals:
-                    typ += "?"
+                    typ = maybe(typ)
                 out[name] = OptionSpec(name, vals, default, typ, description=desc)
             else:
                 lo, hi = spec.get("min"), spec.get("max")
@@ -585,7 +575,7 @@ class Compiler:
         if raw is None:
             return None
         face = self.expr(raw, "face", "wildcard.face", scope)
-        if face is not None and face.type.rstrip("?") not in (TILE, "none"):
+        if face is not None and base(face.type) not in (TILE, NONE):
             self.problem(self.mark_of(raw, "face"), "wildcard.face",
                          f"must give a tile (e.g. wild, or 'P'), this gives a {face.type}")
         in_play = self.expr(raw, "in_play", "wildcard.in_play", scope, "number", default=4)
@@ -697,7 +687,7 @@ class Compiler:
                     each = self.each_filter(item["each"], f"{path}.each", scope)
                 else:
                     each = self.expr(item, "each", f"{path}.each", scope)
-                if each is not None and not each.type.startswith("list["):
+                if each is not None and not is_list(each.type):
                     self.problem(self.mark_of(item, "each"), f"{path}.each",
                                  f"must give a list (e.g. [g for g in pungs if g.dragon]), "
                                  f"this gives a {each.type}")
@@ -786,8 +776,8 @@ class Compiler:
             return None
         path = f"{path}.{key}"
         of, n = raw.get("of"), raw.get("sets")
-        if not isinstance(of, str) or scope.names.get(of) != f"list[{GROUP}]":
-            lists = sorted(k for k, v in scope.names.items() if v == f"list[{GROUP}]")
+        if not isinstance(of, str) or scope.names.get(of) != list_of(GROUP):
+            lists = sorted(k for k, v in scope.names.items() if v == list_of(GROUP))
             self.problem(self.mark_of(raw, "of"), f"{path}.of",
                          f"must name a list of groups: {', '.join(lists)}")
             return None
@@ -846,7 +836,7 @@ class Compiler:
             return None
         src = f"[{var} for {var} in {of}{' if ' + ' and '.join(conds) if conds else ''}]"
         try:
-            c = compile_expr(src, scope)
+            c = compile_expr(src, scope, metered=self.metered)
         except ExprError as e:  # pragma: no cover - every part was checked above
             self.problem(raw.mark, path, e.message)
             return None
@@ -854,7 +844,7 @@ class Compiler:
         c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
 
-    def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
+    def payment(self, raw: Any, names: dict[str, Type], opt_scope: Scope) -> Payment | None:
         """``payment:``: pays, amount, the ``let`` chain and 承包; None if it has a problem."""
         raw = self.mapping(raw, PAYMENT, "payment")
         if raw is None:
