@@ -233,23 +233,31 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
-    # made once, entered for every reading (the loop is hot)
-    out_of_time = ruleset_errors(rs.file)  # a user's ruleset that has used up its CPU time
-    dropping = ruleset_errors(f"{rs.file} not_a_win", catch=(Exception,))
-    for renv in renvs:
-        with out_of_time:
+    # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
+    # out of CPU time, 1: a not_a_win check on the reading; a reading's own scoring
+    # names its errors itself), translated as ruleset_errors would.
+    sites = (ruleset_errors(rs.file), ruleset_errors(f"{rs.file} not_a_win", catch=(Exception,)))
+    at = 0
+    try:
+        for renv in renvs:
+            at = 0
             budget.check()
-        if reading_checks:
-            dropped = None
-            with dropping:
+            if reading_checks:
+                at = 1
+                dropped = None
                 for fn, chk in reading_checks:
                     if fn(renv):
                         dropped = chk.message(renv)
                         break
-            if dropped is not None:
-                first_drop = first_drop or dropped
-                continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+                if dropped is not None:
+                    first_drop = first_drop or dropped
+                    continue
+            at = 2
+            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+    except Exception as e:
+        if at == 2 or not isinstance(e, sites[at].catch):
+            raise
+        raise translate(e, sites[at].where) from None
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
