@@ -134,9 +134,12 @@ class ruleset_errors:
 
 
 def _holds(c: Compiled, env: Any, where: str) -> Any:
-    """The value of a condition (errors, not_a_win), its failure named."""
-    with ruleset_errors(where, c):
+    """The value of a condition (errors, not_a_win), its failure named (as ruleset_errors
+    would: a try costs nothing, and every hand checks every error)."""
+    try:
         return c(env)
+    except EvalError as e:
+        raise translate(e, where, c) from None
 
 
 def _whole(v: Any, c: Compiled | None) -> None:
@@ -234,9 +237,8 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
-    # out of CPU time, 1: a not_a_win check on the reading; a reading's own scoring
-    # names its errors itself), translated as ruleset_errors would.
-    sites = (ruleset_errors(rs.file), ruleset_errors(f"{rs.file} not_a_win", catch=(Exception,)))
+    # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
+    # scoring, which names its errors itself), translated as ruleset_errors would.
     at = 0
     try:
         for renv in renvs:
@@ -255,9 +257,9 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
             at = 2
             scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     except Exception as e:
-        if at == 2 or not isinstance(e, sites[at].catch):
+        if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise
-        raise translate(e, sites[at].where) from None
+        raise translate(e, rs.file if at == 0 else f"{rs.file} not_a_win") from None
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
@@ -431,11 +433,11 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
         choices.append(opts or [None])
     out: list[Variant] = []
-    out_of_time = ruleset_errors(f"{rs.file} tallies")  # many 'max' tallies: many combinations
-    headline_of = ruleset_errors("score", rs.score)
     for combo in product(*choices):
-        with out_of_time:
+        try:  # many 'max' tallies multiply into many combinations
             budget.check()
+        except EvalError as e:
+            raise translate(e, f"{rs.file} tallies") from None
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
             used = [h for h in counted if h.pattern.tally not in max_names
@@ -472,8 +474,10 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                     tallies[t.name] = max(v for v, _ in vals)
             except EvalError as e:
                 raise translate(e, t.where or rs.file) from None
-        with headline_of:
+        try:
             headline = int(rs.score.number(tallies))
+        except EvalError as e:
+            raise translate(e, "score", rs.score) from None
         key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:

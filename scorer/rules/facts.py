@@ -210,7 +210,8 @@ def _hand_tiles(env: Env) -> tuple[int, ...]:
       "physical tiles (four wildcards count as one)", eager=True)
 def _physical_quads(env: Env) -> int:
     h = _hand(env)
-    return sum(1 for n in Counter((*h.concealed, h.winning)).values() if n == 4)
+    held = (*h.concealed, h.winning)
+    return sum(1 for t in set(held) if held.count(t) == 4)
 
 
 @fact("concealed_kongs", INT, "hand", "concealed kongs among the fixed melds (暗杠)", eager=True)
