@@ -27,6 +27,7 @@ from .engine.context import Context
 from .errors import ContextError
 from .model.notation import join_hand_args
 from .rules.flags import FLAGS, Flag
+from .text import close_matches
 
 HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
 
@@ -112,9 +113,7 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
                 continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
                 raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
-            from difflib import get_close_matches  # only for a mistake: not at start-up
-
-            close = get_close_matches(name, _LONG)
+            close = close_matches(name, _LONG, n=3)
             hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
             raise ArgvError(f"No such option: {name}{hint}", name, at)
         if flag.switch:

@@ -25,7 +25,8 @@ from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.search import decompose as D
-from scorer.search.readings import MELD_SHAPES, WildSpec, interpret, readings, tile_codes
+from scorer.search.readings import WildSpec, interpret, readings, tile_codes
+from scorer.search.shapes import SHAPES
 from scorer.views.report import payment_lines, stand_in_text
 
 from .conftest import run_line
@@ -149,7 +150,9 @@ def test_all_honors_with_melds_only_of_honors() -> None:
     assert {r.shape for r in readings(interpret(ok, spec), spec, shapes, 4, True)} == {
         "all_honors"}
     assert readings(interpret(bad, spec), spec, shapes, 4, True) == []
-    assert MELD_SHAPES["all_honors"](D.Group("pung", (27, 27, 27)))
+    melds = SHAPES["all_honors"].melds
+    assert melds is not None and melds(D.Group("pung", (27, 27, 27)))
+    assert not melds(D.Group("chow", (0, 1, 2)))
 
 
 # --- stand-in counted as itself -------------------------------------------------------------

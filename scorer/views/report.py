@@ -15,9 +15,10 @@ from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, render
 from ..model import tiles as T
 from ..rules.flags import echo
-from ..rules.model import Ruleset, show
+from ..rules.model import Ruleset
 from ..search.decompose import Group
 from ..search.readings import describe_group
+from ..text import show
 from .table import simple
 
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}

@@ -20,18 +20,17 @@ from typing import Any
 
 from ..model import tiles as T
 from ..rules.load import list_builtin, load_ruleset
-from ..rules.model import Ruleset, show
+from ..rules.model import Ruleset
 from ..rules.schema import TOP_KEYS
 from ..rules.yamlsafe import YList, YMap
+from ..search.shapes import shape_words
+from ..text import show
 
 DESCRIBE_COMBINE = {
     "max": "exactly one pattern counts: the one that pays the winner most",
     "sum": "the values of every pattern that applies are added",
     "product": "the values of every pattern that applies are multiplied",
 }
-SHAPE_TEXT = {"standard": "a pair and {sets} sets", "seven_pairs": "seven pairs",
-              "as_held": "any tiles, as held",
-              "thirteen_orphans": "thirteen orphans"}
 
 
 def list_text() -> str:
@@ -110,8 +109,8 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
             when = f"each of {p.each.src}" if when == "True" else f"{when}; each of {p.each.src}"
         elif p.count is not None:
             when = f"× {p.count.src}" if when == "True" else f"{when}; × {p.count.src}"
-        if p.combine is not None:  # judged on combinations of sets, counted once (套算一次)
-            when = f"{p.combine[1]} {p.combine[0]} a..: {when}"
+        if p.count_once is not None:  # judged on combinations of sets, counted once (套算一次)
+            when = f"{p.count_once[1]} {p.count_once[0]} a..: {when}"
         rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
                      ", ".join(sorted(p.replaces))])
     out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
@@ -297,7 +296,7 @@ def markdown(rs: Ruleset) -> str:
     out.append("## The hand")
     out.append("")
     conds = dict(rs.shape_when)
-    shapes = ", ".join(SHAPE_TEXT.get(s, s.replace("_", " ")).format(sets=rs.sets)
+    shapes = ", ".join(shape_words((s,), rs.sets)
                        + (f" (only when `{_md(conds[s].src)}`)" if s in conds else "")
                        for s in rs.shapes)
     out.append(f"- A winning hand has {rs.hand_size} tiles (each kong adds one): {shapes}.")
