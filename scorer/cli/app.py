@@ -92,8 +92,8 @@ for _command in (score, waits):  # waits takes exactly the score flags
     _command.__annotations__ = {p.name: p.annotation for p in _SIGNATURE.parameters.values()}
     app.command()(_command)
 app.command()(rulescmd.rules)
-app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    batchcmd.batch)
+app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+            epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
 
 
