@@ -106,7 +106,9 @@ def table_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
     rows = []
     for r in csv_rows(data, lang):
         side = f"{r[13]}: " if r[13] else ""
-        rows.append([r[0], r[1], side + str(r[2]), r[3], r[10], r[11], *r[5:9], r[9]])
+        opts = data[r[13].lower()].get("options") if r[13] else None
+        ruleset = side + str(r[2]) + "".join(f" {k}={v}" for k, v in (opts or {}).items())
+        rows.append([r[0], r[1], ruleset, r[3], r[10], r[11], *r[5:9], r[9]])
     if data.get("kind") == "dispute" and "payment_differences" in data:
         d = data["payment_differences"]
         rows.append(["", "", "B − A", "", "", " ".join(data.get("differences", ())),
