@@ -11,8 +11,10 @@ Run:  pip install "mjscore[dask]"
       python examples/dask_totals.py examples/hangzhou.txt --rules hangzhou [--stake 0.5]
 
 Lines carry their flags exactly as on the command line; flags given here apply to every
-line. A record that names its players (`"players": {"E": "Ann", …}`) is booked to them;
-otherwise the totals are per seat.
+line. Who sat where is named as in `mjscore batch`: `--players E=Ann,S=Bo,W=Cy,N=Di` here
+or on a line, or a `# players: …` line for the lines after it (read in order, before the
+bag is made: `scorer.batch.seated`). A record that names its players is booked to them;
+otherwise the totals are per seat. The totals equal `mjscore batch FILE --totals`'s.
 """
 
 from __future__ import annotations
@@ -24,13 +26,14 @@ from typing import Any
 import dask.bag as db
 
 from scorer import score_record
+from scorer.batch import seated
 from scorer.ledger import Ledger, book, combine
 from scorer.views.ledger import totals_table
 
 
-def _score(numbered: tuple[int, str], defaults: Sequence[str]) -> dict[str, Any]:
-    n, text = numbered
-    return score_record(text, defaults, n)
+def _score(numbered: tuple[int, str, str | None], defaults: Sequence[str]) -> dict[str, Any]:
+    n, text, players = numbered  # players: the seating a '# players:' line above set
+    return score_record(text, defaults, n, players=players)
 
 
 def _partial(records: Iterable[dict[str, Any]]) -> Ledger:
@@ -41,7 +44,8 @@ def ledger_of(path: str, defaults: Sequence[str] = (), npartitions: int = 4,
               scheduler: str = "sync") -> Ledger:
     """The ledger of a hand file, scored and totalled by Dask; returns a :class:`Ledger`."""
     with open(path, encoding="utf-8") as f:
-        numbered = list(enumerate(f.read().splitlines(), 1))  # line numbers for failed lines
+        # line numbers for failed lines, and the seating in force at each line
+        numbered = list(seated(enumerate(f.read().splitlines(), 1)))
     bag = db.from_sequence(numbered, npartitions=npartitions)
     records = bag.map(_score, defaults=list(defaults))
     # perpartition books a chunk; aggregate merges partial ledgers, two at a time up the tree
