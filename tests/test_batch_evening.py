@@ -262,3 +262,13 @@ def test_help_lists_every_flag_a_line_takes() -> None:
             assert f"  {f.name}" in r.stdout, f.name
     for flag in ("--players SEATING", "--totals", "--stake"):
         assert flag in r.stdout
+
+
+def test_the_readme_shows_what_the_evening_prints() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    head = "$ mjscore batch examples/evening.txt --players E=Ann,S=Bo,W=Cy,N=Di --totals " \
+           "--format table --lang en\n(the table of the ten lines, then:)\n"
+    shown = readme[readme.index(head) + len(head):].split("```")[0].rstrip("\n")
+    r = runner.invoke(app, ["batch", str(EVENING), *SEATING, "--totals", "--format", "table",
+                            "--lang", "en"])
+    assert r.stdout.rstrip("\n").endswith("\n" + shown)
