@@ -15,6 +15,7 @@ memory stays flat on a file of any length, and yields records in input order.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import os
@@ -195,7 +196,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         own, spec_line = _take_players(argv)
         spec = spec_line if spec_line is not None else (
             players if players is not None else spec_default)
-        seating = parse_players(spec) if spec is not None else None
+        seating = dict(_seating(spec)) if spec is not None else None
         try:
             args = parse([*base, *own])
         except ArgvError as e:
@@ -220,7 +221,8 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         if argument and argv is not None:
             # which argument of the line (after the batch's own flags) is wrong
             rec["error"]["argument"] = max(argument - len(base), 1)
-        rec["kind"] = "hand"
+        rec["kind"] = "dispute" if argv and any(
+            a.partition("=")[0] in ("--vs", "--vs-option") for a in argv) else "hand"
         _keep_input(rec, text, argv)
     except Exception as e:  # a bug must not stop the batch: report it on its line
         rec = {"kind": "hand", "error": {"kind": "internal", "message": "internal error: "
@@ -228,6 +230,14 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         _keep_input(rec, text, argv)
     rec["line"] = line
     return rec
+
+
+@functools.lru_cache(maxsize=256)
+def _seating(spec: str) -> tuple[tuple[str, str], ...]:
+    """A seating read once per text (a file repeats the same few): its (seat, name) pairs."""
+    from .ledger import parse_players
+
+    return tuple(parse_players(spec).items())
 
 
 def _keep_input(rec: dict[str, Any], text: str, argv: Sequence[str] | None) -> None:

@@ -321,18 +321,28 @@ def rotate(players: Seating, passes: int = 1) -> dict[str, str]:
 def parse_players(spec: str) -> dict[str, str]:
     """Read a seating such as ``"E=Ann,S=Bo,W=Cy,N=Di"``, or names in seat order
     ``"Ann,Bo,Cy,Di"``; returns ``{seat: name}``. A mistake names its character position.
+    Without a comma, spaces separate the seats (``"E=Ann S=Bo"``, as a comment line may
+    write them); with one, a name may hold spaces (``"E=Mr Li,S=Bo"``).
 
     >>> parse_players("E=Ann, S=Bo, W=Cy")
     {'E': 'Ann', 'S': 'Bo', 'W': 'Cy'}
+    >>> parse_players("Ann Bo Cy Di")["N"]
+    'Di'
     >>> parse_players("E=Ann,X=Bo")
     Traceback (most recent call last):
     scorer.ledger.LedgerError: --players position 7: 'X' is not a seat (E S W N)
     """
+    import re
+
     out: dict[str, str] = {}
-    parts, pos = [], 1
-    for part in spec.split(","):
-        parts.append((pos, part))
-        pos += len(part) + 1
+    parts: list[tuple[int, str]] = []
+    if "," not in spec and len(spec.split()) > 1:
+        parts = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", spec)]
+    else:
+        pos = 1
+        for part in spec.split(","):
+            parts.append((pos, part))
+            pos += len(part) + 1
     keyed = ["=" in p for _, p in parts]
     if any(keyed) and not all(keyed):
         raise _spec_error(parts[keyed.index(not keyed[0])][0],

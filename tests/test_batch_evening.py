@@ -272,3 +272,15 @@ def test_the_readme_shows_what_the_evening_prints() -> None:
     r = runner.invoke(app, ["batch", str(EVENING), *SEATING, "--totals", "--format", "table",
                             "--lang", "en"])
     assert r.stdout.rstrip("\n").endswith("\n" + shown)
+
+
+def test_a_players_line_may_separate_seats_by_spaces(tmp_path: Path) -> None:
+    f = tmp_path / "h.txt"
+    # the dealer's 自摸 1 番: E +6, each idle player −2; Bo deals
+    f.write_text("# players: E=Bo S=Cy W=Di N=Ann\n123m456m789p234s55s --self-draw\n",
+                 encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals"])
+    assert r.exit_code == 0, r.stderr
+    totals = json.loads(r.stdout.splitlines()[-1])
+    assert {p["name"]: p["net"] for p in totals["players"]} == {
+        "Bo": 6, "Cy": -2, "Di": -2, "Ann": -2}
