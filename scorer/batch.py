@@ -277,9 +277,9 @@ def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
         err.kind = ea.kind if ea.kind == eb.kind else "error"
         raise err
     rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}
-    for side in (d.a, d.b):
-        if side.ruleset is not None:
-            rec["a" if side is d.a else "b"]["unit"] = side.ruleset.label("score", lang)
+    # each side's unit beside the sides, which stay exactly what `score --vs --json` prints
+    rec["units"] = {k: side.ruleset.label("score", lang) for k, side in (("a", d.a), ("b", d.b))
+                    if side.ruleset is not None}
     pa, pb = rec["a"].get("payments"), rec["b"].get("payments")
     if "error" not in rec["a"] and "error" not in rec["b"] and pa and pb:
         rec["payment_differences"] = {s: pb.get(s, 0) - pa.get(s, 0)

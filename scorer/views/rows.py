@@ -81,7 +81,9 @@ def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
     players = seating_text(data.get("players"))
     if data.get("kind") == "dispute" and "error" not in data:
         diff = " ".join(data.get("differences", ()))
-        return [_hand_row(data[s], lang, line, players, s.upper(), diff) for s in ("a", "b")]
+        units = data.get("units", {})
+        return [_hand_row({"unit": units.get(s, ""), **data[s]}, lang, line, players, s.upper(),
+                          diff) for s in ("a", "b")]
     return [_hand_row(data, lang, line, players)]
 
 
