@@ -415,9 +415,17 @@ def check_defaults(defaults: Sequence[str]) -> None:
     from .errors import ContextError
     from .ledger import parse_players
 
+    from .ledger import LedgerError
+
     flags, spec = _take_players(list(defaults))
     if spec is not None:
-        parse_players(spec)
+        try:
+            parse_players(spec)
+        except LedgerError as e:
+            if e.message.startswith("--players"):
+                raise
+            raise LedgerError(f"--players {spec}: {e.message.removeprefix('players: ')}",
+                              flag="--players") from None
     # a stand-in ruleset first: the batch's own --rules, if given, comes later and wins
     probe = parse_params(["1m", "--rules", "-", *flags])
     if any(not a.startswith("-") for a in flags) and probe.get("hand") != "1m":
