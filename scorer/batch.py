@@ -413,9 +413,7 @@ def check_defaults(defaults: Sequence[str]) -> None:
     """
     from .argv import parse_params
     from .errors import ContextError
-    from .ledger import parse_players
-
-    from .ledger import LedgerError
+    from .ledger import LedgerError, parse_players
 
     flags, spec = _take_players(list(defaults))
     if spec is not None:
