@@ -284,3 +284,38 @@ def test_a_players_line_may_separate_seats_by_spaces(tmp_path: Path) -> None:
     totals = json.loads(r.stdout.splitlines()[-1])
     assert {p["name"]: p["net"] for p in totals["players"]} == {
         "Bo": 6, "Cy": -2, "Di": -2, "Ann": -2}
+
+
+def test_a_table_on_a_terminal_ends_with_the_totals(tmp_path: Path) -> None:
+    from scorer.batch import run
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out, err = Terminal(), io.StringIO()
+    assert run(str(EVENING), SEATING, "table", out=out, err=err) == 1
+    assert "To settle (3 transfers):" in out.getvalue()
+    off = Terminal()
+    run(str(EVENING), SEATING, "table", out=off, err=io.StringIO(), totals=False)
+    assert "Totals" not in off.getvalue()  # --no-totals
+
+
+def test_thirty_evenings_in_two_processes_total_thirty_times_one(tmp_path: Path) -> None:
+    """Through the CLI with --jobs 2 (more than two chunks, so a process pool): each worker
+    sends back what the ledger reads; the totals are 30 × the evening's (the nets scale, and
+    so do the three transfers)."""
+    text = EVENING.read_text(encoding="utf-8")
+    f = tmp_path / "month.txt"
+    f.write_text("".join("# players: E=Ann,S=Bo,W=Cy,N=Di\n" + text for _ in range(30)),
+                 encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(f), "--jobs", "2", "--totals", "--format", "csv"])
+    assert r.exit_code == 1
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    at = rows.index(["kind", "name", "won", "lost", "net", "hands_won"])
+    assert len(rows[1:at]) == 30 * 11  # ten lines, the dispute as two rows
+    got = {row[1]: tuple(int(x) for x in row[2:6]) for row in rows[at + 1:] if row[0] == "totals"}
+    assert got == {n: tuple(30 * x for x in v) for n, v in TOTALS.items()}
+    transfers = sorted((row[1], row[2], int(row[3])) for row in rows if row[0] == "transfer")
+    assert transfers == [("Ann", "Cy", 30 * 394), ("Bo", "Cy", 30 * 440), ("Di", "Cy", 30 * 422)]
+    assert "(2 jobs)" in r.stderr
