@@ -9,6 +9,9 @@ there), with `dask.bag.read_text("s3://…/hands-*.txt")` in place of `from_sequ
 
 Run:  pip install "mjscore[dask]"
       python examples/dask_totals.py examples/hangzhou.txt --rules hangzhou [--stake 0.5]
+      python examples/dask_totals.py examples/evening.txt --players Ann,Bo,Cy,Di --format jsonl
+(the flags of `mjscore batch FILE ... --totals`: it prints the totals that batch prints
+after the hands, in the same format)
 
 Lines carry their flags exactly as on the command line; flags given here apply to every
 line. Who sat where is named as in `mjscore batch`: `--players E=Ann,S=Bo,W=Cy,N=Di` here
@@ -55,14 +58,28 @@ def ledger_of(path: str, defaults: Sequence[str] = (), npartitions: int = 4,
 
 
 def main(argv: Sequence[str]) -> str:
+    """The totals of ``FILE [flags]`` as `mjscore batch FILE [flags] --totals` prints them
+    after the hands: a table (default), ``--format jsonl`` (the totals record) or ``csv``
+    (its rows); ``--stake X``. The batch's other run options (``--totals``, ``--jobs``,
+    ``--lang``, ``--progress``) are accepted and change nothing here. Returns the text."""
+    from scorer.views.ledger import totals_csv_rows, totals_record
+    from scorer.views.rows import csv_text, jsonl_text
+
     args = list(argv)
-    stake = "1"
-    if "--stake" in args:
-        i = args.index("--stake")
-        stake = args[i + 1]
-        del args[i:i + 2]
+    run = {"--stake": "1", "--format": "table", "--jobs": "", "--lang": ""}
+    for flag in run:
+        while flag in args:
+            i = args.index(flag)
+            run[flag] = args[i + 1]
+            del args[i:i + 2]
+    args = [a for a in args if a not in ("--totals", "--progress", "--no-progress")]
     path, *defaults = args
-    return totals_table(ledger_of(path, defaults, scheduler="threads").totals(stake=stake))
+    t = ledger_of(path, defaults, scheduler="threads").totals(stake=run["--stake"])
+    if run["--format"] == "jsonl":
+        return jsonl_text(totals_record(t)).rstrip("\n")
+    if run["--format"] == "csv":
+        return "".join(csv_text(row) for row in totals_csv_rows(t, header=True)).rstrip("\n")
+    return totals_table(t)
 
 
 if __name__ == "__main__":

@@ -97,3 +97,20 @@ def test_dask_totals_equal_batch_totals_on_the_evening() -> None:
     # worked by hand in the file: Cy wins the evening, the other three pay Cy
     assert {p["name"]: p["net"] for p in from_batch["players"]} == {
         "Ann": "-197", "Bo": "-220", "Cy": "628", "Di": "-211"}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "table"])
+def test_dask_main_prints_what_batch_prints_after_the_hands(fmt: str) -> None:
+    """`python examples/dask_totals.py FILE FLAGS` with the flags given to batch prints the
+    totals exactly as `mjscore batch FILE FLAGS --totals` ends its output, in each format."""
+    import dask.bag  # noqa: F401
+    from typer.testing import CliRunner
+
+    from scorer.cli.app import app
+
+    args = [str(EXAMPLES / "evening.txt"), "--players", "Ann,Bo,Cy,Di", "--stake", "2",
+            "--format", fmt, "--lang", "en", "--totals"]
+    r = CliRunner().invoke(app, ["batch", *args])
+    text = _example().main(args)
+    assert r.stdout.rstrip("\n").endswith("\n" + text)
+    assert "Cy" in text and "2512" in text  # Cy's net, 1256 × 2
