@@ -94,34 +94,43 @@ def players_header(text: str) -> str | None:
     return body[len(PLAYERS_HEADER):].strip()
 
 
-def _take_players(argv: list[str]) -> tuple[list[str], str | None]:
-    """``argv`` without its ``--players SPEC`` (the last one given counts) and that SPEC."""
+def _take_players(argv: list[str], offset: int = 0) -> tuple[list[str], str | None, list[int]]:
+    """``argv`` without its ``--players SPEC`` (the last one given counts), that SPEC, and
+    the 1-based place in ``argv`` of each argument kept (to name a mistake's argument as the
+    line has it). A mistake's argument is its place plus ``offset``.
+
+    >>> _take_players(["11m", "--players", "Ann,Bo", "--self-draw"])
+    (['11m', '--self-draw'], 'Ann,Bo', [1, 4])
+    """
     from .argv import ArgvError
 
     out: list[str] = []
+    places: list[int] = []
     spec: str | None = None
     i = 0
     while i < len(argv):
         tok = argv[i]
         if tok == "--":
             out += argv[i:]
+            places += range(i + 1, len(argv) + 1)
             break
         name, eq, value = tok.partition("=")
         if name == PLAYERS_FLAG:
             if not eq:
                 if i + 1 >= len(argv):
                     raise ArgvError(f"Option '{PLAYERS_FLAG}' requires an argument.",
-                                    PLAYERS_FLAG, i + 1)
+                                    PLAYERS_FLAG, offset + i + 1)
                 value = argv[i + 1]
                 i += 1
             spec = value
         elif name in RUN_ONLY:
             raise ArgvError(f"{name} applies to the whole batch: give it to 'mjscore batch', "
-                            "not on a line", name, i + 1)
+                            "not on a line", name, offset + i + 1)
         else:
             out.append(tok)
+            places.append(i + 1)
         i += 1
-    return out, spec
+    return out, spec, places
 
 
 def typed_hand(argv: Sequence[str]) -> str:
@@ -172,6 +181,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     rec: dict[str, Any]
     argv: list[str] | None = None
     base: list[str] = list(defaults)
+    places: list[int] = []
     try:
         if len(text) > MAX_LINE:
             raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
@@ -184,7 +194,8 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             try:
                 parse_players(header)
             except LedgerError as e:
-                raise LedgerError(f"# players: {e.message}", flag=PLAYERS_FLAG) from None
+                raise LedgerError(f"# players: {e.message.removeprefix('--players ')}",
+                                  flag=PLAYERS_FLAG) from None
             return {"line": line, "skip": True, "players_header": header}
         try:
             argv = split_line(text)
@@ -192,8 +203,8 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             raise NotationError(f"cannot split the line: {e}") from None
         if argv is None:
             return {"line": line, "skip": True}
-        base, spec_default = _take_players(list(defaults))
-        own, spec_line = _take_players(argv)
+        base, spec_default, _ = _take_players(list(defaults))
+        own, spec_line, places = _take_players(argv, len(base))
         spec = spec_line if spec_line is not None else (
             players if players is not None else spec_default)
         seating = dict(_seating(spec)) if spec is not None else None
@@ -217,10 +228,12 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     except MjscoreError as e:
         rec = error_json(e, lang)
         rec["error"]["exit"] = e.exit_code
-        argument = getattr(e, "argument", 0)
-        if argument and argv is not None:
-            # which argument of the line (after the batch's own flags) is wrong
-            rec["error"]["argument"] = max(argument - len(base), 1)
+        argument = getattr(e, "argument", 0) - len(base)
+        if argument > 0 and argv is not None:
+            # which argument of the line (after the batch's own flags) is wrong, counted
+            # as the line has it (with its --players)
+            rec["error"]["argument"] = places[argument - 1] if argument <= len(places) \
+                else argument
         rec["kind"] = "dispute" if argv and any(
             a.partition("=")[0] in ("--vs", "--vs-option") for a in argv) else "hand"
         _keep_input(rec, text, argv)
@@ -415,7 +428,7 @@ def check_defaults(defaults: Sequence[str]) -> None:
     from .errors import ContextError
     from .ledger import LedgerError, parse_players
 
-    flags, spec = _take_players(list(defaults))
+    flags, spec, _ = _take_players(list(defaults))
     if spec is not None:
         try:
             parse_players(spec)

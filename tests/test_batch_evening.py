@@ -319,3 +319,13 @@ def test_thirty_evenings_in_two_processes_total_thirty_times_one(tmp_path: Path)
     transfers = sorted((row[1], row[2], int(row[3])) for row in rows if row[0] == "transfer")
     assert transfers == [("Ann", "Cy", 30 * 394), ("Bo", "Cy", 30 * 440), ("Di", "Cy", 30 * 422)]
     assert "(2 jobs)" in r.stderr
+
+
+def test_a_bad_flag_is_named_by_its_place_on_the_line(tmp_path: Path) -> None:
+    f = tmp_path / "h.txt"
+    f.write_text("11m --players Ann,Bo --bogus\n123m456m789p234s55s --self-draw --stake 2\n",
+                 encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--option", "cap=128"])
+    recs = [json.loads(x) for x in r.stdout.splitlines()]
+    # the 4th and 3rd words of the lines, whatever flags batch itself was given
+    assert [x["error"]["argument"] for x in recs] == [4, 3]
