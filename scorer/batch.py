@@ -182,6 +182,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     argv: list[str] | None = None
     base: list[str] = list(defaults)
     places: list[int] = []
+    seating: dict[str, str] | None = None
     try:
         if len(text) > MAX_LINE:
             raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
@@ -237,6 +238,8 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         rec["kind"] = "dispute" if argv and any(
             a.partition("=")[0] in ("--vs", "--vs-option") for a in argv) else "hand"
         _keep_input(rec, text, argv)
+        if seating is not None:  # who sat at the hand that could not be scored
+            rec["players"] = seating
     except Exception as e:  # a bug must not stop the batch: report it on its line
         rec = {"kind": "hand", "error": {"kind": "internal", "message": "internal error: "
                                          f"{type(e).__name__}: {e}", "exit": 70}}

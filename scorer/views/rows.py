@@ -27,7 +27,7 @@ CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N"
               "unit", "pattern_names", "players", "side", "differences"]
 # The table's column names, in one place (so that they can move into a message catalogue).
 TABLE_HEADERS = ["line", "hand", "ruleset", "score", "unit", "patterns", "E", "S", "W", "N",
-                 "error"]
+                 "error", "players (E S W N)"]
 NAME_JOIN = {"zh": "、", "en": ", "}
 
 
@@ -102,19 +102,23 @@ def table_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
     """The rows of a record in the table (:data:`TABLE_HEADERS`): pattern names, not ids;
     a dispute as its A and B rows and a ``B − A`` row of each seat's difference.
 
-    >>> table_rows({"line": 4, "input_hand": "12m", "error": {"message": "bad"}})
-    [[4, '12m', '', '', '', '', '', '', '', '', 'bad']]
+    >>> table_rows({"line": 4, "input_hand": "12m", "error": {"message": "bad"},
+    ...             "players": {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}})
+    [[4, '12m', '', '', '', '', '', '', '', '', 'bad', 'Ann Bo Cy Di']]
     """
     rows = []
+    seated = data.get("players") or {}
+    names = " ".join(seated.get(x, "—") for x in SEATS) if seated else ""
     for r in csv_rows(data, lang):
         side = f"{r[13]}: " if r[13] else ""
         opts = data[r[13].lower()].get("options") if r[13] else None
         ruleset = side + str(r[2]) + "".join(f" {k}={v}" for k, v in (opts or {}).items())
-        rows.append([r[0], r[1], ruleset, r[3], r[10], r[11], *r[5:9], r[9]])
+        rows.append([r[0], r[1], ruleset, r[3], r[10], r[11], *r[5:9], r[9], names])
+        names = ""  # a dispute's B row sits at the same table
     if data.get("kind") == "dispute" and "payment_differences" in data:
         d = data["payment_differences"]
         rows.append(["", "", "B − A", "", "", " ".join(data.get("differences", ())),
-                     *(f"{d[s]:+d}" if s in d else "" for s in SEATS), ""])
+                     *(f"{d[s]:+d}" if s in d else "" for s in SEATS), "", ""])
     return rows
 
 
@@ -141,7 +145,7 @@ def jsonl_text(data: Mapping[str, Any]) -> str:
 def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:
     """A block of rows (:func:`table_rows`) as a plain text table under :data:`TABLE_HEADERS`.
 
-    >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, ""]]).split()[:11]
+    >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]]).split()[:11]
     ['line', 'hand', 'ruleset', 'score', 'unit', 'patterns', 'E', 'S', 'W', 'N', 'error']
     """
     from tabulate import tabulate  # only the table format pays for importing it
