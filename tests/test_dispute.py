@@ -119,12 +119,18 @@ def test_bad_hand_and_bad_combinations() -> None:
     assert code == 2 and "ruleset file not found: nowhere.yaml" in err
 
 
-def test_batch_refuses_dispute_flags(tmp_path: Path) -> None:
+def test_a_batch_line_with_dispute_flags_is_a_dispute_record(tmp_path: Path) -> None:
+    # batch takes --vs / --vs-option on a line (issue: a file of disputed hands): the record
+    # is what `score --vs --json` prints for that line, of kind "dispute"
     f = tmp_path / "hands.txt"
     f.write_text(f"{BIG} --vs-option cap=64\n", encoding="utf-8")
     code, out, _ = run("batch", str(f), "--rules", "hangzhou")
-    assert code == 1
-    assert "dispute mode" in json.loads(out)["error"]["message"]
+    assert code == 0
+    rec = json.loads(out)
+    _, alone, _ = run("score", *BIG.split(), "--rules", "hangzhou", "--vs-option", "cap=64",
+                      "--json")
+    assert rec["kind"] == "dispute" and rec["line"] == 1
+    assert {k: rec[k] for k in ("a", "b", "differences")} == json.loads(alone)
 
 
 def test_a_side_below_a_minimum_still_shows_what_it_found() -> None:

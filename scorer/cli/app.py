@@ -107,8 +107,8 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 app.command()(rulescmd.rules)
-app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    batchcmd.batch)
+app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+            epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
 _COMMANDS = ("score", "waits", "rules", "batch", "round")
 
