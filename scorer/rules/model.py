@@ -144,6 +144,20 @@ class Pattern:
     # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
     # the combine-once principle (scorer.search.combine); its `when` sees only the sets a, b, c, d
     combine: tuple[str, int] | None = None
+    # named tiers (双财飘, 豪华七对子 …), shown beside the formula; see Tier
+    tiers: tuple[Tier, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A named tier of a pattern (``tiers:``): the first whose ``when`` holds names the
+    pattern's level in the report, e.g. 双财飘 for 财飘 after two wildcard discards.
+    ``name``/``name_en`` may hold ``{fact}`` (its number) or ``{fact:a|b|c}`` (its
+    value-th alternative)."""
+
+    when: Compiled
+    name: str
+    name_en: str
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ games are played and argued in Chinese, and a report that changed with the machi
 locale would make batch files and scripts give different text on different machines.
 
 >>> t("from_each", "en", payers="S, N"), t("from_each", "zh", payers="S, N")
-('from each of S, N', 'S, N 各付')
+(' from each of S, N', '，S, N 各付')
 """
 
 from __future__ import annotations
@@ -51,14 +51,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "shape_seven_pairs": ("七对", "seven pairs"),
     "shape_thirteen_orphans": ("十三幺", "thirteen orphans"),
     "shape_as_held": ("按手牌", "as held"),
+    "shape_gapped_honors": ("十三不靠", "gapped honors"),
+    "shape_all_honors": ("全字", "all honors"),
+    "shape_honors_knitted": ("全不靠", "honors and knitted"),
+    "shape_knitted_straight": ("组合龙", "knitted straight"),
     "legend_wild": ("{mark} = 财神（{face}）", "{mark} = wildcard ({face})"),
     "legend_stand_in": ("{mark} = {tile} 替身，当 {face} 用", "{mark} = {tile} standing in for {face}"),
     "legend_win": ("{mark} = 胡的那张", "{mark} = completed by the winning tile"),
     "itself": ("本身", "itself"),
     "reads_as": ("{tile} 当 {reads}", "{tile} as {reads}"),
     # ---- why lines (patterns that hinge on the wait)
-    "why_without": ("去掉胡的 {tile}：{rest}", "without the winning {tile}: {rest}"),
-    "why_lone": ("+ 一张单 {tile}", "+ a lone {tile}"),
+    "why_without": ("去掉胡的 {tile}，剩 {rest}", "without the winning {tile}: {rest}"),
+    "why_lone": ("+ 单独一张{tile}", "+ a lone {tile}"),
+    "why_names": ("{names}：{why}", "{names}: {why}"),
     "why_any": ("听任意牌", "waiting on every tile"),
     "why_tiles": ("听 {tiles}", "waiting on {tiles}"),
     "why_one": ("只听 {tile}", "waiting on {tile} only"),
@@ -68,8 +73,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # ---- tiers
     "tier": ("{tier}", "{tier}"),
     # ---- payments
-    "from_one": ("{payer} 付", "from {payer}"),
-    "from_each": ("{payers} 各付", "from each of {payers}"),
+    "from_one": ("，{payer} 付", " from {payer}"),
+    "from_each": ("，{payers} 各付", " from each of {payers}"),
     "discarder": ("放铳", "discarder"),
     "chengbao": ("承包 {a}:{b} → {who} 付 {amount}", "承包 {a}:{b} → {who} pays {amount}"),
     "dao_chengbao": ("倒承包 {a}:{b} → {who} 付 {amount}",
