@@ -48,7 +48,7 @@ def test_human_report_shows_reading_chain_and_table() -> None:
                        "--piao", "2", "--seat", "W", "--lang", "en")
     assert code == 0
     assert "Wildcard: P ×1 → 9m" in out
-    # 双财飘: two wildcard discards before the 暴头 (RULES.md Hangzhou), 2^(2+1) = 8
+    # 双财飘: two wildcard discards before the 暴头 (docs/rulings.md, Hangzhou), 2^(2+1) = 8
     assert ("Double piao (two wildcard discards) (Wildcard discarded, then bao tou: "
             "2^(piao 2 + 1)) = fan 8") in out
     assert "base 1 × dealer factor 2 × fan 8 = 16 from E" in out

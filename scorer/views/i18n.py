@@ -181,14 +181,15 @@ def t(key: str, lang: str = DEFAULT_LANG, **values: Any) -> str:
     return (en if lang == "en" else zh).format(**values)
 
 
-def heads(keys: list[str], lang: str) -> dict[str, str]:
-    """Return the line heads ``keys`` in ``lang``, each padded to the widest (in terminal
-    columns: a CJK character takes two), so the report's text starts in one column.
+def heads(keys: list[str], lang: str, texts: dict[str, str] | None = None) -> dict[str, str]:
+    """Return the line heads ``keys`` in ``lang`` (or as ``texts`` gives them), each padded
+    to the widest (in terminal columns: a CJK character takes two), so the report's text
+    starts in one column.
 
     >>> heads(["head_hand", "head_payment"], "en")
     {'head_hand': 'Hand:    ', 'head_payment': 'Payment: '}
     """
-    texts = {k: t(k, lang) for k in keys}
+    texts = {k: t(k, lang) for k in keys} | (texts or {})
     width = max(display_width(x) for x in texts.values()) + 1
     return {k: x + " " * (width - display_width(x)) for k, x in texts.items()}
 

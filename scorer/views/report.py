@@ -564,7 +564,9 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
     """The report for people settling a hand at the table (``explain``: with the
     readings considered, the best ``top`` of them)."""
     rs, s, table = result.ruleset, result.best, result.table
-    hd = heads(HEAD_KEYS, lang)
+    # the wildcard's line is headed by what the table calls it (Xiamen: 金)
+    hd = heads(HEAD_KEYS, lang, {"head_wildcard": wildcard_word(rs, lang).capitalize()
+                                 + ("：" if lang == "zh" else ":")})
     pad = _pad(hd["head_hand"])
     lines = [title_line(result, lang)]
     lines += hand_lines(result, lang, unicode)
@@ -642,21 +644,56 @@ def below_minimum_text(e: NotAWin, lang: str = "zh") -> str:
     lines.append(hd["head_reading"] + reading_text(result, result.best, lang))
     for i, cl in enumerate(chain_lines(result.ruleset, result.best, lang) or ["—"]):
         lines.append((hd["head_pattern"] if i == 0 else pad) + cl)
+    for i, wl in enumerate(why_lines(result, lang)):
+        lines.append((hd["head_why"] if i == 0 else pad) + wl)
     lines.append(hd["head_below"] + e.message)
     return "\n".join(lines)
 
 
 def refusal_why(e: NotAWin, lang: str = "zh") -> str:
-    """For a win refused because of its wait (暴头 on a discard): why, in players' words,
-    e.g. ``without the winning 9m: 123m 456p 234s 789s + a lone 财神 — waiting on every
-    tile``; '' for any other refusal."""
-    result = getattr(e, "why", None)
-    if not isinstance(result, Result):
-        return ""
-    try:
-        return why_text(result, lang)
-    except MjscoreError:
-        return ""
+    """The why line :func:`refused` attached to a refusal, or ''."""
+    why = getattr(e, "why", "")
+    return why if isinstance(why, str) else ""
+
+
+def refused(e: NotAWin, hand: str | Hand, rules: str | Ruleset, ctx: Any,
+            lang: str = "zh") -> tuple[str, NotAWin]:
+    """What the report shows for a hand that is no legal win, and the error to exit with.
+
+    A win below the ruleset's minimum (MCR's 8 fan) gives the reading and the fans found
+    (:func:`below_minimum_text`), so the table sees what is missing. A win refused by a
+    check that reads the wait (:data:`~scorer.rules.facts.WAIT_FACTS`: 暴头 on a discard)
+    gets its why, in the message and as ``e.why``: the same hand self-drawn shows what it
+    waited on ("without the winning 9m: … + a lone 财神 — waiting on every tile").
+    """
+    text = below_minimum_text(e, lang) if e.reason == "below_minimum" else ""
+    if isinstance(e.details, Result) or e.reason != "illegal":
+        return text, e
+    from dataclasses import replace
+
+    from ..engine.scoring import score
+    from ..rules.facts import WAIT_FACTS
+    from ..rules.load import load_ruleset
+    from ..rules.model import PLACEHOLDER
+
+    rs = load_ruleset(rules) if isinstance(rules, str) else rules
+    for chk in rs.not_a_win:
+        if not chk.when.names & WAIT_FACTS:
+            continue
+        pattern = "".join(".*" if k % 2 else re.escape(part)
+                          for k, part in enumerate(PLACEHOLDER.split(chk.template)))
+        if not re.fullmatch(pattern, e.message):
+            continue
+        try:
+            drawn = score(hand, rs, replace(ctx, self_draw=True, discarder=None,
+                                            robbing_kong=False))
+            why = why_text(drawn, lang)
+        except MjscoreError:
+            return text, e
+        out = NotAWin(f"{e.message} ({why})", e.reason, e.details)
+        out.why = why  # type: ignore[attr-defined]
+        return text, out
+    return text, e
 
 
 def _name_of(rs: Ruleset, pid: str | None, lang: str) -> str:
