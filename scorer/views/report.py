@@ -396,7 +396,7 @@ def tier_name(h: Hit, s: Scored, lang: str = "zh") -> str:
         except Exception:  # a tier's condition never stops a report
             continue
         text = _fill(tier.name if lang == "zh" else tier.name_en, s.env)
-        return "" if text == pattern_name(h, lang) else text
+        return "" if text.casefold() == pattern_name(h, lang).casefold() else text
     return ""
 
 
