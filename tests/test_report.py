@@ -390,3 +390,20 @@ def test_mcr_below_the_minimum_lists_its_fans() -> None:
     assert code == 3 and "番种： 幺九刻 1 + 单钓将 1 = 番 2" in out
     code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", "mcr", "--json")
     assert code == 3 and json.loads(out)["error"]["reason"] == "below_minimum"
+
+
+def test_explain_names_the_rule_that_excluded_a_reading() -> None:
+    # 才比拷 (must_baotou_with_wild): a hand holding a 财神 must win as 暴头 and the like;
+    # 123m 456p 2*34s 789s 5*5s← is 暴头 (2 番), while 123m 3*45p 345s← 789s 6*6p, with the
+    # winning 5s in a chow, is no 暴头 and is ruled out by the rule (docs/rulings.md Hangzhou)
+    r = score("123m456p789sPP3s4s5s", "hangzhou",
+              Context(self_draw=True, options=(("must_baotou_with_wild", "true"),)))
+    listing = explain_json(r)
+    ruled = [x for x in listing if "excluded" in x]
+    message = ("not a legal win under 才比拷: a hand holding a 财神 must win as 暴头, 财飘, "
+               "杠暴 or 七客")
+    assert ruled and all(x["excluded"] == message for x in ruled)
+    assert ["123m", "3*45p", "345s←", "789s", "6*6p"] in [x["reading"] for x in ruled]
+    assert listing[0]["reading"] == ["123m", "456p", "2*34s", "789s", "5*5s←"]
+    text = explain_text(r, "zh", top=len(listing))
+    assert "规则不许：not" in text  # the message wraps in its column

@@ -78,6 +78,8 @@ class Result:
     table: Table
     best: Scored
     candidates: list[Scored] = field(default_factory=list)
+    # readings a reading-level not_a_win check ruled out, with its message (for --explain)
+    excluded: list[tuple[Reading, str]] = field(default_factory=list)
 
     @property
     def payments(self) -> dict[str, int]:
@@ -202,6 +204,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
+    excluded: list[tuple[Reading, str]] = []
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
@@ -218,6 +221,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
             raise _eval_error(rs, "not_a_win", e) from None
         if dropped is not None:
             first_drop = first_drop or dropped
+            excluded.append((renv["__reading__"], dropped))
             continue
         scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
     if not scored:
@@ -230,9 +234,9 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         if chk.on == "result":
             renv = Env(best.env, score=best.score, **best.tallies)
             if _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                result = Result(rs, h, table, best, scored)
+                result = Result(rs, h, table, best, scored, excluded)
                 raise NotAWin(chk.message(renv), chk.reason, details=result)
-    return Result(rs, h, table, best, scored)
+    return Result(rs, h, table, best, scored, excluded)
 
 
 def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:

@@ -106,6 +106,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lost_lower": ("分低（{score} < {best}）", "lower ({score} < {best})"),
     "lost_pays": ("得分少（{gets} < {best}）", "pays less ({gets} < {best})"),
     "lost_tie": ("同分，排后", "equal, listed later"),
+    "lost_excluded": ("规则不许：{msg}", "ruled out: {msg}"),
     "or": ("或", "or"),
     # ---- --vs
     "vs_same_result": ("两边结果一样。", "Both rulesets give the same result."),

@@ -33,7 +33,7 @@ from ..model.hand import Hand
 from ..rules.flags import echo
 from ..rules.model import Ruleset, show
 from ..search.decompose import Group
-from ..search.readings import describe_group
+from ..search.readings import Reading, describe_group
 from .i18n import heads, t
 
 WILD_MARK = "*"  # a wildcard playing the tile it follows (as in the notation)
@@ -155,7 +155,10 @@ def stand_in_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     in a reading is a stand-in (the face's own copies are wildcards), matched to the
     physical stand-ins in the order written, the winning tile to the group it completed.
     """
-    s = s or result.best
+    return _stand_ins(result, (s or result.best).reading)
+
+
+def _stand_ins(result: Result, reading: Reading) -> list[dict[str, Any]]:
     spec = result.table.wild
     st, face = spec.stand_in, spec.face
     if st is None or face is None or st == face:
@@ -169,15 +172,15 @@ def stand_in_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     meld_slots: dict[int, list[tuple[int, int]]] = defaultdict(list)
     concealed_slots: list[tuple[int, int]] = []
     win_slot: tuple[int, int] | None = None
-    for k, g in enumerate(s.reading.groups):
+    for k, g in enumerate(reading.groups):
         nat = [x for x in g.naturals if x in (face, st)]
         slots = [(x, k) for x in nat]
         if g.meld >= 0:
             meld_slots[g.meld].extend(slots)
             continue
-        if (k == s.reading.win and not s.reading.win_wild and hand.winning == st
-                and s.reading.win_natural in (face, st) and s.reading.win_natural in nat):
-            win_slot = (s.reading.win_natural, k)
+        if (k == reading.win and not reading.win_wild and hand.winning == st
+                and reading.win_natural in (face, st) and reading.win_natural in nat):
+            win_slot = (reading.win_natural, k)
             slots.remove(win_slot)
         concealed_slots.extend(slots)
     total = len(hand.sources)
@@ -229,16 +232,19 @@ def group_texts(result: Result, s: Scored | None = None) -> list[str]:
     >>> group_texts(score("2mP4m456p789s234s55s", "jinhua", Context(self_draw=True, wild="3m")))
     ['23~4m', '456p', '234s', '789s', '55s←']
     """
-    s = s or result.best
+    return _group_texts(result, (s or result.best).reading)
+
+
+def _group_texts(result: Result, reading: Reading) -> list[str]:
     stand: defaultdict[int, int] = defaultdict(int)
-    for x in stand_in_map(result, s):
+    for x in _stand_ins(result, reading):
         if not x["as_self"] and x["group"] >= 0:
             stand[x["group"]] += 1
     face = result.table.wild.face
     out = []
-    for k, g in enumerate(s.reading.groups):
+    for k, g in enumerate(reading.groups):
         text = _marked_group(g, face, stand[k]) if stand[k] else describe_group(g)
-        out.append(text + (WIN_MARK if k == s.reading.win else ""))
+        out.append(text + (WIN_MARK if k == reading.win else ""))
     return out
 
 
@@ -745,6 +751,7 @@ def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> st
     from tabulate import tabulate
 
     groups = distinct_readings(result)
+    ruled_out = excluded_readings(result)
     n = DEFAULT_TOP if top is None else max(top, 1)
     rows: list[list[Any]] = []
     w = result.winner
@@ -756,13 +763,31 @@ def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> st
         rows.append([k + 1, shape, " ".join(group_texts(result, s)), pats,
                      " / ".join(str(x.score) for x in alts),
                      " / ".join(f"{x.payments[w]:+d}" for x in alts), why_lost(result, s, lang)])
-    head = t("explain_head", lang, n=len(groups))
+    for k, (reading, message) in enumerate(ruled_out[:max(0, n - len(groups))]):
+        rows.append([len(groups) + k + 1, _shape_word(reading.shape, lang),
+                     " ".join(_group_texts(result, reading)), "—", "—", "—",
+                     t("lost_excluded", lang, msg=message)])
+    total = len(groups) + len(ruled_out)
+    head = t("explain_head", lang, n=total)
     table = tabulate(rows, headers=[t(c, lang) for c in (
         "col_num", "col_shape", "col_reading", "col_patterns", "col_score", "col_winner",
         "col_why_lost")], tablefmt="simple", maxcolwidths=[None, None, 40, 36, None, None, 24])
     out = head + "\n" + table
-    if len(groups) > n:
-        out += "\n" + t("explain_more", lang, k=len(groups) - n, total=len(groups))
+    if total > n:
+        out += "\n" + t("explain_more", lang, k=total - n, total=total)
+    return out
+
+
+def excluded_readings(result: Result) -> list[tuple[Reading, str]]:
+    """The readings a rule of the ruleset ruled out (a reading-level ``not_a_win`` check),
+    each once, with the rule's message."""
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for reading, message in getattr(result, "excluded", ()):
+        key = (reading.shape, *_group_texts(result, reading))
+        if key not in seen:
+            seen.add(key)
+            out.append((reading, message))
     return out
 
 
@@ -859,4 +884,7 @@ def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
                                      "score": x.score, "payments": dict(x.payments)}
                                     for x in alts[1:]]
         out.append(item)
+    for reading, message in excluded_readings(result):
+        out.append({"shape": reading.shape, "decomposition": reading.describe(),
+                    "reading": _group_texts(result, reading), "excluded": message})
     return out
