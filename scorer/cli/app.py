@@ -47,7 +47,7 @@ def score(**params: Any) -> None:
         try:
             result = score_hand(args.hand, args.rules, args.context)
         except NotAWin as e:
-            # below a minimum the table wants the fans found; a refusal on the wait, why
+            # below a minimum the message names the fans found; a refusal on the wait, why
             text, err = refused(e, args.hand, args.rules, args.context, args.lang)
             if text and not args.as_json:
                 print(text)

@@ -45,7 +45,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "head_pattern": ("番种：", "Pattern:"),
     "head_replaced": ("被替：", "Replaced:"),
     "head_payment": ("付分：", "Payment:"),
-    "head_below": ("不够：", "Below:"),
     # ---- the reading and its legend
     "shape_standard": ("标准型", "standard"),
     "shape_seven_pairs": ("七对", "seven pairs"),
@@ -88,8 +87,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "role_pays": ("付", "pays"),
     "role_none": ("—", "—"),
     "seat_dealer": ("{seat}（庄）", "{seat} (dealer)"),
-    # ---- below a minimum (MCR)
-    "below_found": ("找到的番：{chain}", "fans found: {chain}"),
     # ---- --explain
     "explain_head": ("考虑过的拆法（{n} 种不同，由高到低）：",
                      "Readings considered ({n} distinct, best first):"),

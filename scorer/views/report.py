@@ -42,7 +42,7 @@ WIN_MARK = "←"  # the group the winning tile completed
 
 HEAD_KEYS = ["head_hand", "head_sorted", "head_tiles", "head_options", "head_flowers",
              "head_reading", "head_legend", "head_wildcard", "head_stand_in", "head_why",
-             "head_pattern", "head_replaced", "head_payment", "head_below"]
+             "head_pattern", "head_replaced", "head_payment"]
 
 # kept for callers that read the role words (the seat table): the English ones
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
@@ -637,25 +637,6 @@ def seat_table(result: Result, s: Scored | None = None, lang: str = "zh") -> str
                         colalign=("left", "left", "right")))
 
 
-def below_minimum_text(e: NotAWin, lang: str = "zh") -> str:
-    """For a win below the ruleset's minimum (MCR's 8 fan): the message, then the reading
-    and the fans found, so the table sees what is missing; '' for any other refusal."""
-    if not isinstance(e.details, Result):
-        return ""
-    result = e.details
-    hd = heads(HEAD_KEYS, lang)
-    pad = _pad(hd["head_hand"])
-    lines = [title_line(result, lang)]
-    lines += hand_lines(result, lang, unicode=False)
-    lines.append(hd["head_reading"] + reading_text(result, result.best, lang))
-    for i, cl in enumerate(chain_lines(result.ruleset, result.best, lang) or ["—"]):
-        lines.append((hd["head_pattern"] if i == 0 else pad) + cl)
-    for i, wl in enumerate(why_lines(result, lang)):
-        lines.append((hd["head_why"] if i == 0 else pad) + wl)
-    lines.append(hd["head_below"] + e.message)
-    return "\n".join(lines)
-
-
 def refusal_why(e: NotAWin, lang: str = "zh") -> str:
     """The why line :func:`refused` attached to a refusal, or ''."""
     why = getattr(e, "why", "")
@@ -666,14 +647,21 @@ def refused(e: NotAWin, hand: str | Hand, rules: str | Ruleset, ctx: Any,
             lang: str = "zh") -> tuple[str, NotAWin]:
     """What the report shows for a hand that is no legal win, and the error to exit with.
 
-    A win below the ruleset's minimum (MCR's 8 fan) gives the reading and the fans found
-    (:func:`below_minimum_text`), so the table sees what is missing. A win refused by a
+    The error stays one line (docs/contract.md). A win below the ruleset's minimum (MCR's
+    8 fan) names the fans found in it, so the table sees what is missing: ``below the
+    8-fan minimum: 2 fan without flowers (幺九刻 1 + 单钓将 1 = 番 2)``. A win refused by a
     check that reads the wait (:data:`~scorer.rules.facts.WAIT_FACTS`: 暴头 on a discard)
     gets its why, in the message and as ``e.why``: the same hand self-drawn shows what it
     waited on ("without the winning 9m: … + a lone 财神 — waiting on every tile").
     """
-    text = below_minimum_text(e, lang) if e.reason == "below_minimum" else ""
-    if isinstance(e.details, Result) or e.reason != "illegal":
+    text = ""
+    if isinstance(e.details, Result):
+        if e.reason != "below_minimum":
+            return text, e
+        chain = patterns_chain(e.details.ruleset, e.details.best, lang)
+        return text, NotAWin(f"{e.message} ({chain})" if chain else e.message, e.reason,
+                             e.details)
+    if e.reason != "illegal":
         return text, e
     from dataclasses import replace
 
