@@ -237,9 +237,13 @@ def test_cli_json_payments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rules_view_shows_the_conditional_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(capsys, "rules", "xiamen", "--lang", "en")
+    assert code == 0
+    assert "hand: 17 tiles; shapes: standard, as held (when wild_count == 3)" in out
     code, out, _ = _cli(capsys, "rules", "xiamen")
     assert code == 0
-    assert "hand: 17 tiles; shapes: standard, as_held (when wild_count == 3)" in out
+    assert "手牌 17 张；牌型：标准型, 按手牌（条件 wild_count == 3）" in out
+    assert "\n金：--wild 指定的牌" in out  # the gold, by its Xiamen name
 
 
 # ----------------------------------------------------------------------------- examples

@@ -146,8 +146,10 @@ def wildcard_words(rs: Ruleset, lang: str = "zh") -> str:
         what += f"，{n} 张在场" if zh else f"; {n} in play"
     if w.stand_in is not None:
         st = T.name(w.stand_in)
-        what += (f"；{st} 当财神本来的牌用" if zh else
-                 f"; {st} stands in for the wildcard's own face")
+        from .report import wildcard_word
+
+        what += (f"；{st} 当{wildcard_word(rs, lang)}本来的牌用" if zh else
+                 f"; {st} stands in for the {wildcard_word(rs, lang)}'s own face")
     return f"{what} — `{in_words(w.face.src, labels(rs, lang))}`"
 
 
@@ -252,7 +254,11 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
         out.append(t("rules_suits", lang, suits=suits))
     wild = wildcard_words(rs, lang)
     if wild:
-        out.append(t("rules_wildcard", lang, text=wild))
+        from .report import wildcard_word
+
+        word = wildcard_word(rs, lang)
+        out.append(t("rules_wildcard", lang, text=wild).replace(
+            "财神" if zh else "wildcard", word if zh else word, 1))
     tallies = ", ".join(f"{tl.name} ({tl.label if zh else tl.label_en}, "
                         f"{t('combine_' + tl.combine, lang)})" for tl in rs.tallies)
     out.append(t("rules_tallies", lang, tallies=tallies, score=rs.score.src))
