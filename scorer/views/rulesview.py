@@ -258,7 +258,7 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
 
         word = wildcard_word(rs, lang)
         out.append(t("rules_wildcard", lang, text=wild).replace(
-            "财神" if zh else "wildcard", word if zh else word, 1))
+            "财神" if zh else "wildcard", word, 1))
     tallies = ", ".join(f"{tl.name} ({tl.label if zh else tl.label_en}, "
                         f"{t('combine_' + tl.combine, lang)})" for tl in rs.tallies)
     out.append(t("rules_tallies", lang, tallies=tallies, score=rs.score.src))
