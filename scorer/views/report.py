@@ -380,7 +380,11 @@ def why_lines(result: Result, lang: str = "zh", s: Scored | None = None) -> list
     if not hits:
         return []
     names = ", ".join(_tiered_name(result.ruleset, h, s, lang) for h in hits)
-    return [t("why_names", lang, names=names, why=why_text(result, lang, s))]
+    try:
+        why = why_text(result, lang, s)
+    except MjscoreError:  # the waits could not be worked out: the report goes on without
+        return []
+    return [t("why_names", lang, names=names, why=why)]
 
 
 # ----------------------------------------------------------------------------- tiers
