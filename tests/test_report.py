@@ -411,3 +411,30 @@ def test_explain_names_the_rule_that_excluded_a_reading() -> None:
     assert listing[0]["reading"] == ["123m", "456p", "2*34s", "789s", "5*5s←"]
     text = explain_text(r, "zh", top=len(listing))
     assert "规则不许：not" in text  # the message wraps in its column
+
+
+def _columns_line_up(table: str) -> None:
+    """Every row of a 'simple' table has its cells where the line of dashes puts the
+    columns, counted in display columns (a CJK character takes two)."""
+    lines = table.split("\n")
+    dash = next(k for k, line in enumerate(lines) if re.fullmatch(r"[- ]*-{3,}[- ]*", line))
+    starts = [m.start() for m in re.finditer(r"-+", lines[dash])]
+    for line in [lines[dash - 1], *lines[dash + 1:]]:
+        cols, col = {}, 0
+        for ch in line:
+            cols[col] = ch
+            col += wcswidth(ch)
+        for s in starts[1:]:
+            # a cell starts on a column boundary, after the two spaces between columns
+            assert s in cols or s >= col, (s, line)
+            if s < col:
+                assert cols.get(s - 1, " ") == " ", (s, line)
+
+
+def test_explain_and_rules_tables_line_up_in_chinese() -> None:
+    r = score("123m456m789m3m3m2mP4m", "jinhua", Context(wild="3m", discarder="W"))
+    _columns_line_up(explain_text(r, "zh").split("\n", 1)[1].rsplit("\n", 1)[0])  # no "and K more"
+    for rid in list_builtin():
+        text = show_text(rid, "zh")
+        start = next(k for k, line in enumerate(text.split("\n")) if line.startswith("id "))
+        _columns_line_up("\n".join(text.split("\n")[start:]).split("\n（")[0])
