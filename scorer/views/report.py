@@ -512,8 +512,8 @@ def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:
-    """Each distinct payer calculation, e.g. ``底分 1 × 庄闲分 1 × 番 2 = 2 from each of S, N``
-    (en) or ``底分 1 × 庄闲分 1 × 番 2 = 2 S, N 各付`` (zh)."""
+    """Return each distinct payer calculation, e.g. ``底分 1 × 庄闲分 1 × 番 2 = 2，S, N 各付``
+    (zh) or ``base 1 × dealer factor 1 × fan 2 = 2 from each of S, N`` (en)."""
     s = s or result.best
     rs = result.ruleset
     lab = labels(rs, lang)
