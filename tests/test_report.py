@@ -438,3 +438,19 @@ def test_explain_and_rules_tables_line_up_in_chinese() -> None:
         text = show_text(rid, "zh")
         start = next(k for k, line in enumerate(text.split("\n")) if line.startswith("id "))
         _columns_line_up("\n".join(text.split("\n")[start:]).split("\n（")[0])
+
+
+def test_two_stand_ins_one_as_itself_one_as_the_face() -> None:
+    # examples/jinhua.txt: 七风 with --wild E, one 白板 counts as 白 and the other (the
+    # winning tile, 17th character) is an ordinary E
+    hand = "147m258p3sSWNCFPP"
+    en = lines_of(hand, "--rules", "jinhua", "--wild", "E", "--self-draw", "--lang", "en")
+    assert "Reading:  1m 4m 7m 2p 5p 8p 3s E~← S W N C F P   (gapped honors)" in en
+    assert "Stand-in: P ×2 → P (itself), E" in en
+    zh = lines_of(hand, "--rules", "jinhua", "--wild", "E", "--self-draw")
+    assert "替身： P ×2 → P（本身）, E" in zh
+    code, out, _ = run("score", hand, "--rules", "jinhua", "--wild", "E", "--self-draw", "--json")
+    assert code == 0
+    assert json.loads(out)["best"]["stand_ins"] == [
+        {"index": 12, "position": 16, "tile": "P", "reads": "P", "as_self": True, "group": 13},
+        {"index": 13, "position": 17, "tile": "P", "reads": "E", "as_self": False, "group": 7}]

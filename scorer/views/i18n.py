@@ -58,6 +58,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "legend_stand_in": ("{mark} = {tile} 替身，当 {face} 用", "{mark} = {tile} standing in for {face}"),
     "legend_win": ("{mark} = 胡的那张", "{mark} = completed by the winning tile"),
     "itself": ("本身", "itself"),
+    "reads_itself": ("{tile}（本身）", "{tile} (itself)"),
     "reads_as": ("{tile} 当 {reads}", "{tile} as {reads}"),
     # ---- why lines (patterns that hinge on the wait)
     "why_without": ("去掉胡的 {tile}，剩 {rest}", "without the winning {tile}: {rest}"),

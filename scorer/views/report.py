@@ -219,8 +219,20 @@ def stand_in_text(result: Result, s: Scored | None = None, lang: str = "en") -> 
     sm = stand_in_map(result, s)
     if not sm:
         return ""
-    reads = [t("itself", lang) if x["as_self"] else x["reads"] for x in sm]
-    return f"{sm[0]['tile']} ×{len(sm)} → {', '.join(reads)}"
+    return f"{sm[0]['tile']} ×{len(sm)} → {reads_text(sm, lang)}"
+
+
+def reads_text(tiles: list[dict[str, Any]], lang: str = "zh") -> str:
+    """What physical tiles became, repeats counted: ``9m, 5s``, ``3m (itself) ×3``.
+
+    >>> reads_text([{"reads": "3m", "as_self": True}] * 3, "en")
+    '3m (itself) ×3'
+    """
+    out: dict[str, int] = {}
+    for x in tiles:
+        text = t("reads_itself", lang, tile=x["reads"]) if x["as_self"] else x["reads"]
+        out[text] = out.get(text, 0) + 1
+    return ", ".join(k + (f" ×{n}" if n > 1 else "") for k, n in out.items())
 
 
 def group_texts(result: Result, s: Scored | None = None) -> list[str]:
@@ -595,8 +607,7 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         lines.append(hd["head_legend"] + lg)
     wm = wildcard_map(result)
     if wm:
-        reads = ", ".join((t("itself", lang) if w["as_self"] else w["reads"]) for w in wm)
-        lines.append(hd["head_wildcard"] + f"{wm[0]['face']} ×{len(wm)} → {reads}")
+        lines.append(hd["head_wildcard"] + f"{wm[0]['face']} ×{len(wm)} → {reads_text(wm, lang)}")
     si = stand_in_text(result, s, lang)
     if si:
         lines.append(hd["head_stand_in"] + si)
