@@ -180,7 +180,7 @@ def test_win_tile_of_a_stand_in_counted_as_itself() -> None:
     r = result.best.reading
     assert r.shape == "gapped_honors" and r.win_natural == 33
     assert result.best.env["win_tile"] == 33
-    assert stand_in_text(result) == "P ×1 → itself"
+    assert stand_in_text(result) == "P ×1 → P (itself)"
 
 
 # --- tile codes and class features -------------------------------------------------------
