@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
 from typing import Any
 
 from .engine.context import Context
@@ -117,6 +116,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
                 continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
                 raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
+            from difflib import get_close_matches  # only for a mistake: not at start-up
+
             close = get_close_matches(name, _LONG)
             hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
             raise ArgvError(f"No such option: {name}{hint}", name, at)

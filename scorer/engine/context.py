@@ -8,7 +8,6 @@ expression sees.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -108,6 +107,8 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
             if not rs.options:
                 raise ContextError(f"{flag} {key}: the {rs.id} ruleset has no options",
                                    flag)
+            import difflib  # only for a mistake: not at start-up
+
             close = difflib.get_close_matches(key, list(rs.options), n=1)
             hint = f"did you mean '{close[0]}'? " if close else ""
             listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())

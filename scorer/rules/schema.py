@@ -149,6 +149,9 @@ class Compiler:
         self.file = file
         self.data = data
         self.problems: list[Problem] = []
+        # True for a document from the ruleset cache: its house_examples' YAML was read
+        # when it was cached, and reading it again would import PyYAML at every start-up
+        self.snippets_checked = False
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
@@ -388,7 +391,7 @@ class Compiler:
         for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
-            if text:
+            if text and not self.snippets_checked:
                 # the snippet is added to a file that extends this one: it must be a mapping
                 try:
                     snippet = load(text, self.file)

@@ -223,6 +223,8 @@ def display_width(text: str) -> int:
     >>> display_width("番种"), display_width("abc")
     (4, 3)
     """
+    if text.isascii():  # the English report: no need to load wcwidth at start-up
+        return len(text)
     from wcwidth import wcswidth
 
     w = wcswidth(text)
