@@ -41,11 +41,20 @@ def score(**params: Any) -> None:
             _dispute(args)
             return
         from ..engine.scoring import score as score_hand
-        from ..views.report import explain_json, human, to_json
+        from ..errors import NotAWin
+        from ..views.report import explain_json, human, refused, to_json
 
-        result = score_hand(args.hand, args.rules, args.context)
+        try:
+            result = score_hand(args.hand, args.rules, args.context)
+        except NotAWin as e:
+            # below a minimum the message names the fans found; a refusal on the wait, why
+            text, err = refused(e, args.hand, args.rules, args.context, args.lang)
+            if text and not args.as_json:
+                print(text)
+            raise err from None
         if not args.as_json:
-            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode))
+            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode,
+                        top=args.explain_top))
             return
         out = to_json(result, args.lang)
         if args.explain:

@@ -78,6 +78,8 @@ class Result:
     table: Table
     best: Scored
     candidates: list[Scored] = field(default_factory=list)
+    # readings a reading-level not_a_win check ruled out, with its message (for --explain)
+    excluded: list[tuple[Reading, str]] = field(default_factory=list)
 
     @property
     def payments(self) -> dict[str, int]:
@@ -232,6 +234,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
+    excluded: list[tuple[Reading, str]] = []
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
@@ -253,6 +256,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                         break
                 if dropped is not None:
                     first_drop = first_drop or dropped
+                    excluded.append((renv["__reading__"], dropped))
                     continue
             at = 2
             scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
@@ -270,9 +274,9 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
         if chk.on == "result":
             renv = Env(best.env, score=best.score, **best.tallies)
             if _holds(chk.when, renv, f"not_a_win '{chk.id}'"):
-                result = Result(rs, h, table, best, scored)
+                result = Result(rs, h, table, best, scored, excluded)
                 raise NotAWin(chk.message(renv), chk.reason, details=result)
-    return Result(rs, h, table, best, scored)
+    return Result(rs, h, table, best, scored, excluded)
 
 
 def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:

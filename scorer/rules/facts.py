@@ -43,6 +43,11 @@ class Fact:
 
 FACTS: dict[str, Fact] = {}
 
+# Facts that depend on what the hand waited on (the hand without its winning tile): a
+# pattern or check whose expression reads one of them gets a "why" line in the report
+# (the hand minus the winning tile and its waits, scorer.views.report.why_lines).
+WAIT_FACTS = frozenset({"lone_wild", "wait"})
+
 
 def fact(name: str, typ: Type, level: str, doc: str, eager: bool = False) -> Callable[
         [Callable[[Env], Any]], Callable[[Env], Any]]:

@@ -134,6 +134,20 @@ class Pattern:
     # the combine-once principle (套算一次, scorer.search.combine); its `when` sees only the
     # sets a, b, c, d
     count_once: tuple[str, int] | None = None
+    # named tiers (双财飘, 豪华七对子 …), shown beside the formula; see Tier
+    tiers: tuple[Tier, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A named tier of a pattern (``tiers:``): the first whose ``when`` holds names the
+    pattern's level in the report, e.g. 双财飘 for 财飘 after two wildcard discards.
+    ``name``/``name_en`` may hold ``{fact}`` (its number) or ``{fact:a|b|c}`` (its
+    value-th alternative)."""
+
+    when: Compiled
+    name: str
+    name_en: str
 
 
 @dataclass(frozen=True)

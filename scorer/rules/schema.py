@@ -41,6 +41,7 @@ from .model import (
     Payment,
     Ruleset,
     Tally,
+    Tier,
     Wildcard,
 )
 from .yamlsafe import Mark, YList, YMap, load
@@ -87,7 +88,7 @@ TOP_KEYS.update({k: f"old spelling of tooling.{k} (still read)" for k in TOOLING
 # under tallies:, combine: says how the values of a tally combine.
 COUNT_ONCE, OLD_COUNT_ONCE = "count_once", "combine"
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "each", "replaces",
-                "also", "notes", "fallback", COUNT_ONCE, OLD_COUNT_ONCE}
+                "also", "notes", "fallback", COUNT_ONCE, OLD_COUNT_ONCE, "tiers"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 
@@ -137,6 +138,8 @@ CHECKS = _section(CHECK_KEYS, "must be a list of {when, message}", many="list",
 PATTERNS = _section(PATTERN_KEYS, "must be a list of patterns", many="list", required=True,
                     at_file=True, wrong_entry="must be a mapping (id, name, when, value)")
 SHAPE = _section({"shape", "when"}, "")
+TIERS = _section({"when", "name", "name_en"}, "must be a list of {when, name, name_en}",
+                 many="list", wrong_entry="must be a mapping with name (and when, name_en)")
 ALSO = _section(None, "must be a mapping tally: value", many="map", scalars=True)
 TIES = _section({"order", "prefer"}, "must be a mapping {order: sets, prefer: [...]}")
 COUNT_ONCE_SECTION = _section({"of", "sets"}, "must be a mapping {of: chows, sets: 2}")
@@ -748,7 +751,7 @@ class Compiler:
                                str(tally), when, value, count, frozenset(map(str, rep)),
                                tuple(also), self.text(item, "notes", f"{path}.notes"), i,
                                self.flag(item, "fallback", f"{path}.fallback"), each,
-                               once))
+                               once, self.tiers(item, path, scope)))
         known_ids = Known(ids)
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
@@ -761,6 +764,29 @@ class Compiler:
                     self.problem(self.mark_of(container, j) if isinstance(container, YList)
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
                                  f"no pattern with id '{r}'{hint}")
+        return tuple(out)
+
+    def tiers(self, item: YMap, path: str, scope: Scope) -> tuple[Tier, ...]:
+        """A pattern's ``tiers:``: each {when, name, name_en}; a ``{fact}`` or
+        ``{fact:a|b}`` in a name must be a number the pattern's expressions can use."""
+        out = []
+        for _i, at, entry in self.entries(item.get("tiers"), TIERS, f"{path}.tiers",
+                                          self.mark_of(item, "tiers")) or ():
+            when = self.expr(entry, "when", f"{at}.when", scope, default=True)
+            name = self.text(entry, "name", f"{at}.name", required=True)
+            name_en = self.text(entry, "name_en", f"{at}.name_en", default=name)
+            for key, text in (("name", name), ("name_en", name_en)):
+                for m in re.finditer(r"\{([^{}:]*)(?::[^{}]*)?\}", text):
+                    try:
+                        ok = is_numeric(compile_expr(m.group(1), scope).type)
+                    except ExprError:
+                        ok = False
+                    if not ok or not re.fullmatch(r"[a-z_][a-z0-9_]*", m.group(1)):
+                        self.problem(self.mark_of(entry, key), f"{at}.{key}",
+                                     f"{{{m.group(1)}}} is not a number a pattern can use "
+                                     "(write {fact} or {fact:alt0|alt1|...})")
+            if when is not None:
+                out.append(Tier(when, name, name_en))
         return tuple(out)
 
     def ties(self, raw: Any, ids: set[str], at: str = "tooling.ties",
