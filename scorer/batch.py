@@ -274,7 +274,7 @@ def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
     """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
     seat's payment difference B − A; raises the error when neither side scores."""
     from .dispute import dispute, dispute_json, vs_context
-    from .errors import ContextError, MjscoreError
+    from .errors import ContextError
     from .rules.load import load_ruleset
 
     if args.explain:
@@ -284,14 +284,7 @@ def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
     d = dispute(args.hand, rs_a, args.context, rs_b,
                 vs_context(args.context, rs_a, rs_b, args.vs_options))
     d.a.spec, d.b.spec = args.rules, args.vs if args.vs is not None else args.rules
-    if d.a.error is not None and d.b.error is not None:  # as `score --vs` does
-        ea, eb = d.a.error, d.b.error
-        if ea.message == eb.message:
-            raise ea
-        err = MjscoreError(f"A ({d.a.spec}): {ea.message}; B ({d.b.spec}): {eb.message}")
-        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
-        err.kind = ea.kind if ea.kind == eb.kind else "error"
-        raise err
+    d.raise_if_both_failed()
     rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}
     # each side's unit beside the sides, which stay exactly what `score --vs --json` prints
     rec["units"] = {k: side.ruleset.label("score", lang) for k, side in (("a", d.a), ("b", d.b))

@@ -86,6 +86,20 @@ class Dispute:
     b: Side
     differences: list[str] = field(default_factory=list)
 
+    def raise_if_both_failed(self) -> None:
+        """Raise when neither side scored: one side's error if both say the same, else one
+        error naming both (exit 2 if either was an input error), so ``score --vs`` and a
+        batch ``--vs`` line fail alike. Needs ``a.spec``/``b.spec`` set."""
+        ea, eb = self.a.error, self.b.error
+        if ea is None or eb is None:
+            return
+        if ea.message == eb.message:
+            raise ea
+        err = MjscoreError(f"A ({self.a.spec}): {ea.message}; B ({self.b.spec}): {eb.message}")
+        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
+        err.kind = ea.kind if ea.kind == eb.kind else "error"
+        raise err
+
 
 def vs_context(ctx: Context, a: Ruleset, b: Ruleset, vs_options: tuple[tuple[str, str], ...],
                ) -> Context:

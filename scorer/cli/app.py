@@ -126,7 +126,7 @@ def _dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
     from ..dispute import dispute, dispute_json, dispute_text, vs_context
     from ..engine.context import parse_options
-    from ..errors import ContextError, MjscoreError
+    from ..errors import ContextError
     from ..rules.load import load_ruleset
 
     if args.explain:
@@ -138,14 +138,7 @@ def _dispute(args: ScoreArgs) -> None:
     parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
     d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, args.vs_options))
     d.a.spec, d.b.spec = rules, vs if vs is not None else rules
-    if d.a.error is not None and d.b.error is not None:
-        ea, eb = d.a.error, d.b.error
-        if ea.message == eb.message:
-            raise ea
-        err = MjscoreError(f"A ({d.a.spec}): {ea.message}; B ({d.b.spec}): {eb.message}")
-        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
-        err.kind = ea.kind if ea.kind == eb.kind else "error"
-        raise err
+    d.raise_if_both_failed()
     if args.as_json:
         import json
 

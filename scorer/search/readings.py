@@ -90,8 +90,16 @@ def describe_group(g: Group) -> str:
             wild.remove(t)
             s = s[:-1] + "*" + s[-1] if t < 27 else s + "*"
         parts.append(s)
-    # merge the suffixes of a suited run: 1m 2*m 3m -> 12*3m
-    text = ""
+    return join_group(g, parts)
+
+
+def join_group(g: Group, parts: list[str]) -> str:
+    """Write a group from its tiles already spelt one by one (marks included): a suited
+    run shares one suffix, a meld is bracketed.
+
+    >>> join_group(Group("chow", (0, 1, 2), ()), ["1m", "2*m", "3m"])
+    '12*3m'
+    """
     if g.tiles and g.tiles[0] < 27 and all(T.suit_of(t) == T.suit_of(g.tiles[0]) for t in g.tiles):
         text = "".join(p[:-1] for p in parts) + parts[0][-1]
     else:

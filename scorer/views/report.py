@@ -34,7 +34,7 @@ from ..model.hand import Hand
 from ..rules.flags import echo
 from ..rules.model import Ruleset
 from ..search.decompose import Group
-from ..search.readings import Reading, describe_group
+from ..search.readings import Reading, describe_group, join_group
 from ..text import show
 from .i18n import heads, t
 from .table import simple
@@ -279,14 +279,7 @@ def _marked_group(g: Group, face: int | None, stand_ins: int) -> str:
             mark = STAND_IN_MARK
         name = T.name(x)
         parts.append(name[:-1] + mark + name[-1] if x < 27 else name + mark)
-    if g.tiles and g.tiles[0] < 27 and all(T.suit_of(x) == T.suit_of(g.tiles[0])
-                                           for x in g.tiles):
-        text = "".join(p[:-1] for p in parts) + parts[0][-1]
-    else:
-        text = "".join(parts)
-    if g.meld >= 0:
-        text = f"[{text}]" if g.exposed else f"[{text}] concealed"
-    return text
+    return join_group(g, parts)
 
 
 def legend(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
