@@ -19,7 +19,7 @@ from ..argv import HAND_HELP, OPTIONS, REQUIRED, ScoreArgs, score_args
 from ..argv import context_from_params as context_from_params  # re-exported (older callers)
 from ..argv import parse_score_args as parse_score_args
 from ..rules.flags import Flag
-from . import batchcmd, roundcmd, rulescmd, waitscmd
+from . import batchcmd, roundcmd, rulescmd, servecmd, waitscmd
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .output import dumps, fail, pipe_closed, usage_error
 
@@ -95,6 +95,7 @@ app.command()(rulescmd.rules)
 app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
     batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
+app.command("serve")(servecmd.serve)
 
 
 def _dispute(args: ScoreArgs) -> None:
