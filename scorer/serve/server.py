@@ -1,6 +1,6 @@
 """The HTTP server of ``mjscore serve``: the standard library's ThreadingHTTPServer.
 
-It serves the page (three files from a fixed in-package map, read once at start) and the
+It serves the page (four files from a fixed in-package map, read once at start) and the
 JSON API (:class:`scorer.serve.api.Api`). What keeps it answering on a table's wifi:
 
 * request bodies are capped (:data:`MAX_BODY`, 413) and must be ``application/json``
@@ -10,7 +10,7 @@ JSON API (:class:`scorer.serve.api.Api`). What keeps it answering on a table's w
   fully read after :data:`READ_DEADLINE` seconds is cut (slowloris-style dribbling);
 * at most :data:`MAX_CONNECTIONS` connections are served at once; more get 503;
 * one request scores at a time, a user ruleset under its CPU budget (see the API);
-* no request names a file: the static map has three keys, rulesets are ids or text;
+* no request names a file: the static map has fixed keys, rulesets are ids or text;
 * every answer carries a Content-Security-Policy without inline script, and an error
   is the CLI's one-line ``{"error": …}``, never a traceback.
 
@@ -47,6 +47,8 @@ STATIC: dict[str, tuple[str, str]] = {
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/app.css": ("app.css", "text/css; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+    "/favicon.ico": ("icon.svg", "image/svg+xml"),
 }
 
 
