@@ -240,6 +240,7 @@ def test_screenshots(server: Server, browser: Any, width: int, name: str, tmp_pa
     assert wide <= inner, f"the page is wider ({wide} px) than the window ({inner} px)"
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(width, min(int(height) + 120, 2400))
+    browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
     folder = ROOT / "docs" if os.environ.get("MJSCORE_SCREENSHOTS") == "docs" else tmp_path
     assert browser.save_screenshot(str(folder / name))
     browser.set_window_size(1280, 1000)

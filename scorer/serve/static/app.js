@@ -422,6 +422,8 @@
     if (my !== seq) return; // a newer hand is on its way
     result.classList.remove("busy");
     result.dataset.status = String(status);
+    // the notation is marked wrong only while the server names a place in it
+    if (!(data.error && data.error.position)) $("notation").removeAttribute("aria-invalid");
     result.replaceChildren(short && !data.error ? waitsView(data) : resultView(data));
     summaryView(short ? null : data);
     await updateDispute(my, hand, flags);
@@ -435,7 +437,7 @@
     if (err.position) {
       const inp = $("notation");
       box.dataset.position = err.position;
-      if (document.activeElement !== inp) inp.setAttribute("aria-invalid", "true");
+      inp.setAttribute("aria-invalid", "true");
     }
     return box;
   }
@@ -492,7 +494,13 @@
       }
       box.append(w);
     }
-    for (const key of ["why", "why_line"]) if (typeof data[key] === "string") box.append(el("p", "why", data[key]));
+    // why the hand scored as it did, in whichever form the report gives it (text or lines)
+    for (const key of ["why", "why_line", "why_lines"]) {
+      for (const src of [data[key], best[key]]) {
+        if (typeof src === "string") box.append(el("p", "why", src));
+        else if (Array.isArray(src)) for (const line of src) if (typeof line === "string") box.append(el("p", "why", line));
+      }
+    }
     if (best.chain) box.append(el("p", "chain", best.chain));
     if (best.payment_chain && best.payment_chain.length) {
       const ul = el("ul", "paychain");
