@@ -34,6 +34,9 @@
       same: "相同", side_a: "A", side_b: "B", uploaded: "（上传）", loaded: "已载入",
       error: "错误", busy: "计算中…", seats_none: "—", wild_mark: "* = 财神",
       remove_tile: "删除", meld_open: "副露中", flag_multi: "用逗号分隔",
+      ignored: "此方不用的旗标", row_result: "结果", row_decomposition: "牌型",
+      row_wildcards: "财神", row_patterns: "番种", row_chain: "计算", row_score: "得分",
+      row_payment: "支付", row_payments: "各家得失",
     },
     en: {
       ruleset: "Rules", glyphs: "Unicode tiles", hand: "Hand", notation: "Notation",
@@ -56,6 +59,9 @@
       same: "same", side_a: "A", side_b: "B", uploaded: " (uploaded)", loaded: "loaded",
       error: "Error", busy: "scoring…", seats_none: "—", wild_mark: "* = wildcard",
       remove_tile: "remove", meld_open: "meld open", flag_multi: "comma-separated",
+      ignored: "flags this side has no use for", row_result: "result",
+      row_decomposition: "reading", row_wildcards: "wildcards", row_patterns: "patterns",
+      row_chain: "chain", row_score: "score", row_payment: "payment", row_payments: "per seat",
     },
   };
   let lang = "zh";
@@ -566,7 +572,7 @@
     for (const [key, side] of [["a", data.a], ["b", data.b]]) {
       const col = el("div", "side");
       col.append(el("h3", null, `${key.toUpperCase()} = ${side.rules}`));
-      if (side.ignored_flags && side.ignored_flags.length) col.append(el("p", "help", "ignored: " + side.ignored_flags.join(" ")));
+      if (side.ignored_flags && side.ignored_flags.length) col.append(el("p", "help", `${t("ignored")}: ${side.ignored_flags.join(" ")}`));
       if (side.error) { col.append(errorView(side.error)); grid.append(col); continue; }
       const best = side.best;
       const rows = [
@@ -586,7 +592,7 @@
       if (diff.has("payments")) col.lastChild.classList.add("diff");
       grid.append(col);
     }
-    box.replaceChildren(el("p", "differences", `${t("differences")}: ${[...diff].join(", ") || t("same")}`), grid);
+    box.replaceChildren(el("p", "differences", `${t("differences")}: ${[...diff].map((r) => t("row_" + r)).join(", ") || t("same")}`), grid);
   }
 
   // ---------------------------------------------------------------- rulesets
