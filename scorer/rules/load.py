@@ -59,7 +59,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     found: list[Problem] = []
     data, chain = read_merged(text, file, problems=found)
     shown = display(file)
-    c = Compiler(shown, data)
+    c = Compiler(shown, data, metered=not is_builtin(file))
     rs = c.build()
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
