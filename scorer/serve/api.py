@@ -130,7 +130,7 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
             if spec.maximum is not None:
                 row["max"] = spec.maximum
         flags.append(row)
-    options = [{"name": o.name, "type": o.type, "default": o.default,
+    options = [{"name": o.name, "type": str(o.type), "default": o.default,  # e.g. "int?"
                 "values": None if o.values is None else list(o.values),
                 "min": o.minimum, "max": o.maximum, "description": o.description}
                for o in rs.options.values()]
@@ -146,8 +146,10 @@ class Api:
 
     ``extra`` are rulesets the server was started with (``mjscore serve --rules PATH``),
     offered by their id (and by the path as given). One request scores at a time: the
-    scoring is CPU-bound (one core for Python threads anyway), and a user ruleset's CPU
-    clock then measures that request alone.
+    scoring is CPU-bound (one core for Python threads anyway), so taking turns costs
+    nothing, and a flood of requests queues (503 "busy" after :data:`BUSY_WAIT` s) instead
+    of piling up threads that each hold a hand's work. Each hand of a user ruleset runs
+    under its own CPU budget (:mod:`scorer.lang.budget`, per thread).
     """
 
     def __init__(self, extra: Iterable[tuple[str, Ruleset]] = ()) -> None:
