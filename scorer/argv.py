@@ -6,8 +6,11 @@ argument list into a :class:`ScoreArgs`: the hand, the ruleset, the
 :class:`~scorer.engine.context.Context` and the output options. The grammar is the
 flag table :data:`scorer.rules.flags.FLAGS` plus the run options below (:data:`RUN`):
 ``--flag VALUE`` or ``--flag=VALUE``, switches take no value, a repeated flag keeps
-its last value unless it is repeatable, ``--`` ends the flags. A mistake is one line,
-worded as typer words it for ``score``, and carries the argument's position.
+its last value unless it is repeatable, ``--`` ends the flags. The hand may be split
+over several arguments (``123m 456p 789s 234s P9m``, unquoted): they are joined with one
+space each (spaces between groups are ignored), so positions in a hand's errors count as
+if it had been quoted. A mistake is one line, worded as typer words it for ``score``, and
+carries the argument's position.
 
 >>> a = parse(["123m456p789s234sP9m", "--rules", "hangzhou", "--piao=2", "--self-draw"])
 >>> a.hand, a.rules, a.context.piao, a.context.self_draw
@@ -18,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
 from typing import Any
 
 from .engine.context import Context
 from .errors import ContextError
+from .model.notation import join_hand_args
 from .rules.flags import FLAGS, Flag
 
 HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
@@ -86,6 +89,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
     >>> p = parse_params(["1m", "--rules", "mcr", "--from", "N", "--chengbao", "E:S"])
     >>> p["hand"], p["discarder"], p["chengbao"], p["seat"]
     ('1m', 'N', ('E:S',), 'E')
+    >>> parse_params(["123m", "456p", "--rules", "mcr", "789s"])["hand"]
+    '123m 456p 789s'
     """
     given: dict[str, list[tuple[int, str | None]]] = {}
     positional: list[tuple[int, str]] = []
@@ -107,6 +112,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
                 continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
                 raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
+            from difflib import get_close_matches  # only for a mistake: not at start-up
+
             close = get_close_matches(name, _LONG)
             hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
             raise ArgvError(f"No such option: {name}{hint}", name, at)
@@ -136,7 +143,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
         if key == "hand":
             if not positional:
                 raise ArgvError("Missing argument 'hand'.")
-            out["hand"] = positional[0][1]
+            words = [t for _, t in positional]
+            out["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
             continue
         flag = next(f for f in OPTIONS if f.field == key)
         places = given.get(key)
@@ -151,9 +159,6 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
         else:
             at, v = places[-1]
             out[key] = _value(flag, at, v)
-    if len(positional) > 1:
-        extra = " ".join(t for _, t in positional[1:])
-        raise ArgvError(f"Got unexpected extra argument(s) ({extra})", None, positional[1][0])
     return out
 
 
@@ -204,7 +209,13 @@ def score_args(p: Mapping[str, Any]) -> ScoreArgs:
     lang = str(p.get("lang") or "zh")
     if lang not in ("zh", "en"):
         raise ContextError(f"--lang {lang}: use zh or en", "--lang")
-    return ScoreArgs(hand=str(p["hand"]), rules=str(p["rules"]), context=context_from_params(p),
+    hand = p["hand"]
+    # typer gives the variadic hand argument as a list; parse_params has joined it already
+    if isinstance(hand, list | tuple):
+        text = str(hand[0]) if len(hand) == 1 else join_hand_args(hand)
+    else:
+        text = str(hand)
+    return ScoreArgs(hand=text, rules=str(p["rules"]), context=context_from_params(p),
                      vs=p.get("vs"), vs_options=pairs(p.get("vs_options"), "--vs-option"),
                      as_json=bool(p.get("as_json")), explain=bool(p.get("explain")), lang=lang,
                      unicode=not p.get("no_unicode"))
@@ -215,6 +226,8 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
 
     >>> parse(["11m", "--rules", "mcr"]).hand, parse(["22m", "--rules", "mcr"]).hand
     ('11m', '22m')
+    >>> parse(["123m", "456p", "--rules", "mcr"]).hand
+    '123m 456p'
     """
     # The lines of a batch file share their flags: parse each flag set once. The key is
     # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.

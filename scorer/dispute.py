@@ -65,13 +65,16 @@ def drop_unused_flags(rs: Ruleset, ctx: Context) -> tuple[Context, tuple[str, ..
     >>> ctx.last_tile, ignored
     (False, ('--last-tile',))
     """
-    from .rules.flags import FLAG_TEXT
+    from .rules.flags import FLAG_TEXT, states
 
     drop = [n for n in ctx.given() if n not in ("self_draw", "discarder") and n not in rs.flags]
     if not drop:
         return ctx, ()
     blank = Context()
     defaults: dict[str, Any] = {n: getattr(blank, n) for n in drop}
+    if any("self_draw" in states(n) for n in drop):
+        # a dropped --heavenly still said how the tile came: self-drawn
+        defaults["self_draw"] = True
     return replace(ctx, **defaults), tuple(FLAG_TEXT[n] for n in drop)
 
 

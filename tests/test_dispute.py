@@ -113,7 +113,8 @@ def test_bad_hand_and_bad_combinations() -> None:
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", PLATFORM, "--explain")
     assert code == 2 and "--explain does not combine with --vs" in err
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs-option", "cap=63")
-    assert code == 2 and err == "mjscore: --option cap=63: valid values are none, 64, 128, 256\n"
+    # the mistake is in --vs-option, and the message says so
+    assert code == 2 and err == "mjscore: --vs-option cap=63: valid values are none, 64, 128, 256\n"
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", "nowhere.yaml")
     assert code == 2 and "ruleset file not found: nowhere.yaml" in err
 

@@ -7,7 +7,6 @@ text of at most :data:`MAX_BYTES`; nothing else is ever opened.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -43,6 +42,8 @@ def did_you_mean(word: object, known: Iterable[str]) -> str:
     >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
     ("; did you mean 'hangzhou'?", '')
     """
+    import difflib  # only for a mistake: not at start-up
+
     close = difflib.get_close_matches(str(word), list(known), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
 

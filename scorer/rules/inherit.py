@@ -8,7 +8,6 @@ whichever file), so problems are reported there.
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +204,8 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
                 "when" not in item):
             # An override whose id matches nothing would silently add a pattern that always
             # applies (when defaults to true): almost surely a misspelt id.
+            import difflib  # only for a mistake: not at start-up
+
             close = difflib.get_close_matches(pid, list(index), n=1)
             hint = f"did you mean '{close[0]}'? " if close else ""
             mark = item.vmarks.get("id") or mk

@@ -11,8 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Problem, RulesetError
+from . import cache
 from .files import LoadCache, builtin_path, display, is_builtin, is_path, list_builtin, locate, stamp
-from .inherit import read_merged
 from .model import Ruleset
 from .schema import Compiler
 
@@ -57,9 +57,16 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     ('mine.yaml', 'hangzhou.yaml')
     """
     found: list[Problem] = []
-    data, chain = read_merged(text, file, problems=found)
+    hit = cache.get(file, text)  # the merged document of an earlier run (scorer.rules.cache)
+    if hit is None:
+        from .inherit import read_merged  # imports PyYAML: only when the cache misses
+
+        data, chain = read_merged(text, file, problems=found)
+    else:
+        data, chain = hit
     shown = display(file)
     c = Compiler(shown, data, metered=not is_builtin(file))
+    c.snippets_checked = hit is not None
     rs = c.build()
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
@@ -72,5 +79,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     if problems or rs is None:
         raise RulesetError(problems or [Problem(shown, None, None, "",
                                                 "the ruleset could not be compiled")])
+    if hit is None:
+        cache.put(file, text, data, chain)
     return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
                    data=data, trusted=is_builtin(file))

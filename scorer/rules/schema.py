@@ -27,6 +27,7 @@ from . import facts as F
 from .files import did_you_mean
 from .flags import ALWAYS_FLAGS
 from .flags import FEEDS as FLAGS
+from .flags import FLAG as FLAG_ROWS
 from .inherit import origin
 from .model import (
     PLACEHOLDER,
@@ -145,6 +146,9 @@ class Compiler:
         self.file = file
         self.data = data
         self.problems: list[Problem] = []
+        # True for a document from the ruleset cache: its house_examples' YAML was read
+        # when it was cached, and reading it again would import PyYAML at every start-up
+        self.snippets_checked = False
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
@@ -384,7 +388,7 @@ class Compiler:
         for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
-            if text:
+            if text and not self.snippets_checked:
                 # the snippet is added to a file that extends this one: it must be a mapping
                 try:
                     snippet = load(text, self.file)
@@ -453,7 +457,9 @@ class Compiler:
                            for v in vals):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  f"must be one of the values ({', '.join(show(v) for v in vals)})")
-                    continue
+                    # still define the name, so the expressions that use it (an inherited
+                    # file's) do not each report it unknown: one mistake, one line
+                    default = vals[0]
                 kinds = {type(v) for v in vals if v is not None}
                 typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), ANY) if len(
                     kinds) == 1 else ANY
@@ -471,7 +477,7 @@ class Compiler:
                 if not isinstance(default, int) or isinstance(default, bool):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  "give values: [...] or a whole-number default with min/max")
-                    continue
+                    default = lo if isinstance(lo, int) else 0  # (the name stays defined)
                 out[name] = OptionSpec(name, None, default, INT, lo, hi, desc)
         return out
 
@@ -503,11 +509,35 @@ class Compiler:
             if spec is None:
                 continue
             vals = {k: spec.get(k) for k in ("default", "min", "max")}
+            bad = False
             for k, v in vals.items():
                 if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                     self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                    bad = True
+            row = FLAG_ROWS.get(name)
+            if not bad and row is not None and row.type is int:
+                self.check_flag_range(spec, path, row.bounds(), vals)
             out[name] = FlagSpec(name, vals["default"], vals["min"], vals["max"])
         return out
+
+    def check_flag_range(self, spec: YMap, path: str, game: tuple[int, int],
+                         vals: dict[str, Any]) -> None:
+        """A flag's range narrows the game's (the flag table's), never widens it, and holds
+        its default: each mistake a problem at the value written."""
+        low, high = game
+        lo = vals["min"] if vals["min"] is not None else low
+        hi = vals["max"] if vals["max"] is not None else high
+        for k, v in (("min", vals["min"]), ("max", vals["max"])):
+            if v is not None and not low <= v <= high:
+                self.problem(self.mark_of(spec, k), f"{path}.{k}",
+                             f"{v} is outside the game's range {low}..{high}")
+        if lo > hi:
+            self.problem(self.mark_of(spec, "min"), f"{path}.min",
+                         f"min {lo} is more than max {hi}")
+        d = vals["default"]
+        if d is not None and not lo <= d <= hi:
+            self.problem(self.mark_of(spec, "default"), f"{path}.default",
+                         f"{d} is outside the flag's range {lo}..{hi}")
 
     def tallies(self, raw: Any) -> tuple[Tally, ...]:
         """``tallies:``: name: {combine, label, default}; one ``score`` sum tally if none."""

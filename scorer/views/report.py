@@ -7,6 +7,7 @@ so a hand printed by ``score`` and by ``batch`` looks the same.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.scoring import Hit, Result, Scored
@@ -17,6 +18,7 @@ from ..rules.flags import echo
 from ..rules.model import Ruleset, show
 from ..search.decompose import Group
 from ..search.readings import describe_group
+from .table import simple
 
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
 
@@ -152,9 +154,37 @@ def _item_text(x: Any, elem: Type | None) -> str:
 def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
     if h.pattern.value.const:
         return ""
-    text = render(h.pattern.value, s.env, labels(rs, lang))
+    text = _render(rs, h.pattern.value, s.env, lang, labels)
     # a formula that comes down to a bare number (a choice between constants) says nothing more
     return "" if text.strip() == str(h.value) else f" ({text})"
+
+
+# render() of a formula depends only on the values of the names it uses, the labels and the
+# language: a batch renders the same payment formula with the same few values again and
+# again (25-44 µs a hand went into to_json). Kept: the expression and ruleset themselves
+# (so an id is never reused for another), values of plain types, names already computed.
+_RENDERED: dict[tuple[Any, ...], tuple[Any, Ruleset, str]] = {}
+_PLAIN = (int, str, bool, float, type(None))
+
+
+def _render(rs: Ruleset, c: Any, env: Any, lang: str,
+            lab: Callable[[Ruleset, str], dict[str, str]]) -> str:
+    """``render(c, env, lab(rs, lang))``, remembered by the values it shows."""
+    values: list[tuple[type, Any]] = []
+    for n in c.names:  # one order for one expression: a frozenset that never changes
+        v = dict.get(env, n, _render)  # dict.get: never computes a fact not yet needed
+        if type(v) not in _PLAIN:
+            return render(c, env, lab(rs, lang))
+        values.append((type(v), v))  # 1, 1.0 and True are equal keys but print apart
+    key = (id(c), lang, *values)
+    hit = _RENDERED.get(key)
+    if hit is not None and hit[0] is c and hit[1] is rs:
+        return hit[2]
+    text = render(c, env, lab(rs, lang))
+    if len(_RENDERED) >= 4096:
+        _RENDERED.clear()
+    _RENDERED[key] = (c, rs, text)
+    return text
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:
@@ -172,7 +202,8 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     for share in shares:
         if not share.pays:
             continue
-        text = render(rs.payment.amount, share.env, lab) + f" = {share.amount}"
+        text = _render(rs, rs.payment.amount, share.env, lang, lambda _rs, _lang: lab) + (
+            f" = {share.amount}")
         groups.setdefault(text, []).append(
             f"{share.payer} ({tag})" if share.payer == disc else share.payer)
     lines = []
@@ -188,8 +219,6 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
 # ----------------------------------------------------------------------------- human report
 def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True) -> str:
     """The report for people settling a hand at the table."""
-    from tabulate import tabulate  # imported here: keeps `mjscore --help` fast
-
     rs, s, table = result.ruleset, result.best, result.table
     winner = result.winner
     how = "self-drawn" if table.self_draw else (
@@ -234,8 +263,7 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         r = ROLE["winner"] if seat == winner else (ROLE["pays"] if amount else ROLE["none"])
         rows.append([seat + (" (dealer)" if seat == "E" else ""), r, f"{amount:+d}"])
     lines.append("")
-    lines.append(tabulate(rows, headers=["seat", "role", "points"], tablefmt="simple",
-                          colalign=("left", "left", "right")))
+    lines.append(simple(rows, ["seat", "role", "points"], ("left", "left", "right")))
     if explain:
         lines.append("")
         lines.append(explain_text(result, lang))
