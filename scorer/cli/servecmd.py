@@ -10,6 +10,7 @@ SIGTERM), 2 for a bad option, a ruleset that does not load or a port in use.
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import sys
@@ -50,6 +51,10 @@ def serve(
         from ..serve.api import Api
         from ..serve.server import make_server
 
+        # The per-user ruleset cache (scorer.rules.cache) writes an entry per file compiled:
+        # a server compiles each ruleset once per process anyway, and no request may lead
+        # to a write (or a read) on this machine's disk, so the server runs without it.
+        os.environ["MJSCORE_NO_CACHE"] = "1"
         if not 0 <= port <= 65535:
             raise ContextError(f"--port {port}: use 0..65535", "--port")
         extra = [(spec, load_ruleset(spec)) for spec in rules or ()]
