@@ -379,7 +379,9 @@ def test_serve_command_prints_its_url_and_stops_cleanly() -> None:
             proc.wait(5)
 
 
-def test_serve_command_bad_options() -> None:
+def test_serve_command_bad_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the command turns the ruleset cache off for its process: restore that after the test
+    monkeypatch.setenv("MJSCORE_NO_CACHE", "1")
     res = runner.invoke(app, ["serve", "--port", "70000"])
     assert res.exit_code == 2 and "0..65535" in res.output
     res = runner.invoke(app, ["serve", "--rules", "nope"])
