@@ -27,6 +27,7 @@ from .engine.context import Context
 from .errors import ContextError
 from .model.notation import join_hand_args
 from .rules.flags import FLAGS, Flag
+from .text import close_matches
 
 HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
 
@@ -39,7 +40,10 @@ RUN: tuple[Flag, ...] = (
     Flag("vs_options", ("--vs-option",), str, "Dispute mode: option KEY=VALUE for the --vs "
          "side (without --vs: the same ruleset with this option).", (), multiple=True, key=None),
     Flag("as_json", ("--json",), bool, "Print the result as JSON.", False, key=None),
-    Flag("explain", ("--explain",), bool, "List every reading considered.", False, key=None),
+    Flag("explain", ("--explain",), bool, "List the readings considered, best first (the "
+         "best 10; --explain-top N for another number).", False, key=None),
+    Flag("explain_top", ("--explain-top",), int, "With or without --explain: list the best N "
+         "distinct readings considered.", None, key=None, minimum=1),
     Flag("lang", ("--lang",), str, "Pattern names: zh or en.", "zh", key=None),
     Flag("no_unicode", ("--no-unicode",), bool, "Do not print Unicode tiles.", False, key=None),
 )
@@ -77,6 +81,7 @@ class ScoreArgs:
     as_json: bool = False
     explain: bool = False
     lang: str = "zh"
+    explain_top: int | None = None  # --explain-top N: how many readings --explain lists
     unicode: bool = True
 
 
@@ -112,9 +117,7 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
                 continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
                 raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
-            from difflib import get_close_matches  # only for a mistake: not at start-up
-
-            close = get_close_matches(name, _LONG)
+            close = close_matches(name, _LONG, n=3)
             hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
             raise ArgvError(f"No such option: {name}{hint}", name, at)
         if flag.switch:
@@ -217,8 +220,21 @@ def score_args(p: Mapping[str, Any]) -> ScoreArgs:
         text = str(hand)
     return ScoreArgs(hand=text, rules=str(p["rules"]), context=context_from_params(p),
                      vs=p.get("vs"), vs_options=pairs(p.get("vs_options"), "--vs-option"),
-                     as_json=bool(p.get("as_json")), explain=bool(p.get("explain")), lang=lang,
-                     unicode=not p.get("no_unicode"))
+                     as_json=bool(p.get("as_json")),
+                     explain=bool(p.get("explain")) or p.get("explain_top") is not None,
+                     lang=lang, unicode=not p.get("no_unicode"),
+                     explain_top=_top(p.get("explain_top")))
+
+
+def _top(v: Any) -> int | None:
+    """``--explain-top N``: a whole number of at least 1 (the table's minimum is not checked
+    for a flag of the run)."""
+    if v is None:
+        return None
+    if not isinstance(v, int) or v < 1:
+        raise ContextError(f"--explain-top {v}: must be a whole number of at least 1",
+                           "--explain-top")
+    return v
 
 
 def parse(argv: Sequence[str]) -> ScoreArgs:

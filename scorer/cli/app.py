@@ -41,11 +41,20 @@ def score(**params: Any) -> None:
             _dispute(args)
             return
         from ..engine.scoring import score as score_hand
-        from ..views.report import explain_json, human, to_json
+        from ..errors import NotAWin
+        from ..views.report import explain_json, human, refused, to_json
 
-        result = score_hand(args.hand, args.rules, args.context)
+        try:
+            result = score_hand(args.hand, args.rules, args.context)
+        except NotAWin as e:
+            # below a minimum the message names the fans found; a refusal on the wait, why
+            text, err = refused(e, args.hand, args.rules, args.context, args.lang)
+            if text and not args.as_json:
+                print(text)
+            raise err from None
         if not args.as_json:
-            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode))
+            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode,
+                        top=args.explain_top))
             return
         out = to_json(result, args.lang)
         if args.explain:
@@ -107,8 +116,8 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 app.command()(rulescmd.rules)
-app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    batchcmd.batch)
+app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+            epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
 app.command("serve")(servecmd.serve)
 _COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
@@ -118,7 +127,7 @@ def _dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
     from ..dispute import dispute, dispute_json, dispute_text, vs_context
     from ..engine.context import parse_options
-    from ..errors import ContextError, MjscoreError
+    from ..errors import ContextError
     from ..rules.load import load_ruleset
 
     if args.explain:
@@ -130,14 +139,7 @@ def _dispute(args: ScoreArgs) -> None:
     parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
     d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, args.vs_options))
     d.a.spec, d.b.spec = rules, vs if vs is not None else rules
-    if d.a.error is not None and d.b.error is not None:
-        ea, eb = d.a.error, d.b.error
-        if ea.message == eb.message:
-            raise ea
-        err = MjscoreError(f"A ({d.a.spec}): {ea.message}; B ({d.b.spec}): {eb.message}")
-        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
-        err.kind = ea.kind if ea.kind == eb.kind else "error"
-        raise err
+    d.raise_if_both_failed()
     if args.as_json:
         import json
 

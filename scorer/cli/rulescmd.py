@@ -87,7 +87,7 @@ def rules(
             if as_yaml or as_markdown or option:
                 raise ContextError("--yaml, --markdown and --option need a ruleset: "
                                    "mjscore rules ID --markdown")
-            print(list_text())
+            print(list_text(lang))
             return
         from ..rules.load import load_ruleset
 

@@ -15,10 +15,11 @@ from ..errors import ContextError, EvaluationError, NotationError
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
-from ..rules.facts import Env
+from ..rules.facts import Env, fill_context
 from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS, conflicts, states
 from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
+from ..text import closest
 
 
 @dataclass(frozen=True)
@@ -107,10 +108,8 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
             if not rs.options:
                 raise ContextError(f"{flag} {key}: the {rs.id} ruleset has no options",
                                    flag)
-            import difflib  # only for a mistake: not at start-up
-
-            close = difflib.get_close_matches(key, list(rs.options), n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+            close = closest(key, rs.options)
+            hint = f"did you mean '{close}'? " if close else ""
             listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())
             raise ContextError(f"{flag} {key}: unknown option; {hint}options of {rs.id}: "
                                f"{listing}", flag)
@@ -344,18 +343,16 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     env = Env()
     env.update(options)
     env.update(
-        seat=seat, round=rnd, seat_wind=27 + T.SEATS.index(seat),
-        round_wind=27 + T.SEATS.index(rnd), winner_is_dealer=seat == "E",
-        wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
+        seat=seat, round=rnd, wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
         kong_draw=kong_draw, kongs=kongs, piao=piao, you=you, flowers=flowers_count,
-        flower_list=flower_list,
-        flowers_known=bool(flower_list) or flowers_count == 0, base=flag_default("base", 1),
+        flower_list=flower_list, base=flag_default("base", 1),
         self_draw=False, discard=True, discarder=discarder,
         # --out S,W or --out S --out W
         out=[_seat(c, "--out") for c in "".join(ctx.out) if c not in ", "],
     )
     # a switch that feeds the one fact of its own name passes through as it is
     env.update({f.field: getattr(ctx, f.field) for f in FLAGS if f.switch and f.feeds == (f.field,)})
+    fill_context(env)  # seat_wind, winner_is_dealer, ...: computed where they are declared
     # 3. the table: players and seats
     players = rs.players(env)
     if not isinstance(players, int) or not 2 <= players <= 4:
@@ -397,7 +394,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         raise ContextError("a discard win needs --from SEAT (who discarded the winning tile); "
                            "add --self-draw if the tile was self-drawn", "--from")
 
-    # 6. the suits in play and the wildcard model
+    # 5. the suits in play and the wildcard model
     suits = tuple(rs.suits(env))
     bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
     if bad:
@@ -426,7 +423,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
                            "--piao")
     env["wild_face"] = wspec.face
 
-    # 7. 承包 relations
+    # 6. 承包 relations
     relations: list[tuple[str, str]] = []
     for text in ctx.chengbao:
         parts = text.replace(" ", "").split(":")

@@ -8,12 +8,12 @@ text of at most :data:`MAX_BYTES`; nothing else is ever opened.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..errors import RulesetError
+from ..text import suggest
 
 V = TypeVar("V")
 MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
@@ -34,18 +34,6 @@ def builtin_dir() -> Path:
     from importlib import resources  # pragma: no cover
 
     return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
-
-
-def did_you_mean(word: object, known: Iterable[str]) -> str:
-    """The hint the rules layer's messages end with: ``; did you mean 'x'?``, or "".
-
-    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
-    ("; did you mean 'hangzhou'?", '')
-    """
-    import difflib  # only for a mistake: not at start-up
-
-    close = difflib.get_close_matches(str(word), list(known), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def builtin_path(rid: str) -> Path:
@@ -90,7 +78,7 @@ def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, st
         path = builtin_path(spec)
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
-            hint = did_you_mean(spec, known)
+            hint = suggest(spec, known)
             raise RulesetError(
                 f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
                 f"or give a path to a YAML file{via}"

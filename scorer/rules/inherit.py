@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from .files import did_you_mean, display, ident, is_builtin, is_path, locate
+from ..text import Known, closest, suggest
+from .files import display, ident, is_builtin, is_path, locate
 from .yamlsafe import Mark, YList, YMap, load
 
 MAX_EXTENDS = 8
@@ -192,6 +193,7 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
         if isinstance(pid, str):
             index[pid] = len(out)
         _append(out, item, mk, origin(parent, i))
+    known = Known(index)
     for j, (item, mk) in enumerate(zip(child, child.marks, strict=False)):
         pid = item.get("id") if isinstance(item, dict) else None
         if isinstance(pid, str) and pid in index:
@@ -204,10 +206,8 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
                 "when" not in item):
             # An override whose id matches nothing would silently add a pattern that always
             # applies (when defaults to true): almost surely a misspelt id.
-            import difflib  # only for a mistake: not at start-up
-
-            close = difflib.get_close_matches(pid, list(index), n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+            close = closest(pid, known)
+            hint = f"did you mean '{close}'? " if close else ""
             mark = item.vmarks.get("id") or mk
             problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
                                     f"no inherited pattern '{pid}' to change; {hint}a new "
@@ -238,6 +238,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
         if isinstance(entries, list):
             known += [str(i["id"]) for i in entries if isinstance(i, dict) and "id" in i]
     out: set[str] = set()
+    prepared = Known(known)
     for j, rid in enumerate(raw):
         mk = raw.marks[j] if j < len(raw.marks) else m
         if not isinstance(rid, str):
@@ -246,7 +247,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
                                     "must be the id of an inherited entry (text)"))
             continue
         if rid not in known:
-            hint = did_you_mean(str(rid), known)
+            hint = suggest(str(rid), prepared)
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
                                     mk.column if mk else None, f"remove[{j}]",
                                     f"no inherited pattern, error or not_a_win with id "

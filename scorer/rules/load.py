@@ -7,6 +7,7 @@ The public entry points of the rules layer: :func:`load_ruleset` (find, read, me
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,5 +82,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
                                                 "the ruleset could not be compiled")])
     if hit is None:
         cache.put(file, text, data, chain)
+    for note in c.notices:  # an old spelling that still works: say once where and what
+        print(f"mjscore: {note}", file=sys.stderr)
     return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
                    data=data, trusted=is_builtin(file))
