@@ -71,34 +71,74 @@ def cli(*argv: str) -> tuple[int, Any]:
     return res.exit_code, json.loads(res.stdout.splitlines()[0])
 
 
-def example_lines() -> list[tuple[str, str]]:
-    """(ruleset, line) for every hand line of examples/<ruleset>.txt."""
-    out = []
+def example_lines() -> list[tuple[str | None, str]]:
+    """(ruleset, line) for every hand line of examples/*.txt; the ruleset is None where the
+    file's lines name their own (evening.txt: a batch's lines with --rules each)."""
+    out: list[tuple[str | None, str]] = []
     for path in sorted((ROOT / "examples").glob("*.txt")):
-        if path.stem not in list_builtin():
+        if path.stem.endswith("-round"):
             continue  # sichuan-round.txt is a round, not hands
+        rules = path.stem if path.stem in list_builtin() else None
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip() and not line.lstrip().startswith("#"):
-                out.append((path.stem, line.split(" #")[0].strip()))
+                out.append((rules, line.split(" #")[0].strip()))
     return out
+
+
+def score_argv(rules: str | None, line: str) -> tuple[str, list[str]]:
+    """A batch line as ``mjscore score`` takes it: the hand and its flags, with the file's
+    ruleset, without batch's own ``--players`` (a seating names people, not seats)."""
+    hand, *words = shlex.split(line)
+    flags: list[str] = []
+    it = iter(words)
+    for w in it:
+        if w == "--players":
+            next(it, None)
+        elif not w.startswith("--players="):
+            flags.append(w)
+    return hand, flags + (["--rules", rules] if rules else [])
 
 
 EXAMPLES = example_lines()
 
 
 def test_the_examples_are_read() -> None:
-    assert len(EXAMPLES) >= 60 and {r for r, _ in EXAMPLES} >= {"hangzhou", "jinhua", "mcr"}
+    assert len(EXAMPLES) >= 60 and {r for r, _ in EXAMPLES} >= {"hangzhou", "jinhua", "mcr", None}
+    lines = [line for _, line in EXAMPLES]
+    assert any("--vs" in line for line in lines) and "123m5p8 --self-draw --rules hangzhou" in lines
 
 
-@pytest.mark.parametrize(("rules", "line"), EXAMPLES, ids=[f"{r}:{i}" for i, (r, _) in
-                                                          enumerate(EXAMPLES)])
-def test_score_equals_the_cli(server: Server, rules: str, line: str) -> None:
-    hand, *flags = shlex.split(line)
-    flags += ["--rules", rules]
+@pytest.mark.parametrize(("rules", "line"), EXAMPLES, ids=[f"{r or 'evening'}:{i}" for i, (r, _)
+                                                          in enumerate(EXAMPLES)])
+def test_score_equals_the_cli(server: Server, rules: str | None, line: str) -> None:
+    hand, flags = score_argv(rules, line)
     code, want = cli("score", hand, *flags, "--json")
     status, got, _ = call(server, "POST", "/api/score", {"hand": hand, "flags": flags})
     assert got == want
     assert status == {0: 200, 2: 400, 3: 422}[code]
+
+
+@pytest.mark.parametrize(("hand", "flags", "message"), [
+    # RULES.md (MCR): a win needs 8 fan; 123m 456m 789p 234s 55s on a discard is 门前清 2 +
+    # 平和 2 + 连六 1 = 5 (平和 replaces 无字)
+    ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S"],
+     "below the 8-fan minimum: 5 fan without flowers (门前清 2 + 平和 2 + 连六 1 = 番 5)"),
+    ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S", "--lang", "en"],
+     "below the 8-fan minimum: 5 fan without flowers (Concealed Hand 2 + All Chows 2 + "
+     "Short Straight 1 = fan 5)"),
+    # Hangzhou: 暴头 (a lone 财神 P paired by the winning 9m) only self-drawn; on a discard
+    # the refusal says what the hand waited on: every tile
+    ("123m456p789s234sP9m", ["--rules", "hangzhou", "--from", "S", "--option",
+                             "discard_win=true", "--dealer-streak", "3", "--lang", "en"],
+     "(without the winning 9m: 123m 456p 234s 789s + a lone wildcard — waiting on every tile)"),
+])
+def test_a_refused_win_is_worded_as_the_cli(server: Server, hand: str, flags: list[str],
+                                            message: str) -> None:
+    code, want = cli("score", hand, *flags, "--json")
+    status, got, _ = call(server, "POST", "/api/score", {"hand": hand, "flags": flags})
+    assert (code, status) == (3, 422)
+    assert got == want
+    assert got["error"]["message"].endswith(message)
 
 
 @pytest.mark.parametrize(("hand", "flags"), [

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..argv import ScoreArgs, parse
-from ..errors import ContextError, MjscoreError, NotAWin, RulesetError  # noqa: F401 - doctests
+from ..errors import ContextError, MjscoreError, NotAWin, RulesetError
 from ..rules.files import MAX_BYTES, is_path, list_builtin
 from ..rules.flags import FLAGS, Flag
 from ..rules.model import Ruleset
@@ -333,9 +333,15 @@ class Api:
 
     def _score(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
         from ..engine.scoring import score as score_hand
-        from ..views.report import explain_json, to_json
+        from ..views.report import explain_json, refused, to_json
 
-        result = score_hand(args.hand, self.ruleset(args.rules, files), args.context)
+        rs = self.ruleset(args.rules, files)
+        try:
+            result = score_hand(args.hand, rs, args.context)
+        except NotAWin as e:
+            # as `score --json`: below a minimum the message names the fans found; a refusal
+            # on the wait says why (scorer.views.report.refused)
+            raise refused(e, args.hand, rs, args.context, args.lang)[1] from None
         out = to_json(result, args.lang)
         if args.explain:
             out["explain"] = explain_json(result, args.lang)
