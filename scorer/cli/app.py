@@ -125,21 +125,9 @@ _COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
 
 def _dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from ..dispute import dispute, dispute_json, dispute_text, vs_context
-    from ..engine.context import parse_options
-    from ..errors import ContextError
-    from ..rules.load import load_ruleset
+    from ..dispute import dispute_json, dispute_of, dispute_text
 
-    if args.explain:
-        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
-    hand, rules, ctx, vs, lang = args.hand, args.rules, args.context, args.vs, args.lang
-
-    rs_a = load_ruleset(rules)
-    rs_b = load_ruleset(vs) if vs is not None else rs_a
-    parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
-    d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, args.vs_options))
-    d.a.spec, d.b.spec = rules, vs if vs is not None else rules
-    d.raise_if_both_failed()
+    d, lang = dispute_of(args), args.lang
     if args.as_json:
         import json
 

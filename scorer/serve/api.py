@@ -360,25 +360,11 @@ class Api:
         return to_json(waits(args.hand, self.ruleset(args.rules, files), args.context), args.lang)
 
     def _dispute(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
-        """As ``mjscore score --vs`` (scorer/cli/app.py ``_dispute``) with ``--json``."""
-        from ..dispute import dispute, dispute_json, vs_context
+        """As ``mjscore score --vs … --json``: the same :func:`scorer.dispute.dispute_of`, its
+        rulesets named by the request (uploads, the server's, built-ins)."""
+        from ..dispute import dispute_json, dispute_of
 
-        if args.explain:
-            raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
-        rs_a = self.ruleset(args.rules, files)
-        rs_b = self.ruleset(args.vs, files) if args.vs is not None else rs_a
-        d = dispute(args.hand, rs_a, args.context, rs_b,
-                    vs_context(args.context, rs_a, rs_b, args.vs_options))
-        d.a.spec, d.b.spec = args.rules, args.vs if args.vs is not None else args.rules
-        if d.a.error is not None and d.b.error is not None:
-            ea, eb = d.a.error, d.b.error
-            if ea.message == eb.message:
-                raise ea
-            err = MjscoreError(f"A ({d.a.spec}): {ea.message}; B ({d.b.spec}): {eb.message}")
-            err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
-            err.kind = ea.kind if ea.kind == eb.kind else "error"
-            raise err
-        return dispute_json(d, args.lang)
+        return dispute_json(dispute_of(args, lambda spec: self.ruleset(spec, files)), args.lang)
 
 
 class _Held:
