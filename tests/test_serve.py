@@ -119,7 +119,7 @@ def test_score_equals_the_cli(server: Server, rules: str | None, line: str) -> N
 
 
 @pytest.mark.parametrize(("hand", "flags", "message"), [
-    # RULES.md (MCR): a win needs 8 fan; 123m 456m 789p 234s 55s on a discard is 门前清 2 +
+    # docs/rulings.md#mcr-minimum: a win needs 8 fan; 123m 456m 789p 234s 55s on a discard is 门前清 2 +
     # 平和 2 + 连六 1 = 5 (平和 replaces 无字)
     ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S"],
      "below the 8-fan minimum: 5 fan without flowers (门前清 2 + 平和 2 + 连六 1 = 番 5)"),
