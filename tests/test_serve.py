@@ -13,6 +13,7 @@ import contextlib
 import http.client
 import json
 import re
+import selectors
 import shlex
 import socket
 import threading
@@ -402,7 +403,12 @@ def test_serve_command_prints_its_url_and_stops_cleanly() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "scorer", "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = proc.stdout.readline() if proc.stdout else ""
+        assert proc.stdout is not None
+        # the first line within 30 s (a child stuck before printing must not hang the suite)
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            assert sel.select(timeout=30), "mjscore serve printed nothing in 30 s"
+        line = proc.stdout.readline()
         m = re.match(r"mjscore serve: http://127\.0\.0\.1:(\d+)/", line)
         assert m, line
         conn = http.client.HTTPConnection("127.0.0.1", int(m.group(1)), timeout=10)
@@ -417,6 +423,29 @@ def test_serve_command_prints_its_url_and_stops_cleanly() -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait(5)
+
+
+def test_serve_in_process_leaves_its_caller_as_it_found_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # run in-process (as tests/test_hostile_input.py runs every command), the command that
+    # would serve forever is stopped at once; the cache switch and SIGTERM's handler it
+    # sets while serving are undone, so the tests after it see the process unchanged
+    import os
+    import signal
+
+    def ctrl_c(self: Server, poll_interval: float = 0.5) -> None:
+        assert os.environ.get("MJSCORE_NO_CACHE") == "1"  # no request reads the disk cache
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Server, "serve_forever", ctrl_c)
+    monkeypatch.delenv("MJSCORE_NO_CACHE", raising=False)
+    before = signal.getsignal(signal.SIGTERM)
+    res = runner.invoke(app, ["serve", "--port", "0"])
+    assert res.exit_code == 0 and re.match(r"mjscore serve: http://127\.0\.0\.1:\d+/", res.stdout)
+    assert "MJSCORE_NO_CACHE" not in os.environ
+    assert signal.getsignal(signal.SIGTERM) is before
+    monkeypatch.setenv("MJSCORE_NO_CACHE", "0")
+    assert runner.invoke(app, ["serve", "--port", "0"]).exit_code == 0
+    assert os.environ["MJSCORE_NO_CACHE"] == "0"
 
 
 def test_serve_command_bad_options(monkeypatch: pytest.MonkeyPatch) -> None:

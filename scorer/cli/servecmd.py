@@ -45,19 +45,33 @@ def serve(
                                            "(a built-in id or a house file; repeatable)."),
 ) -> None:
     """Serve the scoring page and its JSON API to the table (until Ctrl-C)."""
+    # The per-user ruleset cache (scorer.rules.cache) writes an entry per file compiled:
+    # a server compiles each ruleset once per process anyway, and no request may lead to a
+    # write (or a read) on this machine's disk, so the server runs without it. Restored on
+    # the way out, as is SIGTERM's handler: run in-process (tests, an embedding program)
+    # the command leaves its caller as it found it.
+    saved = os.environ.get("MJSCORE_NO_CACHE")
+    os.environ["MJSCORE_NO_CACHE"] = "1"
+    try:
+        _serve(host, port, rules or [])
+    finally:
+        if saved is None:
+            os.environ.pop("MJSCORE_NO_CACHE", None)
+        else:
+            os.environ["MJSCORE_NO_CACHE"] = saved
+
+
+def _serve(host: str, port: int, rules: list[str]) -> None:
+    """Start the server, print its URL, serve until Ctrl-C or SIGTERM; exit 0 (2: bad option)."""
     try:
         from ..errors import ContextError
         from ..rules.load import load_ruleset
         from ..serve.api import Api
         from ..serve.server import make_server
 
-        # The per-user ruleset cache (scorer.rules.cache) writes an entry per file compiled:
-        # a server compiles each ruleset once per process anyway, and no request may lead
-        # to a write (or a read) on this machine's disk, so the server runs without it.
-        os.environ["MJSCORE_NO_CACHE"] = "1"
         if not 0 <= port <= 65535:
             raise ContextError(f"--port {port}: use 0..65535", "--port")
-        extra = [(spec, load_ruleset(spec)) for spec in rules or ()]
+        extra = [(spec, load_ruleset(spec)) for spec in rules]
         try:
             srv = make_server(host, port, Api(extra))
         except OSError as e:
@@ -81,11 +95,12 @@ def serve(
     def _stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, _stop)
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
         print("mjscore serve: stopped", file=sys.stderr)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         srv.server_close()
     raise SystemExit(0)
