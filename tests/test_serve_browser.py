@@ -111,6 +111,13 @@ def payments_on_page(drv: Any, side: str | None = None) -> dict[str, int]:
             if side is None or s == side}
 
 
+def groups_on_page(drv: Any) -> list[str]:
+    """The groups of the result's reading as the page shows them."""
+    out: list[str] = drv.execute_script(
+        "return [...document.querySelectorAll('#result .reading .group')].map(g => g.textContent)")
+    return out
+
+
 def wait_for(drv: Any, what: Any, timeout: float = 20) -> Any:
     return WebDriverWait(drv, timeout).until(lambda d: what(d))
 
@@ -136,9 +143,17 @@ def test_a_hand_tapped_in_scores_as_the_cli(server: Server, browser: Any) -> Non
                     "--piao", "2", "--seat", "W")
     assert want["payments"] == {"E": -16, "S": -8, "W": 32, "N": -8}
     assert wait_for(browser, lambda d: payments_on_page(d) == want["payments"])
-    reading = browser.execute_script(
-        "return document.querySelector('#result .reading .group.has-wild').textContent")
-    assert reading == "9*9m"  # the wildcard marked in the reading
+    # the reading as the report marks it: the 财神 P read as 9m ('*'), the winning group '←'
+    assert want["best"]["reading"] == ["123m", "456p", "234s", "789s", "9*9m←"]
+    assert wait_for(browser, lambda d: groups_on_page(d) == want["best"]["reading"])
+    marked = browser.execute_script(
+        "return [...document.querySelectorAll('#result .reading .group.has-wild.win')]"
+        ".map(g => g.textContent)")
+    assert marked == ["9*9m←"]
+    assert browser.find_element(By.CSS_SELECTOR, "#result .legend").text == want["best"]["legend"]
+    # the why line of 暴头: what the hand waited on without the winning tile
+    assert browser.find_element(By.CSS_SELECTOR, "#result .why .text").text == want["best"]["why"][0]
+    assert want["best"]["why"][0].endswith("单独一张财神 — 听任意牌")
 
 
 def test_a_wildcard_hand_with_a_meld(server: Server, browser: Any) -> None:
@@ -153,6 +168,14 @@ def test_a_wildcard_hand_with_a_meld(server: Server, browser: Any) -> None:
     assert want["payments"] == {"E": 32, "S": -8, "W": -16, "N": -8}
     assert wait_for(browser, lambda d: payments_on_page(d) == want["payments"])
     assert browser.find_elements(By.CSS_SELECTOR, "#result .wilds .tile.wild")
+    # P stands in for the 财神's face 3m ('~'), the three 3m are themselves ('*')
+    assert want["best"]["reading"] == ["123~m", "23*4m←", "456m", "789m", "3*3*m"]
+    assert wait_for(browser, lambda d: groups_on_page(d) == want["best"]["reading"])
+    stand = browser.find_element(By.CSS_SELECTOR, "#result .stand-ins")
+    assert stand.find_element(By.CSS_SELECTOR, ".tile.stand-in").get_attribute("data-tile") == "P"
+    assert stand.text.endswith("→ 3m")
+    assert "×3 → 3m（本身） ×3" in browser.find_element(By.CSS_SELECTOR, "#result .wilds").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#result .wilds .tile.wild")) == 1
     # a meld tapped in: [CCC,1] claimed from 上家, as the Xiamen README hand writes it
     open_page(browser, server, "xiamen")
     click(browser, '#offer option[value="1"]')
@@ -202,8 +225,12 @@ def test_dispute_side_by_side(server: Server, browser: Any) -> None:
     assert want["a"]["payments"]["S"] == -256 and want["b"]["payments"]["S"] == -64
     assert wait_for(browser, lambda d: payments_on_page(d, "a") == want["a"]["payments"] and
                     payments_on_page(d, "b") == want["b"]["payments"])
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#dispute .side h3")]
+    assert titles == ["A = hangzhou", "B = hangzhou (cap=64)"]
     marked = browser.find_elements(By.CSS_SELECTOR, "#dispute .diff")
     assert marked, "the differing rows are marked"
+    # the tier's name (docs/rulings.md Hangzhou: 清七对 with three 豪华 is 三豪华清七对)
+    assert "三豪华清七对 32" in browser.find_element(By.CSS_SELECTOR, "#result .patterns").text
 
 
 def test_house_file_upload_and_language(server: Server, browser: Any) -> None:

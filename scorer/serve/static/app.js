@@ -36,7 +36,7 @@
       remove_tile: "删除", meld_open: "副露中", flag_multi: "用逗号分隔",
       ignored: "此方不用的旗标", row_result: "结果", row_decomposition: "牌型",
       row_wildcards: "财神", row_patterns: "番种", row_chain: "计算", row_score: "得分",
-      row_payment: "支付", row_payments: "各家得失",
+      row_payment: "支付", row_payments: "各家得失", stand_ins: "替身", itself: "（本身）", why: "为何",
     },
     en: {
       ruleset: "Rules", glyphs: "Unicode tiles", hand: "Hand", notation: "Notation",
@@ -62,6 +62,7 @@
       ignored: "flags this side has no use for", row_result: "result",
       row_decomposition: "reading", row_wildcards: "wildcards", row_patterns: "patterns",
       row_chain: "chain", row_score: "score", row_payment: "payment", row_payments: "per seat",
+      stand_ins: "Stand-ins", itself: " (itself)", why: "Why",
     },
   };
   let lang = "zh";
@@ -104,6 +105,7 @@
       b.append(el("span", "num", NUM_ZH[+tl[0]]), el("span", "suit", SUITS[tl[1]][0]));
     }
     if (o.wild) b.classList.add("wild");
+    if (o.stand) b.classList.add("stand-in");
     if (o.win) b.classList.add("win");
     return b;
   }
@@ -449,16 +451,23 @@
   }
 
   function readingView(best) {
-    // the decomposition with wildcards (*) marked; '←' is the winning tile's group
+    // the reading as the report prints it: wildcards '*' and stand-ins '~' where they sit,
+    // '←' after the winning tile's group (best.reading; the bare decomposition before it)
     const p = el("p", "reading");
-    for (const g of best.decomposition || []) {
-      const span = el("span", "group" + (g.includes("*") ? " has-wild" : ""), g);
-      p.append(span, " ");
-    }
+    const groups = best.reading || best.decomposition || [];
+    groups.forEach((g, i) => {
+      let cls = "group";
+      if (g.includes("*")) cls += " has-wild";
+      if (g.includes("~")) cls += " has-stand-in";
+      if (i === best.win_group || g.endsWith("←")) cls += " win";
+      p.append(el("span", cls, g), " ");
+    });
     return p;
   }
 
   function patternName(h) {
+    // a tier's name where the ruleset gives one (三豪华清七对), else the pattern's
+    if (h.tier && h.tier[lang]) return h.tier[lang];
     return lang === "zh" ? h.name : (h.name_en || h.name);
   }
 
@@ -483,6 +492,25 @@
     return tbl;
   }
 
+  function counted(items, tile) {
+    // equal readings once, with how many (the report's "3m ×3 → 3m（本身） ×3")
+    const out = new Map();
+    for (const x of items) {
+      const key = [tile(x), x.reads, x.as_self].join("|");
+      const hit = out.get(key);
+      if (hit) hit[1] += 1; else out.set(key, [x, 1]);
+    }
+    return [...out.values()];
+  }
+  const times = (n) => (n > 1 ? ` ×${n}` : "");
+
+  function labelled(cls, label, text) {
+    // a report line with its head, as the CLI prints it ("为何：" / "Why:")
+    const p = el("p", cls);
+    p.append(el("span", "label", label + (lang === "zh" ? "：" : ": ")), el("span", "text", text));
+    return p;
+  }
+
   function resultView(data) {
     const box = el("div", "scored");
     if (data.error) { box.append(errorView(data.error)); return box; }
@@ -491,23 +519,33 @@
     const names = (best.patterns || []).map((h) => patternName(h) + " " + h.value).join(" · ");
     head.append(el("span", "score", `${t("score")} ${best.score}`), " ", el("span", "patterns", names || t("none")));
     box.append(head, readingView(best));
+    if (best.legend) box.append(el("p", "legend", best.legend));
     const wild = best.wildcard_detail || [];
     if (wild.length) {
       const w = el("p", "wilds");
       w.append(el("span", "label", t("wildcards") + ": "));
-      for (const x of wild) {
-        w.append(tileFace(x.face, { wild: true }), el("span", null, " → " + (x.as_self ? x.face : x.reads) + "  "));
+      for (const [x, n] of counted(wild, (x) => x.face)) {
+        w.append(tileFace(x.face, { wild: true }), el("span", null, times(n) + " → " + x.reads + (x.as_self ? t("itself") : "") + times(n) + "  "));
+      }
+      box.append(w);
+    }
+    const stand = best.stand_ins || [];
+    if (stand.length) {
+      const w = el("p", "stand-ins");
+      w.append(el("span", "label", t("stand_ins") + ": "));
+      for (const [x, n] of counted(stand, (x) => x.tile)) {
+        w.append(tileFace(x.tile, { stand: true }), el("span", null, times(n) + " → " + x.reads + (x.as_self ? t("itself") : "") + times(n) + "  "));
       }
       box.append(w);
     }
     // why the hand scored as it did, in whichever form the report gives it (text or lines)
     for (const key of ["why", "why_line", "why_lines"]) {
       for (const src of [data[key], best[key]]) {
-        if (typeof src === "string") box.append(el("p", "why", src));
-        else if (Array.isArray(src)) for (const line of src) if (typeof line === "string") box.append(el("p", "why", line));
+        const lines = typeof src === "string" ? [src] : Array.isArray(src) ? src : [];
+        for (const line of lines) if (typeof line === "string") box.append(labelled("why", t("why"), line));
       }
     }
-    if (best.chain) box.append(el("p", "chain", best.chain));
+    if (best.chain) box.append(labelled("chain", t("chain"), best.chain));
     if (best.payment_chain && best.payment_chain.length) {
       const ul = el("ul", "paychain");
       for (const line of best.payment_chain) ul.append(el("li", null, line));
@@ -571,13 +609,14 @@
     const grid = el("div", "sides");
     for (const [key, side] of [["a", data.a], ["b", data.b]]) {
       const col = el("div", "side");
-      col.append(el("h3", null, `${key.toUpperCase()} = ${side.rules}`));
+      const opts = Object.entries(side.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
+      col.append(el("h3", null, `${key.toUpperCase()} = ${side.rules}` + (opts ? ` (${opts})` : "")));
       if (side.ignored_flags && side.ignored_flags.length) col.append(el("p", "help", `${t("ignored")}: ${side.ignored_flags.join(" ")}`));
       if (side.error) { col.append(errorView(side.error)); grid.append(col); continue; }
       const best = side.best;
       const rows = [
         ["patterns", (best.patterns || []).map((h) => patternName(h) + " " + h.value).join(" · ") || t("none")],
-        ["decomposition", (best.decomposition || []).join(" ")],
+        ["decomposition", (best.reading || best.decomposition || []).join(" ")],
         ["chain", best.chain],
         ["score", String(best.score)],
       ];
