@@ -65,6 +65,19 @@ def call(srv: Server, method: str, path: str, body: Any = None, raw: bytes | Non
     return res.status, json.loads(text) if "json" in ctype else text, dict(res.getheaders())
 
 
+NORMAL = {"hand": "123m456m789p234s55s", "flags": ["--rules", "hangzhou", "--self-draw"]}
+
+
+def answers_normally(srv: Server, within: float = 10.0) -> None:
+    """After a hostile request: a plain hand is scored right, and soon (a loaded machine
+    takes well under a second for it)."""
+    t0 = time.monotonic()
+    status, got, _ = call(srv, "POST", "/api/score", NORMAL)
+    # examples/hangzhou.txt: 自摸 1 番, each idle player pays 1 × 2 × 1 = 2
+    assert (status, got["payments"]) == (200, {"E": 6, "S": -2, "W": -2, "N": -2})
+    assert time.monotonic() - t0 < within
+
+
 def cli(*argv: str) -> tuple[int, Any]:
     """The command line's exit status and the JSON it printed on stdout."""
     res = runner.invoke(app, list(argv))
@@ -313,7 +326,21 @@ def test_huge_body_is_refused_unread(server: Server) -> None:
                   b"Content-Length: 1000000000\r\n\r\n{")
         head = s.recv(4096).decode()
     assert head.startswith("HTTP/1.0 413")
-    assert call(server, "GET", "/api/flags")[0] == 200
+    answers_normally(server)
+    # a body as large as it says, 2 MiB of it really sent: refused before it is read
+    with socket.create_connection((str(host), int(port)), timeout=10) as s:
+        s.sendall(b"POST /api/score HTTP/1.0\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 2097152\r\n\r\n")
+        with contextlib.suppress(OSError):  # the server may close while we still send
+            s.sendall(b" " * 2097152)
+        with contextlib.suppress(OSError):
+            assert s.recv(4096).startswith(b"HTTP/1.0 413")
+    answers_normally(server)
+    # no Content-Length (a chunked body): refused, not read until the client stops
+    status, _, _ = call(server, "POST", "/api/score", headers={"Transfer-Encoding": "chunked",
+                        "Content-Type": "application/json"})
+    assert status == 411
+    answers_normally(server)
 
 
 def test_deep_json_is_refused(server: Server) -> None:
@@ -321,6 +348,11 @@ def test_deep_json_is_refused(server: Server) -> None:
     assert status == 400 and "deeper than" in got["error"]["message"]
     status, got, _ = call(server, "POST", "/api/score", raw=b'{"hand": ' + b"[" * 9 + b"]" * 9 + b"}")
     assert status == 400
+    answers_normally(server)
+    # wide instead of deep: 500 KiB of one flat list is read, and refused as not the object
+    status, got, _ = call(server, "POST", "/api/score", raw=b"[" + b"1," * 250_000 + b"1]")
+    assert status == 400 and "JSON object" in got["error"]["message"]
+    answers_normally(server)
 
 
 SLOW = "extends: hangzhou\nid: slow\npatterns:\n" + "".join(
@@ -336,10 +368,14 @@ def test_slow_ruleset_is_stopped_and_the_server_answers(server: Server) -> None:
     status, got, _ = call(server, "POST", "/api/score", body)
     assert status == 400 and "ran for more than" in got["error"]["message"]
     assert time.monotonic() - t0 < 20
-    status, got, _ = call(server, "POST", "/api/score",
-                          {"hand": "123m456m789p234s55s", "flags": ["--rules", "hangzhou", "--self-draw"]})
-    # examples/hangzhou.txt: 自摸 1 番, each idle player pays 1 × 2 × 1 = 2
-    assert status == 200 and got["payments"] == {"E": 6, "S": -2, "W": -2, "N": -2}
+    answers_normally(server)
+    # a plain hand sent while the slow one runs waits its turn, then is answered
+    slow = threading.Thread(target=call, args=(server, "POST", "/api/score", body), daemon=True)
+    slow.start()
+    time.sleep(0.05)
+    answers_normally(server, within=20)
+    slow.join(30)
+    assert not slow.is_alive()
 
 
 def test_many_requests_at_once(server: Server) -> None:
@@ -363,6 +399,7 @@ def test_many_requests_at_once(server: Server) -> None:
     status, got, _ = call(server, "POST", "/api/score", body)
     # README: 双财飘 8 番, E pays 16, S and N 8 each
     assert status == 200 and got["payments"] == {"E": -16, "S": -8, "W": 32, "N": -8}
+    answers_normally(server)
 
 
 def test_slow_clients_are_cut_and_do_not_block_others(server: Server) -> None:
@@ -393,7 +430,7 @@ def test_slow_clients_are_cut_and_do_not_block_others(server: Server) -> None:
         with contextlib.suppress(ConnectionResetError):
             assert s.recv(100) == b""
         assert time.monotonic() - t0 < 5
-    assert call(server, "GET", "/api/flags")[0] == 200
+    answers_normally(server)
 
 
 def test_serve_command_prints_its_url_and_stops_cleanly() -> None:
