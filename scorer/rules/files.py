@@ -8,8 +8,11 @@ text of at most :data:`MAX_BYTES`; nothing else is ever opened.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -37,13 +40,49 @@ def builtin_dir() -> Path:
     return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
 
 
+# The did-you-mean search is bounded (difflib compares every pair): a word or a name longer
+# than MAX_HINT_LEN gets no hint, at most MAX_HINT_NAMES names are compared per word, and one
+# load gives at most MAX_HINTS hints (see hint_budget), so 6,000 misspelt ids in a file
+# cost 30 searches, not 20,000 x 6,000 comparisons.
+MAX_HINT_LEN = 64
+MAX_HINT_SCAN = 5000  # names looked at
+MAX_HINT_NAMES = 200  # names compared
+MAX_HINTS = 30
+_HINTS: ContextVar[list[int] | None] = ContextVar("mjscore_hints", default=None)
+
+
+@contextmanager
+def hint_budget(n: int = MAX_HINTS) -> Iterator[None]:
+    """Within this block at most ``n`` did-you-mean hints are searched for (one load)."""
+    token = _HINTS.set([n])
+    try:
+        yield
+    finally:
+        _HINTS.reset(token)
+
+
 def did_you_mean(word: object, known: Iterable[str]) -> str:
     """The hint the rules layer's messages end with: ``; did you mean 'x'?``, or "".
 
     >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
     ("; did you mean 'hangzhou'?", '')
+    >>> with hint_budget(0):
+    ...     did_you_mean("hangzou", ["hangzhou"])
+    ''
     """
-    close = difflib.get_close_matches(str(word), list(known), n=1)
+    w = str(word)
+    left = _HINTS.get()
+    if len(w) > MAX_HINT_LEN or (left is not None and left[0] <= 0):
+        return ""
+    if left is not None:
+        left[0] -= 1
+    # names of about the same length, the first MAX_HINT_NAMES of them: the only ones
+    # difflib's cut-off (0.6) can accept anyway are within a factor 2 of the word's length
+    fit = [k for k in itertools.islice(known, MAX_HINT_SCAN)
+           if len(w) // 2 <= len(k) <= 2 * len(w) + 2 and len(k) <= MAX_HINT_LEN]
+    if len(fit) > MAX_HINT_NAMES:  # those that start alike first (a typo is seldom there)
+        fit = sorted(fit, key=lambda k: k[:1] != w[:1])[:MAX_HINT_NAMES]
+    close = difflib.get_close_matches(w, fit, n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 

@@ -11,7 +11,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Problem, RulesetError
-from .files import LoadCache, builtin_path, display, is_builtin, is_path, list_builtin, locate, stamp
+from .files import (
+    LoadCache,
+    builtin_path,
+    display,
+    hint_budget,
+    is_builtin,
+    is_path,
+    list_builtin,
+    locate,
+    stamp,
+)
 from .inherit import read_merged
 from .model import Ruleset
 from .schema import Compiler
@@ -57,10 +67,11 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     ('mine.yaml', 'hangzhou.yaml')
     """
     found: list[Problem] = []
-    data, chain = read_merged(text, file, problems=found)
-    shown = display(file)
-    c = Compiler(shown, data)
-    rs = c.build()
+    with hint_budget():  # did-you-mean searches are bounded per load (files.did_you_mean)
+        data, chain = read_merged(text, file, problems=found)
+        shown = display(file)
+        c = Compiler(shown, data)
+        rs = c.build()
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
     seen = {(p.file, p.key) for p in found}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import Problem, RulesetError
@@ -42,7 +42,7 @@ from .model import (
     Wildcard,
     show,
 )
-from .yamlsafe import Mark, YList, YMap, load
+from .yamlsafe import MAX_NODES, Mark, YList, YMap, load
 
 TOP_KEYS = {
     "id": "the ruleset's id (letters, digits, - and _)",
@@ -79,6 +79,10 @@ PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "eac
                 "also", "notes", "fallback", "combine"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
+# The load budget (docs/robustness.md): the largest built-in ruleset has 94 patterns and
+# 6,000 characters of expressions; these bounds keep 'rules check' of any file under a second.
+MAX_ENTRIES = 1000  # entries of one list or mapping (patterns, errors, options, ...)
+MAX_EXPR_TEXT = 128 * 1024  # characters of expressions compiled, aliases and extends included
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,11 @@ class Compiler:
         self.file = file
         self.data = data
         self.problems: list[Problem] = []
+        # The load budget (docs/robustness.md): an expression written once and used many
+        # times (a YAML alias, a parent's condition) is compiled once per scope; the text
+        # compiled in all is held to MAX_EXPR_TEXT characters.
+        self._compiled: dict[tuple[str, int], tuple[Scope, Compiled | ExprError]] = {}
+        self.expr_text = 0
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
@@ -217,6 +226,13 @@ class Compiler:
         kind = YList if sec.many == "list" else YMap
         if self._misfit(raw, sec, path, where, kind):
             return None
+        if len(raw) > MAX_ENTRIES:  # fatal: each entry is compiled, and checked against all
+            mk = getattr(raw, "mark", None) or self.data.vmarks.get(path)
+            raise RulesetError(Problem(
+                mk.file if mk else self.file, mk.line if mk else None,
+                mk.column if mk else None, path,
+                f"{len(raw):,} entries (with what this ruleset extends); at most "
+                f"{MAX_ENTRIES:,}; refused"))
         out: list[tuple[Any, str, Any]] = []
         items: Iterable[tuple[Any, Any]] = enumerate(raw) if kind is YList else raw.items()
         for k, item in items:
@@ -244,7 +260,7 @@ class Compiler:
             self.problem(self.mark_of(container, key), path, "missing")
             return None
         try:
-            c = compile_expr(value, scope)
+            c = self._compile(value, scope)
         except ExprError as e:
             mk = self.mark_of(container, key) if (isinstance(container, dict) and
                                                   key in container) else None
@@ -263,6 +279,33 @@ class Compiler:
             else None
         c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
+
+    def _compile(self, value: Any, scope: Scope) -> Compiled:
+        """``compile_expr(value, scope)``, once per text and scope; a copy, as ``where`` is
+        set per use. Raises RulesetError (fatal) past :data:`MAX_EXPR_TEXT` characters.
+
+        >>> c = Compiler("f.yaml", YMap())
+        >>> s = Scope({"n": "int"})
+        >>> c._compile("n + 1", s) is not c._compile("n + 1", s), c.expr_text
+        (True, 5)
+        """
+        src = value if isinstance(value, str) else repr(value)
+        key = (src, id(scope))  # the scope is kept in the entry, so its id is not reused
+        hit = self._compiled.get(key)
+        if hit is None:
+            self.expr_text += len(src)
+            if self.expr_text > MAX_EXPR_TEXT:
+                raise RulesetError(Problem(
+                    self.file, None, None, "", f"the expressions of this ruleset (with what it "
+                    f"extends) are more than {MAX_EXPR_TEXT:,} characters in all; refused"))
+            try:
+                result: Compiled | ExprError = compile_expr(value, scope)
+            except ExprError as e:
+                result = e
+            hit = self._compiled[key] = (scope, result)
+        if isinstance(hit[1], ExprError):
+            raise hit[1]
+        return replace(hit[1])
 
     def flag(self, m: YMap, key: str, path: str) -> bool:
         """A true/false key (default false)."""
@@ -379,13 +422,18 @@ class Compiler:
     def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
         """``house_examples:``: each {title, yaml}, the yaml a mapping of keys."""
         out: list[HouseExample] = []
+        # The snippets share one node budget (an alias makes one text into many snippets,
+        # each read again otherwise), and a text written twice is read once.
+        budget = [MAX_NODES]
+        checked: set[str] = set()
         for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
-            if text:
+            if text and text not in checked:
+                checked.add(text)
                 # the snippet is added to a file that extends this one: it must be a mapping
                 try:
-                    snippet = load(text, self.file)
+                    snippet = load(text, self.file, budget=budget)
                 except RulesetError as e:
                     self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
                                  e.problems[0].message)

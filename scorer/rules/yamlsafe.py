@@ -7,8 +7,9 @@ error can say ``rulesets/x.yaml:42 patterns[3].value``.
 
 Hostile files are refused cheaply: a size limit, a limit on the number of
 nodes visited (aliases are followed, so an alias-expansion "billion laughs" bomb
-hits the limit instead of the memory), a nesting limit, and a digit limit on
-numbers.
+hits the limit instead of the memory), a limit on the text that aliases expand to
+(an alias counts as one value but its text is compiled again at every use), a
+nesting limit, and a digit limit on numbers. Every limit is named in its message.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ MAX_NODES = 50_000
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 30
 MAX_FLOW_DEPTH = 200  # brackets: PyYAML's scanner is quadratic in their depth
+# The text of every scalar as read, aliases expanded: twice what a file may hold, so a file
+# that uses aliases to save typing loads, while 12,000 uses of one 1,250-character
+# condition (15 MB of expressions to compile) is refused before anything is compiled.
+MAX_TEXT = 2 * MAX_BYTES
+# Items of one list or mapping: every entry of a list is compiled and merged by id (the
+# largest built-in list has 94 patterns); 20,000 ids in a remove: list are refused unread.
+MAX_ITEMS = 1000
 
 
 def _c_loader() -> type[Any]:
@@ -79,7 +87,7 @@ def _mark(node: yaml.Node, file: str) -> Mark:
 
 
 def load(text: str, file: str, trusted: bool = False,
-         problems: list[Problem] | None = None) -> Any:
+         problems: list[Problem] | None = None, budget: list[int] | None = None) -> Any:
     """Parse YAML text into YMap/YList/scalars; raise RulesetError on any problem.
 
     With a ``problems`` list, problems that leave the rest of the file readable (a key
@@ -94,6 +102,10 @@ def load(text: str, file: str, trusted: bool = False,
     {'a': None, 'b': 2}
     >>> [str(p) for p in found]
     ["t.yaml:1:4 a: '1.5': numbers in rulesets are whole numbers", 't.yaml:3:1 b: key given twice']
+
+    ``budget``, a one-item list, is a node budget shared by several texts (the snippets of
+    ``house_examples``): what this text uses is taken from it, so that many snippets
+    together are held to :data:`MAX_NODES` values, like one file.
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
@@ -118,7 +130,11 @@ def load(text: str, file: str, trusted: bool = False,
     if node is None:
         return None
     conv = _Converter(file)
+    if budget is not None:
+        conv.budget = budget[0]
     data = conv.convert(node, 0, "")
+    if budget is not None:
+        budget[0] = conv.budget
     if problems is not None:
         problems.extend(conv.problems)
     elif conv.problems:
@@ -185,6 +201,7 @@ class _Converter:
     def __init__(self, file: str) -> None:
         self.file = file
         self.budget = MAX_NODES
+        self.text_budget = MAX_TEXT
         self.problems: list[Problem] = []
 
     def problem(self, node: yaml.Node, key: str, message: str) -> None:
@@ -208,6 +225,11 @@ class _Converter:
             # but a tag there is a mistake or an attempt: say so rather than read it)
             self.problem(node, path, f"YAML tag {node.tag} is not allowed")
             return None
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and len(node.value) > MAX_ITEMS:
+            m = _mark(node, self.file)
+            raise RulesetError(Problem(self.file, m.line, m.column, path,
+                                       f"{len(node.value):,} items; at most {MAX_ITEMS:,} in one "
+                                       "list or mapping; refused"))
         if isinstance(node, yaml.MappingNode):
             out = YMap(_mark(node, self.file))
             for k, v in node.value:
@@ -239,6 +261,13 @@ class _Converter:
     def scalar(self, node: yaml.ScalarNode, path: str) -> Any:
         tag = node.tag
         value = node.value
+        self.text_budget -= len(value)
+        if self.text_budget < 0:  # fatal, like the node budget: the rest is not read
+            m = _mark(node, self.file)
+            raise RulesetError(Problem(
+                self.file, m.line, m.column, path,
+                f"the file's text with its aliases expanded is more than {MAX_TEXT:,} "
+                "characters (an alias is read again at every use); refused"))
         if tag == "tag:yaml.org,2002:int":
             digits = value.lstrip("+-").replace("_", "")
             if len(digits) > MAX_INT_DIGITS:
