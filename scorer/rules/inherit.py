@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import Problem, RulesetError
 from .files import did_you_mean, display, ident, is_builtin, is_path, locate
-from .yamlsafe import Mark, YList, YMap, load
+from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
 MAX_EXTENDS = 8
 
@@ -41,7 +41,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None,
     chain = list(chain or [])
     shown = display(file)
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
-    data = load(text, shown, trusted=is_builtin(file), problems=problems)
+    data = load(text, shown, trusted=is_builtin(file), problems=problems, max_items=MAX_ITEMS)
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
     chain.append(ident(file))

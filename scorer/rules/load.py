@@ -72,6 +72,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
         shown = display(file)
         c = Compiler(shown, data)
         rs = c.build()
+    trusted = is_builtin(file)
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
     seen = {(p.file, p.key) for p in found}
@@ -84,4 +85,4 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
         raise RulesetError(problems or [Problem(shown, None, None, "",
                                                 "the ruleset could not be compiled")])
     return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
-                   data=data, trusted=is_builtin(file))
+                   data=data, trusted=trusted)

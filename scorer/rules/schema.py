@@ -42,7 +42,7 @@ from .model import (
     Wildcard,
     show,
 )
-from .yamlsafe import MAX_NODES, Mark, YList, YMap, load
+from .yamlsafe import MAX_ITEMS, MAX_NODES, Mark, YList, YMap, load
 
 TOP_KEYS = {
     "id": "the ruleset's id (letters, digits, - and _)",
@@ -433,7 +433,7 @@ class Compiler:
                 checked.add(text)
                 # the snippet is added to a file that extends this one: it must be a mapping
                 try:
-                    snippet = load(text, self.file, budget=budget)
+                    snippet = load(text, self.file, budget=budget, max_items=MAX_ITEMS)
                 except RulesetError as e:
                     self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
                                  e.problems[0].message)

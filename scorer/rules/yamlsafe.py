@@ -87,7 +87,8 @@ def _mark(node: yaml.Node, file: str) -> Mark:
 
 
 def load(text: str, file: str, trusted: bool = False,
-         problems: list[Problem] | None = None, budget: list[int] | None = None) -> Any:
+         problems: list[Problem] | None = None, budget: list[int] | None = None,
+         max_items: int | None = None) -> Any:
     """Parse YAML text into YMap/YList/scalars; raise RulesetError on any problem.
 
     With a ``problems`` list, problems that leave the rest of the file readable (a key
@@ -105,7 +106,8 @@ def load(text: str, file: str, trusted: bool = False,
 
     ``budget``, a one-item list, is a node budget shared by several texts (the snippets of
     ``house_examples``): what this text uses is taken from it, so that many snippets
-    together are held to :data:`MAX_NODES` values, like one file.
+    together are held to :data:`MAX_NODES` values, like one file. ``max_items`` refuses a
+    list or mapping of more items (a ruleset file is read with :data:`MAX_ITEMS`).
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
@@ -129,7 +131,7 @@ def load(text: str, file: str, trusted: bool = False,
         raise RulesetError(Problem(file, None, None, "", "YAML nested too deeply")) from None
     if node is None:
         return None
-    conv = _Converter(file)
+    conv = _Converter(file, max_items)
     if budget is not None:
         conv.budget = budget[0]
     data = conv.convert(node, 0, "")
@@ -195,11 +197,28 @@ def _check_flow_depth(text: str, file: str) -> None:
             depth = max(depth - 1, 0)
 
 
+def printable(text: str, keep: str = "\n\t") -> str:
+    r"""``text`` with every character that is not printable (but those in ``keep``) escaped.
+
+    Names, labels and messages of a ruleset are shown on terminals by every command: an
+    ESC/OSC sequence or a bidi override in a file must reach them as text, never as a
+    control. Escaped once, here, every output (report, --explain, rules, JSON, batch
+    errors) gets the escaped text.
+
+    >>> printable("自摸\x1b]0;x\x07 \u202e"), printable("a\nb"), printable("a\nb", keep="")
+    ('自摸\\x1b]0;x\\x07 \\u202e', 'a\nb', 'a\\nb')
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in keep else repr(ch)[1:-1] for ch in text)
+
+
 class _Converter:
     """Turns composed nodes into YMap/YList/scalars, following aliases within a budget."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, max_items: int | None = None) -> None:
         self.file = file
+        self.max_items = max_items
         self.budget = MAX_NODES
         self.text_budget = MAX_TEXT
         self.problems: list[Problem] = []
@@ -225,11 +244,12 @@ class _Converter:
             # but a tag there is a mistake or an attempt: say so rather than read it)
             self.problem(node, path, f"YAML tag {node.tag} is not allowed")
             return None
-        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and len(node.value) > MAX_ITEMS:
+        if self.max_items is not None and isinstance(
+                node, yaml.MappingNode | yaml.SequenceNode) and len(node.value) > self.max_items:
             m = _mark(node, self.file)
             raise RulesetError(Problem(self.file, m.line, m.column, path,
-                                       f"{len(node.value):,} items; at most {MAX_ITEMS:,} in one "
-                                       "list or mapping; refused"))
+                                       f"{len(node.value):,} items; at most {self.max_items:,} in "
+                                       "one list or mapping of a ruleset; refused"))
         if isinstance(node, yaml.MappingNode):
             out = YMap(_mark(node, self.file))
             for k, v in node.value:
@@ -240,7 +260,7 @@ class _Converter:
                     self.problem(k, f"{path}.<<" if path else "<<",
                                  "YAML merge keys (<<) are not supported")
                     continue
-                key = str(k.value)
+                key = printable(str(k.value), keep="")
                 sub = f"{path}.{key}" if path else key
                 if key in out:
                     self.problem(k, sub, "key given twice")
@@ -288,6 +308,6 @@ class _Converter:
             return None
         if tag in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp",
                    "tag:yaml.org,2002:binary"):
-            return str(value)
+            return printable(str(value))
         self.problem(node, path, f"YAML tag {tag} is not allowed")
         return None

@@ -186,6 +186,14 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
 
 
 # ----------------------------------------------------------------------------- human report
+def _claimed(rs: Any) -> str:
+    """`` (hangzhou from my.yaml)`` for a file that takes a built-in ruleset's id, else "":
+    its scores are the file's, and the report says so (docs/robustness.md#provenance)."""
+    from ..rules.files import list_builtin
+
+    return f" ({rs.id} from {rs.file})" if not rs.trusted and rs.id in list_builtin() else ""
+
+
 def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True) -> str:
     """The report for people settling a hand at the table."""
     from tabulate import tabulate  # imported here: keeps `mjscore --help` fast
@@ -198,7 +206,7 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         how = (f"robbing {table.discarder}'s kong" if table.discarder else "robbing a kong") + (
             " (counts as self-drawn)" if table.self_draw else "")
     role = "dealer" if winner == "E" else "idle"
-    lines = [f"{rs.name} {rs.name_en} — winner {winner} ({role}), {how}"]
+    lines = [f"{rs.name} {rs.name_en}{_claimed(rs)} — winner {winner} ({role}), {how}"]
     lines.append(f"Hand:     {result.hand.notation()}")
     if unicode:
         lines.append(f"Tiles:    {result.hand.unicode()}")
@@ -306,6 +314,10 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
         "self_draw": result.table.self_draw,
         "readings": len(result.candidates),
         "flags": echo(result.table.context),
+        # provenance (docs/robustness.md#provenance): a built-in ruleset, or the file it was
+        # loaded from (its id is the file's own: no file may take a built-in id)
+        "source": "builtin" if rs.trusted else "file",
+        **({} if rs.trusted else {"path": rs.file}),
     }
 
 
