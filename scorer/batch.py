@@ -15,14 +15,17 @@ memory stays flat on a file of any length, and yields records in input order.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import os
 import shlex
+import signal
 import sys
+import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
@@ -82,6 +85,9 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
 
     rec: dict[str, Any]
     try:
+        if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
+            raise NotationError(f"the line is {text.size:,} bytes long; at most {MAX_LINE} "
+                                "characters", MAX_LINE + 1)
         if len(text) > MAX_LINE:
             raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
                                 MAX_LINE + 1)  # where it becomes too long, like a long hand
@@ -147,7 +153,7 @@ def _chunks(lines: Iterable[tuple[int, str]], size: int) -> Iterator[list[tuple[
 
 def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] = (),
                jobs: int = 1, lang: str = "zh", chunk: int = CHUNK,
-               fmt: str | None = None) -> Iterator[Record]:
+               fmt: str | None = None) -> Generator[Record, None, None]:
     """Score lines in order, in this process (jobs=1) or in ``jobs`` processes.
 
     ``lines`` are texts (numbered from 1) or ``(line number, text)`` pairs; blank
@@ -162,10 +168,12 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
     # once there is more than two chunks of work.
     head = [c for _, c in zip(range(2), chunks, strict=False)] if jobs > 1 else []
     if jobs <= 1 or len(head) < 2:
-        for c in [*head, *chunks]:
+        # one chunk at a time, read as it is scored: memory does not grow with the input
+        for c in itertools.chain(head, chunks):
             yield from _score_chunk(c, defaults, lang, fmt)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    try:
         pending: deque[Future[list[Record]]] = deque()
         for c in itertools.chain(head, chunks):
             pending.append(pool.submit(_score_chunk, c, list(defaults), lang, fmt))
@@ -173,11 +181,100 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
                 yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()
+    except BaseException:  # Ctrl-C, SIGTERM, the caller closing the generator, an error
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_init() -> None:
+    """In each worker: Ctrl-C is the parent's to handle (it stops the workers), SIGTERM
+    ends the worker at once, and on Linux the worker goes when its parent dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now, in bounded time: cancel what waits, end every worker, wait a moment.
+
+    ``shutdown(wait=True)`` after Ctrl-C can wait forever (the workers block on the call
+    queue, the parent in waitpid); here a second Ctrl-C is ignored while the workers go.
+    """
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(timeout=2)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=1)
+
+
+class LongLine(str):
+    """A line longer than :data:`MAX_LINE` characters, as :func:`read_lines` gives it: its
+    first characters only (the rest was skipped unread into memory); ``size`` is its length
+    in bytes. :func:`score_record` reports it as an error of that line."""
+
+    size: int = 0
+
+
+# bytes read of one line at most: MAX_LINE characters of UTF-8 (4 bytes each at most), a
+# BOM and a CRLF; a longer line is skipped in blocks of this size
+MAX_LINE_BYTES = 4 * MAX_LINE + 8
+
+
+def _reader(lines: Iterable[bytes]) -> Callable[[int], bytes]:
+    """``readline(limit)`` over an iterable of byte lines (each already a whole line)."""
+    it = iter(lines)
+    return lambda _limit: next(it, b"")
 
 
 def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
-    """Decode a byte stream line by line, numbering the lines from 1."""
-    for n, raw in enumerate(stream, 1):
+    r"""Decode a byte stream line by line, numbering the lines from 1.
+
+    Memory stays bounded whatever the stream holds: a line is read :data:`MAX_LINE_BYTES`
+    at a time, and one longer than that (a 200 MB line without a newline) is skipped to its
+    end and given as a :class:`LongLine`. A UTF-8 byte order mark on line 1 and a CRLF
+    line end are dropped.
+
+    >>> list(read_lines(io.BytesIO(b"\xef\xbb\xbf11m\r\n\n22p")))
+    [(1, '11m'), (2, ''), (3, '22p')]
+    >>> [(n, type(t).__name__, len(t)) for n, t in read_lines(io.BytesIO(b"1" * 20000 + b"\nx"))]
+    [(1, 'LongLine', 4097), (2, 'str', 1)]
+    """
+    readline: Callable[[int], bytes] = getattr(stream, "readline", None) or _reader(stream)
+    n = 0
+    while True:
+        raw = readline(MAX_LINE_BYTES)
+        if not raw:
+            return
+        n += 1
+        if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        size = len(raw)
+        if not raw.endswith(b"\n") and size >= MAX_LINE_BYTES:
+            more = b""
+            while True:  # skip the rest of the line, a block at a time
+                more = readline(MAX_LINE_BYTES)
+                size += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            long = LongLine(raw[:MAX_LINE + 1].decode("utf-8", errors="replace"))
+            long.size = size - more.endswith(b"\n")  # the newline is not the line's
+            yield n, long
+            continue
         # Undecodable bytes become lone surrogates, so that line (and only it) fails with
         # its number and position while the rest of the file is scored.
         text = raw.decode("utf-8", errors="surrogateescape")
@@ -208,7 +305,8 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     Bad lines are reported on ``err`` with their number; a summary (lines, failed,
     hands/second) ends the run. Returns the exit status: 1 if any line failed, else 0.
     """
-    from .errors import ContextError
+    from .errors import ContextError, Terminated
+    from .rules.yamlsafe import printable
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -235,12 +333,10 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     table_rows: list[list[Any]] = []
     if fmt == "csv":
         out.write(csv_text(CSV_FIELDS))
+    records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
+    stopped: tuple[str, int] | None = None
     try:
-        for rec in score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt):
-            total += 1
-            if not rec.ok:
-                failed += 1
-                print(f"line {rec.line}: {rec.error}", file=err)
+        for rec in records:
             if fmt != "table":
                 out.write(rec.text)
             else:
@@ -248,12 +344,25 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
                 if len(table_rows) >= 1000:
                     print(table_text(table_rows), file=out)
                     table_rows.clear()
+            # counted once written, so that an interrupted run's count is what it wrote
+            total += 1
+            if not rec.ok:
+                failed += 1
+                # a message may echo a file's text: one line, control characters escaped
+                print(f"line {rec.line}: {printable(rec.error or '', keep='')}", file=err)
             if show and time.perf_counter() - last > 0.25:
                 last = time.perf_counter()
                 rate = total / max(last - start, 1e-9)
                 print(f"\r{total:,} lines, {failed:,} failed, {rate:,.0f} hands/s",
                       end="", file=err, flush=True)
+    except KeyboardInterrupt:
+        stopped = ("interrupted", 130)
+    except Terminated:
+        stopped = ("terminated", 143)
     finally:
+        if stopped is not None:
+            _ignore_signals()  # a second Ctrl-C while the workers stop must not hang or trace
+        records.close()  # stops the worker processes, if any (score_many)
         if stream is not sys.stdin.buffer:
             stream.close()
     if table_rows:
@@ -262,6 +371,19 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     elapsed = max(time.perf_counter() - start, 1e-9)
     if show:
         print("\r" + " " * 60 + "\r", end="", file=err)
-    print(f"mjscore batch: {total:,} lines, {failed:,} failed, {total / elapsed:,.0f} hands/s "
-          f"({jobs} job{'s' if jobs != 1 else ''})", file=err)
+    what = f"{stopped[0]} after " if stopped else ""
+    print(f"mjscore batch: {what}{total:,} lines, {failed:,} failed, {total / elapsed:,.0f} "
+          f"hands/s ({jobs} job{'s' if jobs != 1 else ''})"
+          + ("; the output holds every line scored before" if stopped else ""), file=err,
+          flush=True)
+    if stopped:
+        return stopped[1]
     return 1 if failed else 0
+
+
+def _ignore_signals() -> None:
+    """Ignore Ctrl-C and SIGTERM from now on (the run is already stopping)."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(sig, signal.SIG_IGN)
