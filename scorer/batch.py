@@ -292,7 +292,9 @@ def check_defaults(defaults: Sequence[str]) -> None:
     from .argv import parse_params
     from .errors import ContextError
 
-    probe = parse_params(["1m", *defaults])
+    # --rules may be left to the lines (each line that lacks one says so): probe with one
+    # in front, which the batch's own --rules, if given, overrides
+    probe = parse_params(["1m", "--rules", "hangzhou", *defaults])
     if any(not a.startswith("-") for a in defaults) and probe.get("hand") != "1m":
         raise ContextError("batch takes the hands from the file; other arguments must be flags")
 
