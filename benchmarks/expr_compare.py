@@ -1,7 +1,7 @@
 """Compare safe-expression options for ruleset formulas, on speed and on safety.
 
 Candidates: simpleeval (interprets Python's AST on each call), rule-engine (its own
-typed grammar) and what mjscore does (scorer/expr.py): a whitelisted subset of Python's
+typed grammar) and what mjscore does (scorer/lang/): a whitelisted subset of Python's
 AST compiled once into closures. Run:
 
     pip install simpleeval rule-engine && python benchmarks/expr_compare.py
@@ -22,7 +22,7 @@ HOSTILE = ["__import__('os').system('true')", "().__class__.__bases__[0].__subcl
 
 
 def closures(node: ast.AST) -> Callable[[dict[str, Any]], Any]:
-    """A minimal version of scorer.lang.expr's compiler, enough for EXPR."""
+    """A minimal version of scorer.lang's compiler, enough for EXPR."""
     ops = {ast.Add: operator.add, ast.Pow: operator.pow}
     if isinstance(node, ast.Expression):
         return closures(node.body)
@@ -61,11 +61,11 @@ def main() -> None:
         candidates.append(("rule-engine", lambda: rule.evaluate(ENV)))
     except ImportError:
         print("rule-engine not installed")
-    from scorer.lang.expr import Scope, compile_expr
+    from scorer.lang import Scope, compile_expr
 
     ours = compile_expr(EXPR, Scope({k: "int" for k in ENV}))
     compiled = closures(ast.parse(EXPR, mode="eval"))
-    candidates += [("ast->closures", lambda: compiled(ENV)), ("scorer.lang.expr", lambda: ours(ENV)),
+    candidates += [("ast->closures", lambda: compiled(ENV)), ("scorer.lang", lambda: ours(ENV)),
                    ("plain python", lambda: 2 ** (1 + ENV["luxury"] + ENV["piao"])
                     if ENV["seven_pairs"] and ENV["lone_wild"] else 1)]
     for name, f in candidates:
@@ -75,9 +75,9 @@ def main() -> None:
     for bad in HOSTILE:
         try:
             compile_expr(bad, Scope({}))
-            print(f"scorer.lang.expr ACCEPTED {bad!r}")
+            print(f"scorer.lang ACCEPTED {bad!r}")
         except Exception as e:
-            print(f"scorer.lang.expr refused {bad[:34]!r}: {e}")
+            print(f"scorer.lang refused {bad[:34]!r}: {e}")
 
 
 if __name__ == "__main__":

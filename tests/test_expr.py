@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.lang.expr import EvalError, ExprError, Scope, compile_expr, render
+from scorer.lang import EvalError, ExprError, Scope, compile_expr, render
 
 S = Scope({"luxury": "int", "piao": "int", "seven_pairs": "bool", "cap": "int?",
            "sets": "list[int]", "name": "str"})

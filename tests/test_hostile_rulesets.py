@@ -314,11 +314,11 @@ def test_hostile_extension_of_every_ruleset(rid: str, name: str, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A user file that extends the ruleset is refused at load or stopped while scoring
     (the slow patterns get a 0.02 s clock here: a plain hand has few readings)."""
-    from scorer.lang import expr
+    from scorer.lang import budget
 
     from .handgen import _simple_hand, setups
 
-    monkeypatch.setattr(expr, "TIME_LIMIT", 0.02)
+    monkeypatch.setattr(budget, "TIME_LIMIT", 0.02)
 
     pats, check_code, says = EXTENSIONS[name]
     f = tmp_path / "hostile.yaml"

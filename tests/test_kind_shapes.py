@@ -20,7 +20,7 @@ from scorer.cli.app import context_from_params, parse_score_args
 from scorer.engine.context import Context, resolve
 from scorer.engine.scoring import score
 from scorer.errors import RulesetError
-from scorer.lang.expr import Scope, compile_expr
+from scorer.lang import Scope, compile_expr
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.load import compile_ruleset, load_ruleset

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from scorer import Context, score
-from scorer.lang.expr import Scope, compile_expr
+from scorer.lang import Scope, compile_expr
 from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.rules.model import Check, Ruleset

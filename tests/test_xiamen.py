@@ -261,7 +261,7 @@ def test_examples_file(line: str, seat: str, amount: int) -> None:
 
 # ----------------------------------------------------------------------------- expressions
 def test_single_loop_comprehensions() -> None:
-    from scorer.lang.expr import Scope, compile_expr
+    from scorer.lang import Scope, compile_expr
 
     scope = Scope({"xs": "list[int]", "x": "int"})
     env = {"xs": (1, 2, 3), "x": 7}

@@ -293,20 +293,20 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     suits = tuple(rs.suits(env))
     bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
     if bad:
-        raise EvaluationError(rs.suits._at(f"gave unknown suits {bad}; suits are 'm' 'p' 's'"))
+        raise EvaluationError(rs.suits.at(f"gave unknown suits {bad}; suits are 'm' 'p' 's'"))
     tiles_in_play = tuple(t for t in ALL_TILES if t >= 27 or T.SUITS[t // 9] in suits)
     wspec = NO_WILD
     if rs.wildcard is not None:
         w = rs.wildcard
         face = w.face(env)
         if face is not None and not (isinstance(face, int) and 0 <= face < T.NUM_KINDS):
-            raise EvaluationError(w.face._at(f"gave {face!r}, not a tile"))
+            raise EvaluationError(w.face.at(f"gave {face!r}, not a tile"))
         if face is not None:
             # a face has four copies: more wildcards in play would be a fifth copy, and would
             # let an all-wildcard hand have an astronomical number of readings
             in_play = w.in_play.number(env)
             if not 0 <= in_play <= 4:
-                raise EvaluationError(w.in_play._at(f"gave {in_play}; a tile has 0 to 4 "
+                raise EvaluationError(w.in_play.at(f"gave {in_play}; a tile has 0 to 4 "
                                                     "copies in play"))
             wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MjscoreError
-from ..lang.expr import EvalError
+from ..lang import EvalError
 from ..rules.facts import Env
 from ..rules.model import Ruleset
 
@@ -89,7 +89,7 @@ def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,
         pays = bool(pay.pays(env))
         amount = pay.amount.number(env) if pays else 0
         if amount < 0:
-            raise EvalError(pay.amount._at(f"payment.amount gave {amount} for {payer}; a share "
+            raise EvalError(pay.amount.at(f"payment.amount gave {amount} for {payer}; a share "
                                            "cannot be negative"))
         shares.append(Share(payer, amount, pays, env, lets))
 

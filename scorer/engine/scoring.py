@@ -14,13 +14,12 @@ higher headline number, then fewer wildcards substituted, then the ruleset's
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, NotAWin
-from ..lang.expr import EvalError, check_clock, safe_mul, safe_pow, start_clock, stop_clock
+from ..lang import EvalError, budget, safe_mul, safe_pow
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
@@ -125,7 +124,7 @@ def _number(c: Any, env: Any, where: str) -> int:
 def _clock(rs: Ruleset, where: str = "") -> None:
     """Stop a user ruleset that has used up its CPU time, naming the file."""
     try:
-        check_clock()
+        budget.check()
     except EvalError as e:
         raise EvaluationError(f"{rs.file}{where}: {e}") from None
 
@@ -140,16 +139,14 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """Score one hand under a ruleset; raise an :class:`MjscoreError` subclass on failure.
 
     ``hand`` may be notation text, ``ruleset`` a built-in id or a path. A user's
-    ruleset file gets :data:`scorer.lang.expr.TIME_LIMIT` seconds of CPU for the hand; the
-    built-in rulesets are trusted and run without the clock.
+    ruleset file gets :data:`scorer.lang.budget.TIME_LIMIT` seconds of this thread's CPU for
+    the hand (a budget of its own, so threads scoring at once do not share one); the
+    built-in rulesets are trusted and run without a budget.
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
-    start_clock(math.inf if rs.trusted else None)
-    try:
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         return _score(h, rs, context or Context())
-    finally:
-        stop_clock()
 
 
 def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
@@ -352,7 +349,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         c = getattr(p, part, None) if p is not None else None
         if c is not None and c.where:  # name the file, line and key of the expression
             msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
-            raise EvaluationError(c._at(msg)) from None
+            raise EvaluationError(c.at(msg)) from None
         raise _eval_error(rs, "patterns", e) from None
     if rs.plan.families:
         found += _family_hits(rs, renv)

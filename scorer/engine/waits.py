@@ -47,14 +47,13 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, MjscoreError, NotAWin
-from ..lang.expr import start_clock, stop_clock
+from ..lang import budget
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
@@ -264,8 +263,7 @@ def _drawable(h: Hand, table: Table) -> list[int]:
 def _shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
     """The faces among ``faces`` that complete a winning shape of the ruleset."""
     out = []
-    start_clock(math.inf if rs.trusted else None)
-    try:
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         for t in faces:
             full = _with(h, t)
             try:
@@ -280,8 +278,6 @@ def _shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> li
                 shapes = rs.shapes_for(env)
             if completes(interp, table.wild, shapes, rs.sets):
                 out.append(t)
-    finally:
-        stop_clock()
     return out
 
 
@@ -332,17 +328,15 @@ def _context_only_refusal(rs: Ruleset, table: Table) -> NotAWin | None:
     hand's readings need not be built 34 times to hear it.
     """
     names = frozenset(table.env)
-    start_clock(math.inf if rs.trusted else None)
-    try:
-        for chk in rs.not_a_win:
-            if chk.on == "hand" and chk.when.names <= names and chk.when(table.env):
-                return NotAWin(chk.message(table.env), chk.reason)
-    except MjscoreError:
-        return None
-    except Exception:  # an expression that fails here fails in score() too, with its message
-        return None
-    finally:
-        stop_clock()
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
+        try:
+            for chk in rs.not_a_win:
+                if chk.on == "hand" and chk.when.names <= names and chk.when(table.env):
+                    return NotAWin(chk.message(table.env), chk.reason)
+        except MjscoreError:
+            return None
+        except Exception:  # an expression that fails here fails in score() too, with its message
+            return None
     return None
 
 
@@ -402,9 +396,10 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     found: list[TileWait] = []
     # a user's ruleset gets its CPU limit per scored hand; here up to 34 × 4 hands are
     # scored, so the whole question is bounded too (built-in rulesets are trusted)
-    budget = None if rs.trusted else time.process_time() + WAITS_BUDGET
+    # (this thread's CPU: threads answering at once do not share one allowance)
+    deadline = None if rs.trusted else time.thread_time() + WAITS_BUDGET
     for t in shape_ok:
-        if budget is not None and time.process_time() > budget:
+        if deadline is not None and time.thread_time() > deadline:
             raise EvaluationError(f"{rs.file}: the ruleset's expressions ran for more than "
                                   f"{WAITS_BUDGET:g} s of CPU over the waits of this hand and "
                                   "were stopped")

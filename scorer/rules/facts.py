@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Attr, list_of
+from ..lang import ANY, BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..search.decompose import Group, seven_pairs_wait, standard_waits
@@ -30,7 +30,7 @@ from ..search.readings import Reading
 @dataclass(frozen=True)
 class Fact:
     name: str
-    type: str
+    type: Type
     level: str  # 'context' | 'hand' | 'reading'
     doc: str
     fn: Callable[[Env], Any] | None = None
@@ -39,7 +39,7 @@ class Fact:
 FACTS: dict[str, Fact] = {}
 
 
-def fact(name: str, typ: str, level: str, doc: str) -> Callable[[Callable[[Env], Any]],
+def fact(name: str, typ: Type, level: str, doc: str) -> Callable[[Callable[[Env], Any]],
                                                                  Callable[[Env], Any]]:
     """Register a computed fact."""
     def deco(fn: Callable[[Env], Any]) -> Callable[[Env], Any]:
@@ -48,7 +48,7 @@ def fact(name: str, typ: str, level: str, doc: str) -> Callable[[Callable[[Env],
     return deco
 
 
-def given(name: str, typ: str, doc: str, level: str = "context") -> None:
+def given(name: str, typ: Type, doc: str, level: str = "context") -> None:
     """Register a fact that is filled in directly (context values)."""
     FACTS[name] = Fact(name, typ, level, doc, None)
 
@@ -83,13 +83,13 @@ class Env(dict[str, Any]):
 # -- context -------------------------------------------------------------------
 given("self_draw", BOOL, "the winner drew the winning tile (自摸), incl. a kong replacement")
 given("discard", BOOL, "won on another player's tile (放铳/点炮, or a robbed kong)")
-given("discarder", STR + "?", "seat that discarded the winning tile (--from), or none")
+given("discarder", maybe(STR), "seat that discarded the winning tile (--from), or none")
 given("seat", STR, "the winner's seat: 'E' (dealer) 'S' 'W' 'N'")
 given("round", STR, "prevalent wind: 'E' 'S' 'W' 'N'")
 given("seat_wind", TILE, "the winner's seat wind as a tile")
 given("round_wind", TILE, "the prevalent wind as a tile")
 given("winner_is_dealer", BOOL, "the winner sits E (庄家)")
-given("wild", TILE + "?", "the --wild tile, or none")
+given("wild", maybe(TILE), "the --wild tile, or none")
 given("dealer_streak", INT, "--dealer-streak (老庄 / 连庄 count)")
 given("kong_draw", BOOL, "won on a kong replacement tile (--kong-draw or --kongs)")
 given("kongs", INT, "consecutive kongs before the win (--kongs; 1 with --kong-draw alone; 0 otherwise)")
@@ -103,7 +103,8 @@ given("heavenly", BOOL, "--heavenly (天胡 / 三金倒 at the deal)")
 given("earthly", BOOL, "--earthly (地胡)")
 given("human", BOOL, "--human (人胡)")
 given("flowers", INT, "number of flowers (--flowers)")
-given("flower_list", list_of(INT), "which flowers, 1-8 (春夏秋冬 梅兰竹菊); empty if only a count was given")
+given("flower_list", list_of(INT, 8),
+      "which flowers, 1-8 (春夏秋冬 梅兰竹菊); empty if only a count was given")
 given("flowers_known", BOOL, "--flowers named which flowers (not just a count)")
 given("base", INT, "--base (底分 / 底注), or the ruleset's default")
 given("after_kong", BOOL, "won on the discard that followed the discarder's own kong (--after-kong, 杠上炮)")
@@ -123,7 +124,7 @@ given("b_is_dealer", BOOL, "承包: b sits E", level="chengbao")
 
 
 # -- hand facts ----------------------------------------------------------------
-given("wild_face", TILE + "?", "the tile whose copies are wildcards at this table, or none",
+given("wild_face", maybe(TILE), "the tile whose copies are wildcards at this table, or none",
       level="hand")
 given("wild_count", INT, "wildcard tiles held anywhere in the hand, whatever they stand for",
       level="hand")
@@ -134,7 +135,7 @@ given("exposed_melds", INT, "claimed melds (chow, pung or kong taken from anothe
       level="hand")
 given("chow_melds", INT, "chows among the fixed melds (claimed 吃)", level="hand")
 given("concealed_hand", BOOL, "no claimed melds (门清; concealed kongs allowed)", level="hand")
-given("hand_tiles", list_of(TILE), "every physical tile of the hand as written, melds included",
+given("hand_tiles", list_of(TILE, 26), "every physical tile of the hand as written, melds included",
       level="hand")
 given("physical_quads", INT,
       "tile faces held four times among the concealed tiles, as physical tiles "
@@ -195,47 +196,47 @@ def _seven_pairs(env: Env) -> bool:
     return _reading(env).shape == "seven_pairs"
 
 
-@fact("groups", list_of(GROUP), "reading", "every group of the reading, fixed melds included")
+@fact("groups", list_of(GROUP, 14), "reading", "every group of the reading, fixed melds included")
 def _groups(env: Env) -> tuple[Group, ...]:
     return _reading(env).groups
 
 
-@fact("sets", list_of(GROUP), "reading", "the chows, pungs and kongs of the reading")
+@fact("sets", list_of(GROUP, 6), "reading", "the chows, pungs and kongs of the reading")
 def _sets(env: Env) -> tuple[Group, ...]:
     return tuple(g for g in _reading(env).groups if g.kind in ("chow", "pung", "kong"))
 
 
-@fact("pairs", list_of(GROUP), "reading", "the pairs of the reading (one, or seven)")
+@fact("pairs", list_of(GROUP, 7), "reading", "the pairs of the reading (one, or seven)")
 def _pairs(env: Env) -> tuple[Group, ...]:
     return tuple(g for g in _reading(env).groups if g.kind == "pair")
 
 
-@fact("chows", list_of(GROUP), "reading", "the chows (顺子)")
+@fact("chows", list_of(GROUP, 6), "reading", "the chows (顺子)")
 def _chows(env: Env) -> tuple[Group, ...]:
     return tuple(g for g in _reading(env).groups if g.kind == "chow")
 
 
-@fact("pungs", list_of(GROUP), "reading", "the pungs and kongs (刻子/杠)")
+@fact("pungs", list_of(GROUP, 6), "reading", "the pungs and kongs (刻子/杠)")
 def _pungs(env: Env) -> tuple[Group, ...]:
     return tuple(g for g in _reading(env).groups if g.kind in ("pung", "kong"))
 
 
-@fact("kongs_held", list_of(GROUP), "reading", "the kongs (杠)")
+@fact("kongs_held", list_of(GROUP, 6), "reading", "the kongs (杠)")
 def _kongs_held(env: Env) -> tuple[Group, ...]:
     return tuple(g for g in _reading(env).groups if g.kind == "kong")
 
 
-@fact("tiles", list_of(TILE), "reading", "every tile of the reading as read (kongs give four)")
+@fact("tiles", list_of(TILE, 26), "reading", "every tile of the reading as read (kongs give four)")
 def _tiles(env: Env) -> tuple[int, ...]:
     return tuple(t for g in _reading(env).groups for t in g.tiles)
 
 
-@fact("win_group", GROUP + "?", "reading", "the group the winning tile completed")
+@fact("win_group", maybe(GROUP), "reading", "the group the winning tile completed")
 def _win_group(env: Env) -> Group | None:
     return _reading(env).win_group
 
 
-@fact("win_tile", TILE + "?", "reading", "the winning tile as read in this reading")
+@fact("win_tile", maybe(TILE), "reading", "the winning tile as read in this reading")
 def _win_tile(env: Env) -> int | None:
     r = _reading(env)
     g = r.win_group
@@ -288,7 +289,7 @@ def _wild_self(env: Env) -> int:
     return sum(1 for g in _reading(env).groups for w in g.wild if w == face)
 
 
-@fact("suits", list_of(STR), "reading", "the suits ('m','p','s') of the suited tiles, without repeats")
+@fact("suits", list_of(STR, 3), "reading", "the suits ('m','p','s') of the suited tiles, without repeats")
 def _suits(env: Env) -> tuple[str, ...]:
     return _profile(env, "suits")  # type: ignore[no-any-return]
 
@@ -303,7 +304,7 @@ def _suited_tiles(env: Env) -> int:
     return _profile(env, "suited_tiles")  # type: ignore[no-any-return]
 
 
-@fact("pair", GROUP + "?", "reading", "the pair of a reading with exactly one pair (the "
+@fact("pair", maybe(GROUP), "reading", "the pair of a reading with exactly one pair (the "
       "standard shape, a knitted straight, thirteen orphans), else none")
 def _pair(env: Env) -> Group | None:
     found = None
@@ -447,7 +448,7 @@ def _profile(env: Env, name: str) -> Any:
     return value
 
 
-def _profile_fact(name: str, typ: str, doc: str) -> None:
+def _profile_fact(name: str, typ: Type, doc: str) -> None:
     FACTS[name] = Fact(name, typ, "reading", doc, lambda env: _profile(env, name))
 
 
@@ -487,7 +488,7 @@ def _g_first(g: Group) -> int:
 
 GROUP_ATTRS: dict[str, Attr] = {
     "kind": Attr(STR, lambda g: g.kind, "'pair' 'chow' 'pung' 'kong' 'single' 'knit'"),
-    "tiles": Attr(list_of(TILE), lambda g: g.tiles, "its tiles as read"),
+    "tiles": Attr(list_of(TILE, 4), lambda g: g.tiles, "its tiles as read"),
     "tile": Attr(TILE, _g_first, "its first (lowest) tile"),
     "suit": Attr(STR, lambda g: T.suit_of(g.tiles[0]), "'m' 'p' 's' or 'z'"),
     "number": Attr(INT, lambda g: T.number_of(g.tiles[0]), "number of its first tile"),
@@ -566,7 +567,7 @@ NAME_FEATURES = {"suits": {"suit"}, "honor_tiles": {"honor"}, "suited_tiles": {"
 def class_features(exprs: list[Any]) -> frozenset[str]:
     """Which features of a tile's class the expressions can see (for detail level 1).
 
-    >>> from scorer.lang.expr import compile_expr, Scope
+    >>> from scorer.lang import compile_expr, Scope
     >>> sorted(class_features([compile_expr("len(suits) == 1", Scope({"suits": "list[str]"}))]))
     ['suit']
     """
@@ -594,7 +595,7 @@ def detail_level(exprs: list[Any]) -> int:
             level = max(level, ATTR_DETAIL.get(key, 0))
         for name in c.names:
             level = max(level, NAME_DETAIL.get(name, 0))
-        if c.compares & {TILE, GROUP, "any"}:
+        if c.compares & {TILE, GROUP, ANY}:
             level = 2
     return level
 
@@ -604,6 +605,6 @@ def coerce_tile(text: str) -> int:
     return T.parse_tile(text)
 
 
-def names_at(*levels: str) -> dict[str, str]:
+def names_at(*levels: str) -> dict[str, Type]:
     """Name -> type for every fact at the given levels."""
     return {f.name: f.type for f in FACTS.values() if f.level in levels}

@@ -67,12 +67,12 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     ('mine.yaml', 'hangzhou.yaml')
     """
     found: list[Problem] = []
+    trusted = is_builtin(file)
     with hint_budget():  # did-you-mean searches are bounded per load (files.did_you_mean)
         data, chain = read_merged(text, file, problems=found)
         shown = display(file)
-        c = Compiler(shown, data)
+        c = Compiler(shown, data, metered=not trusted)
         rs = c.build()
-    trusted = is_builtin(file)
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
     seen = {(p.file, p.key) for p in found}

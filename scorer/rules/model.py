@@ -1,7 +1,7 @@
 """The compiled ruleset: frozen dataclasses shared by every hand scored with it.
 
 :class:`Ruleset` holds what the YAML file says, compiled (every condition and value a
-:class:`~scorer.lang.expr.Compiled` expression); :mod:`scorer.rules.schema` builds it,
+:class:`~scorer.lang.Compiled` expression); :mod:`scorer.rules.schema` builds it,
 :mod:`scorer.rules.load` finds and caches it, and :mod:`scorer.rules.plan` derives from
 it how the engine runs it fast.
 """
@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..lang.expr import Compiled
+from ..lang import Compiled
+from ..lang.types import Type
 from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class OptionSpec:
     name: str
     values: tuple[Any, ...] | None
     default: Any
-    type: str
+    type: Type
     minimum: int | None = None
     maximum: int | None = None
     description: str = ""
@@ -100,7 +101,7 @@ class Check:
     def message(self, env: Any) -> str:
         """The message with its ``{name}`` placeholders filled from ``env``.
 
-        >>> from scorer.lang.expr import Scope, compile_expr
+        >>> from scorer.lang import Scope, compile_expr
         >>> c = Check("min", compile_expr(True, Scope({})), "below the {min_fan}-fan minimum")
         >>> c.message({"min_fan": 8})
         'below the 8-fan minimum'

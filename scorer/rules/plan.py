@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..lang.expr import GROUP, Compiled
+from ..lang import GROUP, Compiled
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
 from .model import Pattern, Ruleset

@@ -4,7 +4,7 @@ A ruleset says which shapes win, how wildcards are read, which context flags it
 uses, its options, its patterns (condition + value, in *tallies* that combine
 by max / sum / product), which patterns replace others, what makes a hand not
 a legal win, and how each payer's share is computed. Every condition and
-formula is an expression of :mod:`scorer.lang.expr`, type-checked against the
+formula is an expression of :mod:`scorer.lang`, type-checked against the
 vocabulary of :mod:`scorer.rules.facts` at load time; a mistake is reported with
 file, line, column and key, and all problems are collected before failing.
 Finding files is :mod:`scorer.rules.files`, ``extends:`` :mod:`scorer.rules.inherit`.
@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from ..lang.expr import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
+from ..lang import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
+from ..lang.types import ANY, NONE, Type, base, is_list, list_of, maybe
 from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.readings import SHAPE_SIZES, SHAPES
@@ -143,7 +144,8 @@ CHENGBAO = _section({"allowed", "message", "reverse_factor"},
 class Compiler:
     """Validates a merged ruleset map and compiles it into a Ruleset, collecting problems."""
 
-    def __init__(self, file: str, data: YMap) -> None:
+    def __init__(self, file: str, data: YMap, metered: bool = True) -> None:
+        self.metered = metered  # False for a trusted built-in file: no CPU budget ticks
         self.file = file
         self.data = data
         self.problems: list[Problem] = []
@@ -299,7 +301,7 @@ class Compiler:
                     self.file, None, None, "", f"the expressions of this ruleset (with what it "
                     f"extends) are more than {MAX_EXPR_TEXT:,} characters in all; refused"))
             try:
-                result: Compiled | ExprError = compile_expr(value, scope)
+                result: Compiled | ExprError = compile_expr(value, scope, metered=self.metered)
             except ExprError as e:
                 result = e
             hit = self._compiled[key] = (scope, result)
@@ -379,7 +381,7 @@ class Compiler:
 
         players = self.expr(d, "players", "players", opt_scope, "number", default=4)
         suits = self.expr(d, "suits", "suits", opt_scope, default="['m', 'p', 's']")
-        if suits is not None and suits.type not in ("list[str]", "list[any]"):
+        if suits is not None and str(suits.type) not in ("list[str]", "list[any]"):
             self.problem(self.mark_of(d, "suits"), "suits",
                          f"must give a list of suit letters, this gives a {suits.type}")
         rk = d.get("robbing_kong", "discard")
@@ -501,10 +503,10 @@ class Compiler:
                                  f"must be one of the values ({', '.join(show(v) for v in vals)})")
                     continue
                 kinds = {type(v) for v in vals if v is not None}
-                typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), "any") if len(
-                    kinds) == 1 else "any"
+                typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), ANY) if len(
+                    kinds) == 1 else ANY
                 if None in vals:
-                    typ += "?"
+                    typ = maybe(typ)
                 out[name] = OptionSpec(name, vals, default, typ, description=desc)
             else:
                 lo, hi = spec.get("min"), spec.get("max")
@@ -580,7 +582,7 @@ class Compiler:
         if raw is None:
             return None
         face = self.expr(raw, "face", "wildcard.face", scope)
-        if face is not None and face.type.rstrip("?") not in (TILE, "none"):
+        if face is not None and base(face.type) not in (TILE, NONE):
             self.problem(self.mark_of(raw, "face"), "wildcard.face",
                          f"must give a tile (e.g. wild, or 'P'), this gives a {face.type}")
         in_play = self.expr(raw, "in_play", "wildcard.in_play", scope, "number", default=4)
@@ -688,7 +690,7 @@ class Compiler:
                     self.problem(self.key_mark(item, "each"), f"{path}.each",
                                  "give count or each, not both (each counts its items)")
                 each = self.expr(item, "each", f"{path}.each", scope)
-                if each is not None and not each.type.startswith("list["):
+                if each is not None and not is_list(each.type):
                     self.problem(self.mark_of(item, "each"), f"{path}.each",
                                  f"must give a list (e.g. [g for g in pungs if g.dragon]), "
                                  f"this gives a {each.type}")
@@ -762,8 +764,8 @@ class Compiler:
         if raw is None:
             return None
         of, n = raw.get("of"), raw.get("sets")
-        if not isinstance(of, str) or scope.names.get(of) != f"list[{GROUP}]":
-            lists = sorted(k for k, v in scope.names.items() if v == f"list[{GROUP}]")
+        if not isinstance(of, str) or scope.names.get(of) != list_of(GROUP):
+            lists = sorted(k for k, v in scope.names.items() if v == list_of(GROUP))
             self.problem(self.mark_of(raw, "of"), f"{path}.combine.of",
                          f"must name a list of groups: {', '.join(lists)}")
             return None
@@ -773,7 +775,7 @@ class Compiler:
             return None
         return of, n
 
-    def payment(self, raw: Any, names: dict[str, str], opt_scope: Scope) -> Payment | None:
+    def payment(self, raw: Any, names: dict[str, Type], opt_scope: Scope) -> Payment | None:
         """``payment:``: pays, amount, the ``let`` chain and 承包; None if it has a problem."""
         raw = self.mapping(raw, PAYMENT, "payment")
         if raw is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine.scoring import Hit, Result, Scored
 from ..errors import MjscoreError, NotAWin
-from ..lang.expr import GROUP, TILE, elem_of, render
+from ..lang import GROUP, TILE, Type, elem_of, render
 from ..model import tiles as T
 from ..rules.flags import echo
 from ..rules.model import Ruleset, show
@@ -122,7 +122,7 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
             items = []
             for h in hits:
                 if h.items and h.pattern.each is not None:
-                    elem = elem_of(h.pattern.each.type) or ""
+                    elem = elem_of(h.pattern.each.type)
                     items += [f"{pattern_name(h, lang)} {_item_text(x, elem)} {h.value}"
                               for x in h.items]
                 else:
@@ -139,7 +139,7 @@ def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
     return "; ".join(chain_lines(rs, s, lang))
 
 
-def _item_text(x: Any, elem: str) -> str:
+def _item_text(x: Any, elem: Type | None) -> str:
     """An item counted by a pattern's ``each`` (of type ``elem``): a group as written
     (``[EEE]``, ``5*55p``), a tile by name, anything else as it prints."""
     if elem == GROUP and isinstance(x, Group):
@@ -329,7 +329,7 @@ def hit_json(h: Hit) -> dict[str, Any]:
     out: dict[str, Any] = {"id": h.pattern.id, "name": h.pattern.name,
                            "name_en": h.pattern.name_en, "value": h.value, "count": h.count}
     if h.pattern.each is not None:
-        elem = elem_of(h.pattern.each.type) or ""
+        elem = elem_of(h.pattern.each.type)
         out["items"] = [_item_text(x, elem) for x in h.items]
     return out
 

@@ -509,7 +509,7 @@ LEVEL_TEXT = {
 
 def facts_markdown() -> str:
     """The vocabulary of ruleset expressions (``mjscore rules --facts``; ``docs/facts.md``)."""
-    from ..lang.expr import FUNCTIONS
+    from ..lang import FUNCTIONS
     from ..rules import facts as F
 
     out = ["# What a ruleset's conditions and values can use", "",
@@ -531,5 +531,5 @@ def facts_markdown() -> str:
         out += [f"| `.{name}` | {_md(a.type)} | {_md(a.doc)} |" for name, a in attrs.items()]
         out.append("")
     out += ["## Functions", "", "| function | meaning |", "|---|---|"]
-    out += [f"| `{name}` | {_md(doc)} |" for name, doc in FUNCTIONS.items()]
+    out += [f"| `{name}` | {_md(f.help)} |" for name, f in FUNCTIONS.items()]
     return "\n".join(out) + "\n"
