@@ -337,8 +337,12 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         out.write(csv_text(CSV_FIELDS))
     records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
     stopped: tuple[str, int] | None = None
+    previous = _handlers()
+    signalled = _catch_signals()
     try:
         for rec in records:
+            if signalled:  # the signal's exception was swallowed (a __del__, a callback)
+                raise KeyboardInterrupt if signalled[0] == signal.SIGINT else Terminated()
             if fmt != "table":
                 out.write(rec.text)
             else:
@@ -365,6 +369,7 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         if stopped is not None:
             _ignore_signals()  # a second Ctrl-C while the workers stop must not hang or trace
         records.close()  # stops the worker processes, if any (score_many)
+        _restore(previous)  # a library caller keeps its own handlers
         if stream is not sys.stdin.buffer:
             stream.close()
     if table_rows:
@@ -381,6 +386,39 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     if stopped:
         return stopped[1]
     return 1 if failed else 0
+
+
+def _handlers() -> dict[int, Any]:
+    """The handlers of SIGINT and SIGTERM now (none outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    for sig, h in handlers.items():
+        with contextlib.suppress(ValueError, OSError, TypeError):
+            signal.signal(sig, h)
+
+
+def _catch_signals() -> list[int]:
+    """Ctrl-C and SIGTERM raise KeyboardInterrupt / Terminated as usual, and are also noted
+    in the list returned, which the batch loop looks at after every line: an exception
+    raised while Python runs a finaliser is printed and dropped, the note is not."""
+    from .errors import Terminated
+
+    seen: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        return seen
+
+    def on_signal(signum: int, frame: Any) -> None:
+        seen.append(signum)
+        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, on_signal)
+    return seen
 
 
 def _ignore_signals() -> None:

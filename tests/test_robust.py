@@ -151,14 +151,14 @@ def test_house_examples_aliasing_one_big_text_are_refused(tmp_path: Path) -> Non
 
 
 def test_house_examples_share_one_node_budget(tmp_path: Path) -> None:
-    # ten different snippets of 9,000 values each: 90,000 values in all, more than one file
-    # may hold, while each alone is under the limit
+    # ten different snippets of 10,000 values each: 100,000 values in all, more than one
+    # file may hold, while each alone is under the limit
     snippets = ["{" + ", ".join(f"k{i}: [{','.join([str(j)] * 8)}]" for i in range(1000)) + "}"
                 for j in range(10)]
     body = "house_examples:\n" + "".join(f"  - {{title: t{j}, yaml: '{s}'}}\n"
                                          for j, s in enumerate(snippets))
     r = check(house(body, tmp_path))
-    assert r.code == 2 and "more than 50000 values" in r.out, r.out
+    assert r.code == 2 and "more than 10000 values" in r.out, r.out
     assert r.cpu < CPU_LIMIT
 
 

@@ -43,7 +43,7 @@ from .model import (
     Wildcard,
     show,
 )
-from .yamlsafe import MAX_ITEMS, MAX_NODES, Mark, YList, YMap, load
+from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
 TOP_KEYS = {
     "id": "the ruleset's id (letters, digits, - and _)",
@@ -84,6 +84,7 @@ COMBINES = ("max", "sum", "product")
 # 6,000 characters of expressions; these bounds keep 'rules check' of any file under a second.
 MAX_ENTRIES = 1000  # entries of one list or mapping (patterns, errors, options, ...)
 MAX_EXPR_TEXT = 128 * 1024  # characters of expressions compiled, aliases and extends included
+HOUSE_NODES = 10_000  # values of all house_examples snippets together (the built-ins': 200)
 
 
 @dataclass(frozen=True)
@@ -426,11 +427,15 @@ class Compiler:
         out: list[HouseExample] = []
         # The snippets share one node budget (an alias makes one text into many snippets,
         # each read again otherwise), and a text written twice is read once.
-        budget = [MAX_NODES]
+        budget = [HOUSE_NODES, HOUSE_NODES]
         checked: set[str] = set()
         for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
+            if text and text not in checked and budget[0] <= 0:
+                self.problem(self.mark_of(item, "yaml"), f"{path}.yaml", "not read: the "
+                             f"house examples hold more than {HOUSE_NODES} values in all")
+                break  # the rest is not read either (each would cost a parse)
             if text and text not in checked:
                 checked.add(text)
                 # the snippet is added to a file that extends this one: it must be a mapping

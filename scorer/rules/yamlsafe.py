@@ -104,9 +104,9 @@ def load(text: str, file: str, trusted: bool = False,
     >>> [str(p) for p in found]
     ["t.yaml:1:4 a: '1.5': numbers in rulesets are whole numbers", 't.yaml:3:1 b: key given twice']
 
-    ``budget``, a one-item list, is a node budget shared by several texts (the snippets of
-    ``house_examples``): what this text uses is taken from it, so that many snippets
-    together are held to :data:`MAX_NODES` values, like one file. ``max_items`` refuses a
+    ``budget``, a list [left, limit], is a node budget shared by several texts (the snippets
+    of ``house_examples``): what this text uses is taken from ``left``, so that many
+    snippets together are held to ``limit`` values. ``max_items`` refuses a
     list or mapping of more items (a ruleset file is read with :data:`MAX_ITEMS`).
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
@@ -134,6 +134,7 @@ def load(text: str, file: str, trusted: bool = False,
     conv = _Converter(file, max_items)
     if budget is not None:
         conv.budget = budget[0]
+        conv.limit = budget[1] if len(budget) > 1 else budget[0]
     data = conv.convert(node, 0, "")
     if budget is not None:
         budget[0] = conv.budget
@@ -219,7 +220,7 @@ class _Converter:
     def __init__(self, file: str, max_items: int | None = None) -> None:
         self.file = file
         self.max_items = max_items
-        self.budget = MAX_NODES
+        self.budget = self.limit = MAX_NODES
         self.text_budget = MAX_TEXT
         self.problems: list[Problem] = []
 
@@ -232,7 +233,7 @@ class _Converter:
         if self.budget < 0:  # fatal: aliases are followed, so a "billion laughs" bomb ends here
             raise RulesetError(Problem(
                 self.file, None, None, "",
-                f"more than {MAX_NODES} values (an alias-expansion bomb?); refused",
+                f"more than {self.limit} values (an alias-expansion bomb?); refused",
             ))
         if depth > MAX_DEPTH:
             m = _mark(node, self.file)
