@@ -210,13 +210,17 @@ def test_many_patterns_are_refused_with_the_limit_named(tmp_path: Path) -> None:
 
 
 def test_the_expressions_compiled_are_bounded_in_all(tmp_path: Path) -> None:
-    # 250 different conditions of 1,976 characters each: 500,000 characters to compile
+    # a file of 250 different conditions of 1,976 characters each (500,000 characters)
+    # extending another such file: a million characters to compile
     def cond(i: int) -> str:
         return " or ".join([f"(wild_count > {i} and self_draw)"] * 55)
-    body = "patterns:\n" + "".join(f"- {{id: p{i}, name: a, when: '{cond(i)}', value: 1}}\n"
-                                   for i in range(250))
-    r = check(house(body, tmp_path))
-    assert r.code == 2 and "more than 131,072 characters in all" in r.out
+
+    def body(first: int) -> str:
+        return "patterns:\n" + "".join(f"- {{id: p{i}, name: a, when: '{cond(i)}', value: 1}}\n"
+                                       for i in range(first, first + 250))
+    house(body(0), tmp_path, "parent.yaml")
+    r = check(house(body(1000), tmp_path, parent="parent.yaml"))
+    assert r.code == 2 and "more than 614,400 characters in all" in r.out
     assert r.cpu < CPU_LIMIT
 
 

@@ -83,7 +83,9 @@ COMBINES = ("max", "sum", "product")
 # The load budget (docs/robustness.md): the largest built-in ruleset has 94 patterns and
 # 6,000 characters of expressions; these bounds keep 'rules check' of any file under a second.
 MAX_ENTRIES = 1000  # entries of one list or mapping (patterns, errors, options, ...)
-MAX_EXPR_TEXT = 128 * 1024  # characters of expressions compiled, aliases and extends included
+# characters of expressions compiled, aliases and extends included: more than one file can
+# hold (a file of big conditions loads), less than a chain of them or an alias's repeats
+MAX_EXPR_TEXT = 600 * 1024
 HOUSE_NODES = 10_000  # values of all house_examples snippets together (the built-ins': 200)
 
 
