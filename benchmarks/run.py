@@ -4,7 +4,7 @@
 
 For every built-in ruleset it prints: in-process hands/second on a fixed
 seeded set of generated winning hands (by number of wildcards where the ruleset
-has them), the worst single hand, `mjscore batch` throughput with 1 and N jobs,
+has them), the worst single hand, `mjscore batch` throughput with 1 and 2 jobs,
 and the cold start of one `mjscore score`. For MCR it also scores the same
 hands with PyMahjongGB (C++) and, on the comparable no-wildcard hands, the
 riichi `mahjong` package's HandCalculator, and prints the ratios.
@@ -16,6 +16,7 @@ dependencies. Not part of the test suite: timings belong here, not in tests.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -126,28 +127,147 @@ def mjscore_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "scorer"]
 
 
-def time_batch(rid: str, lines: list[str], jobs: int) -> float:
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write("\n".join(lines) + "\n")
-        path = f.name
+# Children may write bytecode (.pyc) as an installed mjscore does: with
+# PYTHONDONTWRITEBYTECODE every start would compile mjscore's sources again, while the
+# peers' and typer's were compiled at install, and the comparison would be unfair.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+@dataclass
+class Cost:
+    """What one child process cost: wall and CPU seconds, peak resident memory in KiB."""
+
+    wall: float
+    cpu: float
+    rss_kib: int
+    status: int = 0
+
+
+def run_child(cmd: list[str], stdin_path: str | None = None) -> Cost:
+    """Run ``cmd`` with its output discarded; return its own wall time, CPU and peak RSS.
+
+    ``os.wait4`` gives the resource usage of that one child (and the children it waited
+    for), so figures of successive runs do not mix as ``RUSAGE_CHILDREN`` would.
+    """
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115
     try:
         t = time.perf_counter()
-        subprocess.run([*mjscore_cmd(), "batch", path, "--rules", rid, "--jobs", str(jobs)],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        return len(lines) / (time.perf_counter() - t)
+        proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=CHILD_ENV)
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        proc.returncode = 0  # reaped above: keep Popen from waiting again
+    finally:
+        if stdin_path:
+            stdin.close()  # type: ignore[union-attr]
+    return Cost(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status))
+
+
+def checked(c: Cost, what: str) -> Cost:
+    """``c``, if the run ended as a batch may (0, or 1: some line failed); else exit."""
+    if c.status not in (0, 1):
+        sys.exit(f"benchmark: {what} exited with status {c.status}")
+    return c
+
+
+def batch_file(lines: list[str]) -> str:
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("\n".join(lines) + "\n")
+        return f.name
+
+
+def time_batch(rid: str, lines: list[str], jobs: int) -> tuple[float, float | None]:
+    """Lines per second of ``mjscore batch FILE --jobs N``: with its start-up, and without
+    (the wall time of a batch of 64 lines, median of 3, taken off; None when the start-up
+    is most of the run, so the difference would be noise)."""
+    path = batch_file(lines)
+    few = batch_file(lines[:64])
+    try:
+        def cmd(file: str) -> list[str]:
+            return [*mjscore_cmd(), "batch", file, "--rules", rid, "--jobs", str(jobs)]
+        c = checked(run_child(cmd(path)), "mjscore batch")
+        start = statistics.median(checked(run_child(cmd(few)), "mjscore batch").wall
+                                  for _ in range(3))
+        run = c.wall - start
+        return len(lines) / c.wall, (len(lines) - 64) / run if run > 0.3 * c.wall else None
+    finally:
+        os.unlink(path)
+        os.unlink(few)
+
+
+def time_records(rid: str, lines: list[str]) -> float:
+    """Hands per second of ``score_record`` in this process: what one batch worker does per
+    line (flags parsed, scored, the JSON record built), without start-up or writing."""
+    from scorer.batch import score_record
+
+    defaults = ["--rules", rid]
+    score_record(lines[0], defaults)  # the ruleset compiled outside the timing
+    t = time.perf_counter()
+    for line in lines:
+        score_record(line, defaults)
+    return len(lines) / (time.perf_counter() - t)
+
+
+def batch_memory(rid: str, lines: list[str]) -> int:
+    """Peak RSS in KiB of ``mjscore batch`` over ``lines`` (one job, jsonl to nowhere)."""
+    path = batch_file(lines)
+    try:
+        return checked(run_child([*mjscore_cmd(), "batch", path, "--rules", rid, "--jobs", "1"]),
+                       "mjscore batch").rss_kib
     finally:
         os.unlink(path)
 
 
-def cold_start(rid: str, line: str, runs: int = 7) -> float:
+FLOOR = [sys.executable, str(HERE / "floor.py")]
+
+# Run in a child with another checkout's scorer imported first (so its package path wins
+# over this one's): the same timing function, on the same lines.
+_OTHER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import scorer
+sys.path.insert(1, sys.argv[2])
+import run
+lines = json.load(open(sys.argv[4]))
+print(json.dumps([run.time_in_process(sys.argv[3], lines)[0],
+                  run.time_in_process(sys.argv[3], lines, cold=False)[0], scorer.__file__]))
+"""
+
+
+def time_other(tree: str, rid: str, lines: list[str]) -> tuple[float, float] | None:
+    """(cold, steady) hands/s of another checkout on these lines; None if it cannot run."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(lines, f)
+    try:
+        out = subprocess.run([sys.executable, "-c", _OTHER, tree, str(HERE), rid, f.name],
+                             capture_output=True, text=True, env=CHILD_ENV, check=False)
+        cold, steady, where = json.loads(out.stdout.strip().splitlines()[-1])
+        if not str(where).startswith(str(Path(tree).resolve())):
+            return None
+        return cold, steady
+    except (ValueError, IndexError):
+        return None
+    finally:
+        os.unlink(f.name)
+
+
+def cold_start(rid: str, line: str, runs: int = 7) -> tuple[Cost, Cost]:
+    """Median (wall, CPU) of one ``mjscore score`` and of the bare typer app (floor.py)
+    given the same arguments; the two are run in turn, so load on the machine hits both."""
     hand, *flags = line.split()
-    times = []
+    args = ["score", hand, "--rules", rid, *flags]
+    ours: list[Cost] = []
+    floor: list[Cost] = []
+    run_child([*mjscore_cmd(), *args])  # bytecode written, the ruleset cache filled
+    run_child([*FLOOR, *args])
     for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run([*mjscore_cmd(), "score", hand, "--rules", rid, *flags],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
+        ours.append(run_child([*mjscore_cmd(), *args]))
+        floor.append(run_child([*FLOOR, *args]))
+
+    def med(cs: list[Cost]) -> Cost:
+        return Cost(statistics.median(c.wall for c in cs), statistics.median(c.cpu for c in cs),
+                    max(c.rss_kib for c in cs))
+    return med(ours), med(floor)
 
 
 # ----------------------------------------------------------------------------- MCR peers
@@ -169,7 +289,7 @@ def hand_and_context(line: str) -> tuple[Hand, Context]:
 def to_gb(line: str) -> Callable[[], object] | None:
     """A closure calling PyMahjongGB on the same hand and context."""
     try:
-        from MahjongGB import MahjongFanCalculator
+        from MahjongGB import MahjongFanCalculator  # type: ignore[import-not-found]
     except ImportError:
         return None
     h, ctx = hand_and_context(line)
@@ -250,20 +370,61 @@ def time_calls(calls: list[Callable[[], object]]) -> float:
 
 
 # ----------------------------------------------------------------------------- main
+@dataclass
+class Target:
+    """One target of the speed issue: a measured ratio and the bound it should meet."""
+
+    what: str
+    value: float
+    bound: float
+    at_least: bool  # True: value >= bound; False: value <= bound
+
+    def line(self) -> str:
+        ok = self.value >= self.bound if self.at_least else self.value <= self.bound
+        sign = "≥" if self.at_least else "≤"
+        mark = "ok  " if ok else "MISS"
+        return f"  {mark} {self.what:58s} {self.value:8.2f}  (target {sign} {self.bound:g})"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1000, help="hands per wildcard count")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--quick", action="store_true", help="fewer hands, no batch runs")
+    ap.add_argument("--memory-lines", type=int, default=100_000,
+                    help="lines of the long batch file whose peak RSS is compared with 1,000")
+    ap.add_argument("--batch-lines", type=int, default=20_000,
+                    help="lines of the batch files timed with 1 and 2 jobs")
+    ap.add_argument("--against", metavar="DIR",
+                    help="another checkout of mjscore (e.g. `git worktree add /tmp/old main`): "
+                         "its in-process figures are measured in the same run, in turn with "
+                         "these, and printed as ratios")
+    ap.add_argument("--rulesets", default=",".join(SETUPS), help="comma-separated ids")
+    ap.add_argument("--save", metavar="FILE", help="write the figures as JSON, to compare later")
+    ap.add_argument("--baseline", metavar="FILE",
+                    help="figures saved by an earlier --save: print today's over them as ratios")
     args = ap.parse_args()
     n = 200 if args.quick else args.hands
     cores = os.cpu_count() or 1
+    jobs = max(2, min(cores, 2))  # the target is stated for 2 cores
+    base: dict[str, float] = {}
+    if args.baseline:
+        base = json.loads(Path(args.baseline).read_text())
+    figures: dict[str, float] = {}
+    targets: list[Target] = []
+
+    def fig(key: str, value: float) -> str:
+        """Record a figure; return ' (×R over the baseline)' when there is one."""
+        figures[key] = value
+        old = base.get(key)
+        return f" (×{value / old:.2f} over baseline)" if old else ""
+
     print(f"mjscore benchmarks — {n} hands per set, seed {args.seed}, {cores} cores, "
           f"Python {sys.version.split()[0]}")
     print("in-process: hands scored from their text, one core; 'cold' starts with empty "
           "caches, 'steady' is a second pass (a long batch)")
-    for rid in list_builtin():
-        if rid not in SETUPS:
+    for rid in args.rulesets.split(","):
+        if rid not in SETUPS or rid not in list_builtin():
             continue
         st = SETUPS[rid]
         sets = gen_lines(rid, n, args.seed)
@@ -278,45 +439,119 @@ def main() -> None:
                   f"median {med:6.3f} ms  worst {worst:7.2f} ms{err}")
             everything += lines
         low = [x for w, ls in sets.items() if w <= 2 for x in ls]
-        if st.max_wilds:
-            hps, *_ = time_in_process(rid, low)
-            steady = time_in_process(rid, low, cold=False)[0]
-            print(f"  in-process, 0-2 wildcards mixed: {hps:,.0f} hands/s cold, "
-                  f"{steady:,.0f} steady")
+        hps, *_ = time_in_process(rid, low)
+        steady = time_in_process(rid, low, cold=False)[0]
+        r_cold = fig(f"{rid}.low.cold", hps)
+        r_steady = fig(f"{rid}.low.steady", steady)
+        print(f"  in-process, 0-2 wildcards mixed: {hps:,.0f} hands/s cold{r_cold}, "
+              f"{steady:,.0f} steady{r_steady}")
+        if args.against:
+            other = time_other(args.against, rid, low)
+            if other is None:
+                print(f"  {args.against}: could not be timed")
+            else:
+                print(f"  the same lines under {args.against}: {other[0]:,.0f} hands/s cold, "
+                      f"{other[1]:,.0f} steady — this tree ×{hps / other[0]:.2f} cold, "
+                      f"×{steady / other[1]:.2f} steady")
+                targets.append(Target(f"{rid}: 0-2 wildcards steady, over {args.against}",
+                                      steady / other[1], 2.0, True))
+        elif base.get(f"{rid}.low.steady"):
+            targets.append(Target(f"{rid}: 0-2 wildcards steady, over the baseline",
+                                  steady / base[f"{rid}.low.steady"], 2.0, True))
         # The slowest hands of the run, timed again on their own (cold caches, median of 3),
         # so a garbage-collector pause during the run is not taken for a slow hand.
         slow = sorted(everything, key=lambda x: time_in_process(rid, [x])[2])[-5:]
         timed = [(statistics.median(time_in_process(rid, [x])[2] for _ in range(3)), x)
                  for x in slow]
-        worst_ms, worst = max(timed)
-        print(f"  worst single hand: {worst_ms:.2f} ms  ({worst})")
+        worst_ms, worst_hand = max(timed)
+        print(f"  worst single hand: {worst_ms:.2f} ms  ({worst_hand})")
+        if st.max_wilds >= 3:
+            four = sets[max(sets)]
+            slow4 = sorted(four, key=lambda x: time_in_process(rid, [x])[2])[-3:]
+            w4 = max(statistics.median(time_in_process(rid, [x])[2] for _ in range(3))
+                     for x in slow4)
+            fig(f"{rid}.worst_max_wild_ms", w4)
+            print(f"  worst {max(sets)}-wildcard hand: {w4:.2f} ms")
+            if max(sets) >= 4:
+                targets.append(Target(f"{rid}: worst 4-wildcard hand, ms", w4, 10.0, False))
+        records = time_records(rid, everything)
+        fig(f"{rid}.records", records)
+        direct = time_in_process(rid, everything, cold=False)[0]
+        print(f"  score_record in-process (flags + score + JSON record): {records:,.0f} hands/s;"
+              f" score() alone {direct:,.0f} (×{direct / records:.2f})")
         if not args.quick:
-            b1 = time_batch(rid, everything, 1)
-            bn = time_batch(rid, everything, cores)
-            print(f"  batch: 1 job {b1:,.0f} lines/s, {cores} jobs {bn:,.0f} lines/s "
-                  f"(×{bn / b1:.2f})")
-        print(f"  cold start of one `mjscore score`: {cold_start(rid, sets[0][0]):.0f} ms "
-              "(median of 7)")
+            # a file long enough that start-up is a small part of the run (the hands
+            # repeat, as in a long batch: compare with the steady in-process figure)
+            long_file = [everything[i % len(everything)]
+                         for i in range(max(args.batch_lines, len(everything)))]
+            b1, b1_run = time_batch(rid, long_file, 1)
+            bn, bn_run = time_batch(rid, long_file, jobs)
+            fig(f"{rid}.batch1", b1)
+            fig(f"{rid}.batch{jobs}", bn)
+
+            def show(x: float | None) -> str:
+                return "n/a" if x is None else f"{x:,.0f}"
+            print(f"  batch ({len(long_file):,} lines): 1 job {b1:,.0f} lines/s, {jobs} jobs "
+                  f"{bn:,.0f} lines/s (×{bn / b1:.2f}); start-up taken off: {show(b1_run)} and "
+                  f"{show(bn_run)}")
+            print(f"  in-process score() over batch 1 job: ×{direct / b1:.2f}"
+                  + (f" (start-up taken off ×{direct / b1_run:.2f})" if b1_run else ""))
+            targets.append(Target(f"{rid}: batch {jobs} jobs over 1 job", bn / b1, 1.8, True))
+            targets.append(Target(f"{rid}: in-process over batch 1 job", direct / b1, 1.2,
+                                  False))
+        ours, floor = cold_start(rid, sets[0][0])
+        fig(f"{rid}.cold_cpu_ms", ours.cpu * 1e3)
+        print(f"  cold start of one `mjscore score` (median of 7): {ours.cpu * 1e3:.0f} ms CPU, "
+              f"{ours.wall * 1e3:.0f} ms wall; bare typer app {floor.cpu * 1e3:.0f} ms CPU, "
+              f"{floor.wall * 1e3:.0f} ms wall; ratio ×{ours.cpu / floor.cpu:.2f} CPU, "
+              f"×{ours.wall / floor.wall:.2f} wall")
+        targets.append(Target(f"{rid}: cold start over the bare typer app (CPU)",
+                              ours.cpu / floor.cpu, 1.15, False))
         if rid == "mcr":
             lines = sets[0]
-            ours = time_in_process(rid, lines)[0]
+            ours_cold = time_in_process(rid, lines)[0]
             ours_steady = time_in_process(rid, lines, cold=False)[0]
             gb = [c for c in (to_gb(x) for x in lines) if c]
             ri = [c for c in (to_riichi(x) for x in lines) if c]
             if gb:
                 g = time_calls(gb)
                 print(f"  PyMahjongGB on the same hands: {g:,.0f} hands/s — mjscore is "
-                      f"{g / ours:.1f}× slower cold, {g / ours_steady:.1f}× steady "
-                      "(target ≤ 10×)")
+                      f"{g / ours_cold:.1f}× slower cold, {g / ours_steady:.1f}× steady "
+                      "(moonshot ≤ 10×)")
+                targets.append(Target("mcr: PyMahjongGB over mjscore (steady)",
+                                      g / ours_steady, 10.0, False))
             else:
                 print("  PyMahjongGB not installed (pip install '.[bench]')")
             if ri:
                 r = time_calls(ri)
                 print(f"  riichi mahjong HandCalculator on the same tiles: {r:,.0f} hands/s — "
-                      f"ratio mjscore/riichi {ours / r:.2f} cold, {ours_steady / r:.2f} steady "
-                      "(target ≥ 1.0)")
+                      f"ratio mjscore/riichi {ours_cold / r:.2f} cold, {ours_steady / r:.2f} "
+                      "steady (target ≥ 1.0 compiled, ≥ 0.6 pure Python)")
+                targets.append(Target("mcr: mjscore over riichi HandCalculator (steady)",
+                                      ours_steady / r, 0.6, True))
             else:
                 print("  riichi `mahjong` not installed (pip install '.[bench]')")
+    if not args.quick and args.memory_lines:
+        rid = "hangzhou"
+        short = gen_lines(rid, 1000, args.seed + 1)[1]
+        rng = random.Random(args.seed + 2)
+        st = SETUPS[rid]
+        # distinct hands (0-2 wildcards), so caches that grow with new hands would show
+        long = [" ".join([winning_hand(rng, wilds=rng.randrange(3), wild_face=st.wild_face or 33,
+                                       seven_pairs=st.seven_pairs).text, *st.flags])
+                for _ in range(args.memory_lines)]
+        m1 = batch_memory(rid, short)
+        m2 = batch_memory(rid, long)
+        fig("memory_ratio", m2 / m1)
+        print(f"\n== memory: `mjscore batch` ({rid}, 1 job) peak RSS {m1 / 1024:.1f} MiB for "
+              f"1,000 lines, {m2 / 1024:.1f} MiB for {args.memory_lines:,} (×{m2 / m1:.2f})")
+        targets.append(Target(f"peak RSS, {args.memory_lines:,} lines over 1,000", m2 / m1,
+                              1.2, False))
+    print("\n== targets (ratios of this run)")
+    for t in targets:
+        print(t.line())
+    if args.save:
+        Path(args.save).write_text(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":

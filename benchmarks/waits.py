@@ -18,7 +18,6 @@ import gc
 import statistics
 import time
 
-from scorer.engine import scoring
 from scorer.engine.context import Context
 from scorer.engine.waits import waits
 from scorer.rules.load import load_ruleset
@@ -44,7 +43,11 @@ def clear_caches() -> None:
         fn = getattr(decompose, name)
         if isinstance(fn, functools._lru_cache_wrapper):
             fn.cache_clear()
-    scoring._PAY_CACHES.clear()
+    # the per-ruleset caches are the plan's (settlements, resolved contexts): a fresh plan
+    for rid, _, _ in HANDS:
+        plan = load_ruleset(rid).plan
+        plan.settlements.clear()
+        plan.tables.clear()
 
 
 def timed(hand: str, rules: str, ctx: Context, cold: bool) -> tuple[float, int]:

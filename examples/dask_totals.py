@@ -9,10 +9,15 @@ there), with `dask.bag.read_text("s3://…/hands-*.txt")` in place of `from_sequ
 
 Run:  pip install "mjscore[dask]"
       python examples/dask_totals.py examples/hangzhou.txt --rules hangzhou [--stake 0.5]
+      python examples/dask_totals.py examples/evening.txt --players Ann,Bo,Cy,Di --format jsonl
+(the flags of `mjscore batch FILE ... --totals`: it prints the totals that batch prints
+after the hands, in the same format)
 
 Lines carry their flags exactly as on the command line; flags given here apply to every
-line. A record that names its players (`"players": {"E": "Ann", …}`) is booked to them;
-otherwise the totals are per seat.
+line. Who sat where is named as in `mjscore batch`: `--players E=Ann,S=Bo,W=Cy,N=Di` here
+or on a line, or a `# players: …` line for the lines after it (read in order, before the
+bag is made: `scorer.batch.seated`). A record that names its players is booked to them;
+otherwise the totals are per seat. The totals equal `mjscore batch FILE --totals`'s.
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ from typing import Any
 import dask.bag as db
 
 from scorer import score_record
+from scorer.batch import seated
 from scorer.ledger import Ledger, book, combine
 from scorer.views.ledger import totals_table
 
 
-def _score(numbered: tuple[int, str], defaults: Sequence[str]) -> dict[str, Any]:
-    n, text = numbered
-    return score_record(text, defaults, n)
+def _score(numbered: tuple[int, str, str | None], defaults: Sequence[str]) -> dict[str, Any]:
+    n, text, players = numbered  # players: the seating a '# players:' line above set
+    return score_record(text, defaults, n, players=players)
 
 
 def _partial(records: Iterable[dict[str, Any]]) -> Ledger:
@@ -41,7 +47,8 @@ def ledger_of(path: str, defaults: Sequence[str] = (), npartitions: int = 4,
               scheduler: str = "sync") -> Ledger:
     """The ledger of a hand file, scored and totalled by Dask; returns a :class:`Ledger`."""
     with open(path, encoding="utf-8") as f:
-        numbered = list(enumerate(f.read().splitlines(), 1))  # line numbers for failed lines
+        # line numbers for failed lines, and the seating in force at each line
+        numbered = list(seated(enumerate(f.read().splitlines(), 1)))
     bag = db.from_sequence(numbered, npartitions=npartitions)
     records = bag.map(_score, defaults=list(defaults))
     # perpartition books a chunk; aggregate merges partial ledgers, two at a time up the tree
@@ -51,14 +58,28 @@ def ledger_of(path: str, defaults: Sequence[str] = (), npartitions: int = 4,
 
 
 def main(argv: Sequence[str]) -> str:
+    """The totals of ``FILE [flags]`` as `mjscore batch FILE [flags] --totals` prints them
+    after the hands: a table (default), ``--format jsonl`` (the totals record) or ``csv``
+    (its rows); ``--stake X``. The batch's other run options (``--totals``, ``--jobs``,
+    ``--lang``, ``--progress``) are accepted and change nothing here. Returns the text."""
+    from scorer.views.ledger import totals_csv_rows, totals_record
+    from scorer.views.rows import csv_text, jsonl_text
+
     args = list(argv)
-    stake = "1"
-    if "--stake" in args:
-        i = args.index("--stake")
-        stake = args[i + 1]
-        del args[i:i + 2]
+    run = {"--stake": "1", "--format": "table", "--jobs": "", "--lang": ""}
+    for flag in run:
+        while flag in args:
+            i = args.index(flag)
+            run[flag] = args[i + 1]
+            del args[i:i + 2]
+    args = [a for a in args if a not in ("--totals", "--progress", "--no-progress")]
     path, *defaults = args
-    return totals_table(ledger_of(path, defaults, scheduler="threads").totals(stake=stake))
+    t = ledger_of(path, defaults, scheduler="threads").totals(stake=run["--stake"])
+    if run["--format"] == "jsonl":
+        return jsonl_text(totals_record(t)).rstrip("\n")
+    if run["--format"] == "csv":
+        return "".join(csv_text(row) for row in totals_csv_rows(t, header=True)).rstrip("\n")
+    return totals_table(t)
 
 
 if __name__ == "__main__":

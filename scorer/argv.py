@@ -6,8 +6,11 @@ argument list into a :class:`ScoreArgs`: the hand, the ruleset, the
 :class:`~scorer.engine.context.Context` and the output options. The grammar is the
 flag table :data:`scorer.rules.flags.FLAGS` plus the run options below (:data:`RUN`):
 ``--flag VALUE`` or ``--flag=VALUE``, switches take no value, a repeated flag keeps
-its last value unless it is repeatable, ``--`` ends the flags. A mistake is one line,
-worded as typer words it for ``score``, and carries the argument's position.
+its last value unless it is repeatable, ``--`` ends the flags. The hand may be split
+over several arguments (``123m 456p 789s 234s P9m``, unquoted): they are joined with one
+space each (spaces between groups are ignored), so positions in a hand's errors count as
+if it had been quoted. A mistake is one line, worded as typer words it for ``score``, and
+carries the argument's position.
 
 >>> a = parse(["123m456p789s234sP9m", "--rules", "hangzhou", "--piao=2", "--self-draw"])
 >>> a.hand, a.rules, a.context.piao, a.context.self_draw
@@ -18,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from difflib import get_close_matches
 from typing import Any
 
 from .engine.context import Context
 from .errors import ContextError
+from .model.notation import join_hand_args
 from .rules.flags import FLAGS, Flag
+from .text import close_matches
 
 HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
 
@@ -36,7 +40,10 @@ RUN: tuple[Flag, ...] = (
     Flag("vs_options", ("--vs-option",), str, "Dispute mode: option KEY=VALUE for the --vs "
          "side (without --vs: the same ruleset with this option).", (), multiple=True, key=None),
     Flag("as_json", ("--json",), bool, "Print the result as JSON.", False, key=None),
-    Flag("explain", ("--explain",), bool, "List every reading considered.", False, key=None),
+    Flag("explain", ("--explain",), bool, "List the readings considered, best first (the "
+         "best 10; --explain-top N for another number).", False, key=None),
+    Flag("explain_top", ("--explain-top",), int, "With or without --explain: list the best N "
+         "distinct readings considered.", None, key=None, minimum=1),
     Flag("lang", ("--lang",), str, "Pattern names: zh or en.", "zh", key=None),
     Flag("no_unicode", ("--no-unicode",), bool, "Do not print Unicode tiles.", False, key=None),
 )
@@ -74,6 +81,7 @@ class ScoreArgs:
     as_json: bool = False
     explain: bool = False
     lang: str = "zh"
+    explain_top: int | None = None  # --explain-top N: how many readings --explain lists
     unicode: bool = True
 
 
@@ -86,6 +94,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
     >>> p = parse_params(["1m", "--rules", "mcr", "--from", "N", "--chengbao", "E:S"])
     >>> p["hand"], p["discarder"], p["chengbao"], p["seat"]
     ('1m', 'N', ('E:S',), 'E')
+    >>> parse_params(["123m", "456p", "--rules", "mcr", "789s"])["hand"]
+    '123m 456p 789s'
     """
     given: dict[str, list[tuple[int, str | None]]] = {}
     positional: list[tuple[int, str]] = []
@@ -107,7 +117,7 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
                 continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
                 raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
-            close = get_close_matches(name, _LONG)
+            close = close_matches(name, _LONG, n=3)
             hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
             raise ArgvError(f"No such option: {name}{hint}", name, at)
         if flag.switch:
@@ -136,7 +146,8 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
         if key == "hand":
             if not positional:
                 raise ArgvError("Missing argument 'hand'.")
-            out["hand"] = positional[0][1]
+            words = [t for _, t in positional]
+            out["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
             continue
         flag = next(f for f in OPTIONS if f.field == key)
         places = given.get(key)
@@ -151,9 +162,6 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
         else:
             at, v = places[-1]
             out[key] = _value(flag, at, v)
-    if len(positional) > 1:
-        extra = " ".join(t for _, t in positional[1:])
-        raise ArgvError(f"Got unexpected extra argument(s) ({extra})", None, positional[1][0])
     return out
 
 
@@ -204,10 +212,29 @@ def score_args(p: Mapping[str, Any]) -> ScoreArgs:
     lang = str(p.get("lang") or "zh")
     if lang not in ("zh", "en"):
         raise ContextError(f"--lang {lang}: use zh or en", "--lang")
-    return ScoreArgs(hand=str(p["hand"]), rules=str(p["rules"]), context=context_from_params(p),
+    hand = p["hand"]
+    # typer gives the variadic hand argument as a list; parse_params has joined it already
+    if isinstance(hand, list | tuple):
+        text = str(hand[0]) if len(hand) == 1 else join_hand_args(hand)
+    else:
+        text = str(hand)
+    return ScoreArgs(hand=text, rules=str(p["rules"]), context=context_from_params(p),
                      vs=p.get("vs"), vs_options=pairs(p.get("vs_options"), "--vs-option"),
-                     as_json=bool(p.get("as_json")), explain=bool(p.get("explain")), lang=lang,
-                     unicode=not p.get("no_unicode"))
+                     as_json=bool(p.get("as_json")),
+                     explain=bool(p.get("explain")) or p.get("explain_top") is not None,
+                     lang=lang, unicode=not p.get("no_unicode"),
+                     explain_top=_top(p.get("explain_top")))
+
+
+def _top(v: Any) -> int | None:
+    """``--explain-top N``: a whole number of at least 1 (the table's minimum is not checked
+    for a flag of the run)."""
+    if v is None:
+        return None
+    if not isinstance(v, int) or v < 1:
+        raise ContextError(f"--explain-top {v}: must be a whole number of at least 1",
+                           "--explain-top")
+    return v
 
 
 def parse(argv: Sequence[str]) -> ScoreArgs:
@@ -215,6 +242,8 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
 
     >>> parse(["11m", "--rules", "mcr"]).hand, parse(["22m", "--rules", "mcr"]).hand
     ('11m', '22m')
+    >>> parse(["123m", "456p", "--rules", "mcr"]).hand
+    '123m 456p'
     """
     # The lines of a batch file share their flags: parse each flag set once. The key is
     # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.

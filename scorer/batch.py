@@ -16,6 +16,7 @@ memory stays flat on a file of any length, and yields records in input order.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import os
@@ -25,15 +26,16 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .views.rows import CSV_FIELDS, FORMATS, csv_row, csv_text, render, table_text
+from .views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, render, table_rows, table_text
 
-__all__ = ["CSV_FIELDS", "Record", "check_defaults", "read_lines", "run", "score_many",
-           "score_record", "split_line"]
+__all__ = ["CSV_FIELDS", "Record", "check_defaults", "ledger_fields", "players_header",
+           "read_lines", "run", "score_many", "score_record", "seated", "split_line",
+           "typed_hand"]
 
 CHUNK = 128
 MAX_LINE = 4096
@@ -70,20 +72,120 @@ def split_line(text: str) -> list[str] | None:
     return argv or None
 
 
+# Flags of a batch line that are not flags of `score`: who sat where (a per-line seating).
+PLAYERS_FLAG = "--players"
+# Flags of the whole batch run, refused on a line (they cannot change from line to line).
+RUN_ONLY = ("--stake", "--totals", "--format", "--jobs", "--progress", "--no-progress")
+# A comment line that sets the seating for the lines after it: `# players: E=Ann,S=Bo,...`
+PLAYERS_HEADER = "players:"
+
+
+def players_header(text: str) -> str | None:
+    """The seating a ``# players: SPEC`` comment line sets, or None for any other line.
+
+    >>> players_header("# players: E=Ann,S=Bo,W=Cy,N=Di")
+    'E=Ann,S=Bo,W=Cy,N=Di'
+    >>> players_header("# a comment") is None
+    True
+    """
+    body = text.strip()
+    if not body.startswith("#"):
+        return None
+    body = body[1:].strip()
+    if not body.lower().startswith(PLAYERS_HEADER):
+        return None
+    return body[len(PLAYERS_HEADER):].strip()
+
+
+def _take_players(argv: list[str], offset: int = 0) -> tuple[list[str], str | None, list[int]]:
+    """``argv`` without its ``--players SPEC`` (the last one given counts), that SPEC, and
+    the 1-based place in ``argv`` of each argument kept (to name a mistake's argument as the
+    line has it). A mistake's argument is its place plus ``offset``.
+
+    >>> _take_players(["11m", "--players", "Ann,Bo", "--self-draw"])
+    (['11m', '--self-draw'], 'Ann,Bo', [1, 4])
+    """
+    from .argv import ArgvError
+
+    out: list[str] = []
+    places: list[int] = []
+    spec: str | None = None
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            out += argv[i:]
+            places += range(i + 1, len(argv) + 1)
+            break
+        name, eq, value = tok.partition("=")
+        if name == PLAYERS_FLAG:
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise ArgvError(f"Option '{PLAYERS_FLAG}' requires an argument.",
+                                    PLAYERS_FLAG, offset + i + 1)
+                value = argv[i + 1]
+                i += 1
+            spec = value
+        elif name in RUN_ONLY:
+            raise ArgvError(f"{name} applies to the whole batch: give it to 'mjscore batch', "
+                            "not on a line", name, offset + i + 1)
+        else:
+            out.append(tok)
+            places.append(i + 1)
+        i += 1
+    return out, spec, places
+
+
+def typed_hand(argv: Sequence[str]) -> str:
+    """The hand as the line typed it: its first argument that is not a flag or a flag's value
+    (``""`` if there is none). Used for failed lines, whose hand could not be normalised.
+
+    >>> typed_hand(["--rules", "mcr", "123m5p8", "--self-draw"])
+    '123m5p8'
+    """
+    from .argv import OPTIONS
+
+    takes_value = {n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG}
+    skip = False
+    for tok in argv:
+        if skip:
+            skip = False
+        elif tok.startswith("--"):
+            skip = tok in takes_value
+        elif not tok.startswith("-") or len(tok) == 1:
+            return tok
+    return ""
+
+
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
-                 lang: str = "zh") -> dict[str, Any]:
+                 lang: str = "zh", players: str | None = None) -> dict[str, Any]:
     """Score one line (hand + flags); return the JSON record, or ``{"error": ...}``.
 
     ``defaults`` are flags that apply to every line (given to ``batch`` itself);
     the line's own flags come after them and so override single-valued ones.
-    Never raises for bad input: every failure becomes an error record.
+    ``players`` is the seating in force for this line (from a ``# players:`` line above
+    it); a ``--players`` of the line overrides it, and it overrides one in ``defaults``.
+    A record of a hand has ``"kind": "hand"``, one with ``--vs`` is a dispute
+    (``"kind": "dispute"``, :func:`scorer.dispute.dispute_json` plus the payment
+    differences); with a seating, ``"players": {"E": "Ann", ...}``. A blank or comment
+    line gives ``{"skip": True}``. Never raises for bad input: every failure becomes an
+    error record, which keeps the line as typed (``"input"``, ``"input_hand"``).
+
+    >>> rec = score_record("123m456p789s234sP9m --self-draw --players Ann,Bo,Cy,Di",
+    ...                    ["--rules", "hangzhou"])
+    >>> rec["kind"], rec["unit"], rec["players"]["S"], rec["payments"]["S"]
+    ('hand', '番', 'Bo', -4)
     """
-    from .argv import parse
-    from .engine.scoring import score
+    from .argv import ArgvError, parse
     from .errors import MjscoreError, NotationError
+    from .ledger import LedgerError, parse_players
     from .views.report import error_json, to_json
 
     rec: dict[str, Any]
+    argv: list[str] | None = None
+    base: list[str] = list(defaults)
+    places: list[int] = []
+    seating: dict[str, str] | None = None
     try:
         if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
             raise NotationError(f"the line is {text.size:,} bytes long; at most {MAX_LINE} "
@@ -94,54 +196,176 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         bad = next((i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
         if bad is not None:
             raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
+        header = players_header(text)
+        if header is not None:
+            try:
+                parse_players(header)
+            except LedgerError as e:
+                raise LedgerError(f"# players: {e.message.removeprefix('--players ')}",
+                                  flag=PLAYERS_FLAG) from None
+            return {"line": line, "skip": True, "players_header": header}
         try:
             argv = split_line(text)
         except ValueError as e:  # unbalanced quotes
             raise NotationError(f"cannot split the line: {e}") from None
         if argv is None:
             return {"line": line, "skip": True}
-        args = parse([*defaults, *argv])
+        base, spec_default, _ = _take_players(list(defaults))
+        own, spec_line, places = _take_players(argv, len(base))
+        spec = spec_line if spec_line is not None else (
+            players if players is not None else spec_default)
+        seating = dict(_seating(spec)) if spec is not None else None
+        try:
+            args = parse([*base, *own])
+        except ArgvError as e:
+            if e.flag == "--rules" and e.message.startswith("Missing"):
+                raise ArgvError("no ruleset for this line: give it --rules ID, or give --rules "
+                                "to 'mjscore batch' for every line", "--rules") from None
+            raise
         if args.vs is not None or args.vs_options:
-            from .errors import ContextError
-            raise ContextError("--vs / --vs-option (dispute mode) work with 'mjscore score', "
-                               "not in batch", "--vs")
-        result = score(args.hand, args.rules, args.context)
-        rec = to_json(result, lang)
+            rec = _dispute_record(args, lang)
+        else:
+            from .engine.scoring import score
+
+            result = score(args.hand, args.rules, args.context)
+            rec = {"kind": "hand", **to_json(result, lang),
+                   "unit": result.ruleset.label("score", lang)}
+        if seating is not None:
+            rec["players"] = seating
     except MjscoreError as e:
         rec = error_json(e, lang)
         rec["error"]["exit"] = e.exit_code
-        argument = getattr(e, "argument", 0)
-        if argument:  # which argument of the line (after the batch's own flags) is wrong
-            rec["error"]["argument"] = argument - len(defaults)
+        argument = getattr(e, "argument", 0) - len(base)
+        if argument > 0 and argv is not None:
+            # which argument of the line (after the batch's own flags) is wrong, counted
+            # as the line has it (with its --players)
+            rec["error"]["argument"] = places[argument - 1] if argument <= len(places) \
+                else argument
+        rec["kind"] = "dispute" if argv and any(
+            a.partition("=")[0] in ("--vs", "--vs-option") for a in argv) else "hand"
+        _keep_input(rec, text, argv)
+        if seating is not None:  # who sat at the hand that could not be scored
+            rec["players"] = seating
     except Exception as e:  # a bug must not stop the batch: report it on its line
-        rec = {"error": {"kind": "internal", "message": f"internal error: {type(e).__name__}: "
-                         f"{e}", "exit": 70}}
+        rec = {"kind": "hand", "error": {"kind": "internal", "message": "internal error: "
+                                         f"{type(e).__name__}: {e}", "exit": 70}}
+        _keep_input(rec, text, argv)
     rec["line"] = line
     return rec
 
 
-def _score_chunk(chunk: list[tuple[int, str]], defaults: Sequence[str], lang: str,
+@functools.lru_cache(maxsize=256)
+def _seating(spec: str) -> tuple[tuple[str, str], ...]:
+    """A seating read once per text (a file repeats the same few): its (seat, name) pairs."""
+    from .ledger import parse_players
+
+    return tuple(parse_players(spec).items())
+
+
+def _keep_input(rec: dict[str, Any], text: str, argv: Sequence[str] | None) -> None:
+    """A failed line keeps what was typed: the line, and its hand as typed."""
+    # a byte that was not UTF-8 (a lone surrogate here) is shown as U+FFFD, so the record
+    # stays writable as UTF-8
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    rec["input"] = text[:MAX_LINE]
+    if argv is None:
+        try:
+            argv = split_line(text[:MAX_LINE]) or []
+        except ValueError:
+            argv = text[:MAX_LINE].split()
+    rec["input_hand"] = typed_hand(argv)
+
+
+def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
+    """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
+    seat's payment difference B − A; raises the error when neither side scores."""
+    from .dispute import dispute, dispute_json, vs_context
+    from .errors import ContextError
+    from .rules.load import load_ruleset
+
+    if args.explain:
+        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
+    rs_a = load_ruleset(args.rules)
+    rs_b = load_ruleset(args.vs) if args.vs is not None else rs_a
+    d = dispute(args.hand, rs_a, args.context, rs_b,
+                vs_context(args.context, rs_a, rs_b, args.vs_options))
+    d.a.spec, d.b.spec = args.rules, args.vs if args.vs is not None else args.rules
+    d.raise_if_both_failed()
+    rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}
+    # each side's unit beside the sides, which stay exactly what `score --vs --json` prints
+    rec["units"] = {k: side.ruleset.label("score", lang) for k, side in (("a", d.a), ("b", d.b))
+                    if side.ruleset is not None}
+    pa, pb = rec["a"].get("payments"), rec["b"].get("payments")
+    if "error" not in rec["a"] and "error" not in rec["b"] and pa and pb:
+        rec["payment_differences"] = {s: pb.get(s, 0) - pa.get(s, 0)
+                                      for s in ("E", "S", "W", "N") if s in pa or s in pb}
+    rec["ruleset"] = rec["a"].get("ruleset", d.a.spec)
+    rec["hand"] = rec["a"].get("hand", rec["b"].get("hand", args.hand))
+    return rec
+
+
+def seated(lines: Iterable[tuple[int, str]], players: str | None = None
+           ) -> Iterator[tuple[int, str, str | None]]:
+    """Each numbered line with the seating a ``# players:`` line above it set (or
+    ``players``, the starting one): ``(number, text, seating)``. Reads nothing but the
+    comment lines, so it is cheap to run in the process that reads the file.
+
+    >>> list(seated([(1, "# players: Ann,Bo,Cy,Di"), (2, "11m --rules mcr")]))
+    [(1, '# players: Ann,Bo,Cy,Di', None), (2, '11m --rules mcr', 'Ann,Bo,Cy,Di')]
+    """
+    from .ledger import LedgerError, parse_players
+
+    current = players
+    for n, text in lines:
+        spec = players_header(text) if "#" in text else None
+        yield n, text, current
+        if spec is not None:
+            try:
+                parse_players(spec)
+                current = spec
+            except LedgerError:
+                pass  # that line's own record reports the mistake; the seating stays
+
+
+def ledger_fields(rec: Mapping[str, Any]) -> dict[str, Any]:
+    """What the ledger reads of a record (payments, winner, players; for a dispute the same
+    of each side), so a worker process can send back little more than its rendered text.
+
+    >>> ledger_fields({"line": 2, "payments": {"E": 2, "S": -2}, "best": {}, "winner": "E"})
+    {'line': 2, 'payments': {'E': 2, 'S': -2}, 'winner': 'E'}
+    """
+    keep = ("line", "error", "payments", "winner", "players", "skip", "kind")
+    out = {k: rec[k] for k in keep if k in rec}
+    for side in ("a", "b"):
+        if isinstance(rec.get(side), Mapping):
+            out[side] = {k: rec[side][k] for k in ("error", "payments", "winner", "players")
+                         if k in rec[side]}
+    return out
+
+
+def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[str], lang: str,
                  fmt: str | None = None) -> list[Record]:
     """Score and (in the worker, where it runs in parallel) render a chunk of lines."""
     out = []
-    for n, text in chunk:
-        rec = score_record(text, defaults, n, lang)
+    for n, text, players in chunk:
+        rec = score_record(text, defaults, n, lang, players)
         if rec.get("skip"):
             continue
         r = Record(n, rec)
         if fmt in ("jsonl", "csv"):
-            r.text = render(rec, fmt)
+            r.text = render(rec, fmt, lang)
         if fmt is not None:
-            # keep only what the parent needs: the error, or the few fields of a table row
-            r.data = {k: v for k, v in rec.items() if k in ("error", "line")} if fmt != "table" \
-                else {"line": n, "row": csv_row(rec), **({"error": rec["error"]} if "error" in rec
-                                                         else {})}
+            # keep only what the parent needs: what the ledger reads, and a table's rows
+            r.data = ledger_fields(rec)
+            if fmt == "table":
+                r.data["rows"] = table_rows(rec, lang)
         out.append(r)
     return out
 
 
-def _chunks(lines: Iterable[tuple[int, str]], size: int) -> Iterator[list[tuple[int, str]]]:
-    chunk: list[tuple[int, str]] = []
+def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int
+            ) -> Iterator[list[tuple[int, str, str | None]]]:
+    chunk: list[tuple[int, str, str | None]] = []
     for item in lines:
         chunk.append(item)
         if len(chunk) >= size:
@@ -153,17 +377,20 @@ def _chunks(lines: Iterable[tuple[int, str]], size: int) -> Iterator[list[tuple[
 
 def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] = (),
                jobs: int = 1, lang: str = "zh", chunk: int = CHUNK,
-               fmt: str | None = None) -> Generator[Record, None, None]:
+               fmt: str | None = None, players: str | None = None
+               ) -> Generator[Record, None, None]:
     """Score lines in order, in this process (jobs=1) or in ``jobs`` processes.
 
     ``lines`` are texts (numbered from 1) or ``(line number, text)`` pairs; blank
     and comment lines are skipped. At most ``4 × jobs`` chunks are in flight, so
     memory does not grow with the input. With ``fmt`` ('jsonl', 'csv', 'table')
-    each record arrives rendered in ``Record.text`` (or ``data['row']``) and its
-    ``data`` keeps only the error, so the parent process does no rendering.
+    each record arrives rendered in ``Record.text`` (or ``data['rows']``) and its
+    ``data`` keeps only what the ledger reads (:func:`ledger_fields`), so the parent
+    process does no rendering. ``players`` is the starting seating; a ``# players:``
+    line changes it for the lines after it (:func:`seated`).
     """
     numbered = ((i, x) if isinstance(x, str) else x for i, x in enumerate(lines, 1))
-    chunks = _chunks(numbered, chunk)
+    chunks = _chunks(seated(numbered, players), chunk)
     # Starting processes costs ~0.1 s: score a small input here, and only start the pool
     # once there is more than two chunks of work.
     head = [c for _, c in zip(range(2), chunks, strict=False)] if jobs > 1 else []
@@ -283,32 +510,51 @@ def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
 
 # ----------------------------------------------------------------------------- a whole run
 def check_defaults(defaults: Sequence[str]) -> None:
-    """The flags given to ``batch`` itself must parse as score flags (checked once, up front).
+    """The flags given to ``batch`` itself must parse as score flags (checked once, up front);
+    ``--rules`` may be left to the lines, and ``--players`` must be a seating.
 
+    >>> check_defaults(["--option", "cap=128"])  # no --rules: each line gives its own
     >>> check_defaults(["--rules", "mcr", "--bogus"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     scorer.argv.ArgvError: No such option: --bogus (Possible options: ...)
     """
     from .argv import parse_params
     from .errors import ContextError
+    from .ledger import LedgerError, parse_players
 
-    # --rules may be left to the lines (each line that lacks one says so): probe with one
-    # in front, which the batch's own --rules, if given, overrides
-    probe = parse_params(["1m", "--rules", "hangzhou", *defaults])
-    if any(not a.startswith("-") for a in defaults) and probe.get("hand") != "1m":
+    flags, spec, _ = _take_players(list(defaults))
+    if spec is not None:
+        try:
+            parse_players(spec)
+        except LedgerError as e:
+            if e.message.startswith("--players"):
+                raise
+            raise LedgerError(f"--players {spec}: {e.message.removeprefix('players: ')}",
+                              flag="--players") from None
+    # a stand-in ruleset first: the batch's own --rules, if given, comes later and wins;
+    # --rules may be left to the lines (each line that lacks one says so)
+    probe = parse_params(["1m", "--rules", "-", *flags])
+    if any(not a.startswith("-") for a in flags) and probe.get("hand") != "1m":
         raise ContextError("batch takes the hands from the file; other arguments must be flags")
 
 
 def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None = None,
         progress: bool | None = None, lang: str = "zh", out: IO[str] | None = None,
-        err: IO[str] | None = None) -> int:
+        err: IO[str] | None = None, totals: bool | None = None,
+        stake: str | None = None) -> int:
     """Score the lines of ``file`` (``-``: standard input) and write them in ``fmt``.
 
     Bad lines are reported on ``err`` with their number; a summary (lines, failed,
-    hands/second) ends the run. Returns the exit status: 1 if any line failed, else 0.
+    hands/second) ends the run. With ``totals`` (default: for a table written to a
+    terminal, or when a ``stake`` is given) the evening's totals and the transfers that
+    settle it follow the hands, in ``fmt``: a ``"kind": "totals"`` JSON line, CSV rows
+    of kind ``totals`` and ``transfer`` under their own header rows, or a table.
+    Returns the exit status: 1 if any line failed, else 0.
     """
     from .errors import ContextError, Terminated
+    from .ledger import Builder, LedgerError, parse_stake
     from .rules.yamlsafe import printable
+    from .views.ledger import totals_csv_rows, totals_record, totals_table
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -316,6 +562,9 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
     if jobs is not None and not 1 <= jobs <= 256:
         raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
+    k = parse_stake(stake) if stake is not None else None
+    if totals is None:
+        totals = k is not None or (fmt == "table" and out.isatty())
     check_defaults(defaults)
     stream: Any
     if file == "-":
@@ -332,7 +581,8 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     show = progress if progress is not None else (err.isatty() and (size or 0) > 1 << 20)
     failed = total = 0
     start = last = time.perf_counter()
-    table_rows: list[list[Any]] = []
+    table_rows_: list[list[Any]] = []
+    ledger = Builder()
     if fmt == "csv":
         out.write(csv_text(CSV_FIELDS))
     records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
@@ -346,16 +596,24 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
             if fmt != "table":
                 out.write(rec.text)
             else:
-                table_rows.append(csv_row(rec.data))
-                if len(table_rows) >= 1000:
-                    print(table_text(table_rows), file=out)
-                    table_rows.clear()
+                table_rows_ += rec.data.get("rows", ())
+                if len(table_rows_) >= 1000:
+                    print(table_text(table_rows_, lang), file=out)
+                    table_rows_.clear()
             # counted once written, so that an interrupted run's count is what it wrote
             total += 1
             if not rec.ok:
                 failed += 1
                 # a message may echo a file's text: one line, control characters escaped
                 print(f"line {rec.line}: {printable(rec.error or '', keep='')}", file=err)
+            if totals:
+                try:
+                    ledger.add(rec, None)  # a failed line joins the totals' "failed"
+                except LedgerError as e:  # e.g. names on some hands and not on others
+                    failed += 1
+                    print(f"line {rec.line}: not counted in the totals: "
+                          f"{printable(e.detail, keep='')}", file=err)
+                    ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
             if show and time.perf_counter() - last > 0.25:
                 last = time.perf_counter()
                 rate = total / max(last - start, 1e-9)
@@ -372,8 +630,16 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         _restore(previous)  # a library caller keeps its own handlers
         if stream is not sys.stdin.buffer:
             stream.close()
-    if table_rows:
-        print(table_text(table_rows), file=out)
+    if table_rows_:
+        print(table_text(table_rows_, lang), file=out)
+    if totals:
+        t = ledger.ledger().totals(k if k is not None else 1)
+        if fmt == "jsonl":
+            out.write(jsonl_text(totals_record(t)))
+        elif fmt == "csv":
+            out.write("".join(csv_text(row) for row in totals_csv_rows(t, header=True)))
+        else:
+            print(("\n" if total else "") + totals_table(t), file=out)
     out.flush()
     elapsed = max(time.perf_counter() - start, 1e-9)
     if show:

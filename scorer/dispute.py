@@ -65,13 +65,16 @@ def drop_unused_flags(rs: Ruleset, ctx: Context) -> tuple[Context, tuple[str, ..
     >>> ctx.last_tile, ignored
     (False, ('--last-tile',))
     """
-    from .rules.flags import FLAG_TEXT
+    from .rules.flags import FLAG_TEXT, states
 
     drop = [n for n in ctx.given() if n not in ("self_draw", "discarder") and n not in rs.flags]
     if not drop:
         return ctx, ()
     blank = Context()
     defaults: dict[str, Any] = {n: getattr(blank, n) for n in drop}
+    if any("self_draw" in states(n) for n in drop):
+        # a dropped --heavenly still said how the tile came: self-drawn
+        defaults["self_draw"] = True
     return replace(ctx, **defaults), tuple(FLAG_TEXT[n] for n in drop)
 
 
@@ -82,6 +85,20 @@ class Dispute:
     a: Side
     b: Side
     differences: list[str] = field(default_factory=list)
+
+    def raise_if_both_failed(self) -> None:
+        """Raise when neither side scored: one side's error if both say the same, else one
+        error naming both (exit 2 if either was an input error), so ``score --vs`` and a
+        batch ``--vs`` line fail alike. Needs ``a.spec``/``b.spec`` set."""
+        ea, eb = self.a.error, self.b.error
+        if ea is None or eb is None:
+            return
+        if ea.message == eb.message:
+            raise ea
+        err = MjscoreError(f"A ({self.a.spec}): {ea.message}; B ({self.b.spec}): {eb.message}")
+        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
+        err.kind = ea.kind if ea.kind == eb.kind else "error"
+        raise err
 
 
 def vs_context(ctx: Context, a: Ruleset, b: Ruleset, vs_options: tuple[tuple[str, str], ...],
@@ -123,35 +140,59 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
             side.error = e
         sides.append(side)
     d = Dispute(sides[0], sides[1])
-    va, vb = rows(d.a), rows(d.b)
+    va, vb = compared(d.a), compared(d.b)
     d.differences = [r for r in ROWS if va.get(r) != vb.get(r)]
     return d
 
 
+def compared(side: Side) -> dict[str, Any]:
+    """The values of one side that are compared (see :data:`ROWS`): patterns by id, value
+    and count, not by name, so two regional spellings of one pattern (暴头, 爆头) are the
+    same; the chain as the tallies and the patterns in each."""
+    out = rows(side, "en")
+    res = side.result
+    if res is None and isinstance(side.error, NotAWin) and isinstance(side.error.details, Result):
+        res = side.error.details
+    if res is None or "patterns" not in out:
+        return out
+    s = res.best
+    ids = tuple((h.pattern.id, h.value, h.count) for h in s.hits)
+    out["patterns"] = ids
+    out["chain"] = (tuple(sorted(s.tallies.items())), ids,
+                    tuple((t, p.id, v) for t, p, v in s.also))
+    return out
+
+
 def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
-    """The compared values of one side (see :data:`ROWS`); an error fills every row."""
+    """The shown values of one side (see :data:`ROWS`); an error fills every row."""
+    from .views.i18n import t
     from .views.report import chain_lines, payment_lines, wildcard_map
 
     res = side.result
     found = side.error.details if isinstance(side.error, NotAWin) else None
     if res is None and not isinstance(found, Result):
-        msg = side.error.message if side.error else "not scored"
-        return {"result": f"not scored: {msg}"}
+        msg = side.error.message if side.error else "—"
+        return {"result": t("vs_not_scored", lang, msg=msg)}
     if res is None:
         # not a legal win on its result (e.g. below a minimum): show what was found, no payments
         assert isinstance(found, Result) and side.error is not None
         out = rows(Side(side.spec, side.ruleset, side.context, result=found), lang)
-        out.update(result=f"not a legal win: {side.error.message}", payment="—")
+        out.update(result=t("vs_not_a_win", lang, msg=side.error.message), payment="—")
         del out["payments"]
         return out
     s = res.best
+    open_, close = ("（", "）") if lang == "zh" else ("(", ")")
+    from .views.report import _shape_word
+
     return {
-        "result": "scored",
-        "decomposition": " ".join(s.reading.describe()) + f" ({s.reading.shape.replace('_', ' ')})",
-        "wildcards": ", ".join(f"{w['face']}→{w['reads']}" for w in wildcard_map(res)) or "none",
+        "result": t("vs_scored", lang),
+        "decomposition": " ".join(s.reading.describe())
+        + f" {open_}{_shape_word(s.reading.shape, lang)}{close}",
+        "wildcards": ", ".join(f"{w['face']}→{w['reads']}" for w in wildcard_map(res))
+        or t("vs_none", lang),
         "patterns": ", ".join(f"{h.pattern.name if lang == 'zh' else h.pattern.name_en} "
                               f"{h.value}" + (f"×{h.count}" if h.count > 1 else "")
-                              for h in s.hits) or "none",
+                              for h in s.hits) or t("vs_none", lang),
         "chain": tuple(chain_lines(res.ruleset, s, lang)),
         "score": s.score,
         "payment": tuple(payment_lines(res, s, lang)),
@@ -159,16 +200,17 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     }
 
 
-def _side_title(side: Side) -> str:
+def _side_title(side: Side, lang: str = "zh") -> str:
+    from .views.i18n import t
+
     rs = side.ruleset
     if rs is None:
         return side.spec
     title = f"{side.spec} ({rs.name} {rs.name_en})" if side.spec != rs.id else (
         f"{rs.id} ({rs.name} {rs.name_en})")
     opts = [f"{k}={v}" for k, v in side.context.options]
-    title += f" with {', '.join(opts)}" if opts else ""
-    return title + (f"; ignored: {' '.join(side.ignored)} (no meaning here)"
-                    if side.ignored else "")
+    title += t("vs_with", lang, opts=", ".join(opts)) if opts else ""
+    return title + (t("vs_ignored", lang, flags=" ".join(side.ignored)) if side.ignored else "")
 
 
 def dispute_text(d: Dispute, lang: str = "zh") -> str:
@@ -176,19 +218,24 @@ def dispute_text(d: Dispute, lang: str = "zh") -> str:
     then each seat's points under A and B and the difference."""
     from tabulate import tabulate
 
+    from .views.i18n import display_width, t
+
     va, vb = rows(d.a, lang), rows(d.b, lang)
-    out = [f"A = {_side_title(d.a)}", f"B = {_side_title(d.b)}", ""]
+    out = [f"A = {_side_title(d.a, lang)}", f"B = {_side_title(d.b, lang)}", ""]
     if not d.differences:
-        out.append("Both rulesets give the same result.")
+        out.append(t("vs_same_result", lang))
+    names = {r: t(f"vs_row_{r}", lang) for r in ROWS if r != "payments"}
+    width = max(display_width(n) for n in names.values()) + 1
+    same = t("vs_same", lang)
     for r in ROWS:
         if r == "payments" or (r == "result" and r not in d.differences):
             continue
-        label = f"{r:<13} "
+        label = names[r] + " " * (width - display_width(names[r]))
         if r not in d.differences:
-            out += _lines(label + "  same: ", va[r])
+            out += _lines(label + "  " + same, va[r])
             continue
         out += _lines(label + "≠ A: ", va.get(r, "—"))
-        out += _lines(" " * 16 + "B: ", vb.get(r, "—"))
+        out += _lines(" " * (width + 2) + "B: ", vb.get(r, "—"))
     out.append("")
     pa = va.get("payments")
     pb = vb.get("payments")
@@ -199,11 +246,11 @@ def dispute_text(d: Dispute, lang: str = "zh") -> str:
         a_pts = pa.get(seat, 0) if pa else None
         b_pts = pb.get(seat, 0) if pb else None
         diff = f"{b_pts - a_pts:+d}" if a_pts is not None and b_pts is not None else ""
-        table.append([seat + (" (dealer)" if seat == "E" else ""),
+        table.append([t("seat_dealer", lang, seat=seat) if seat == "E" else seat,
                       "—" if a_pts is None else f"{a_pts:+d}",
                       "—" if b_pts is None else f"{b_pts:+d}", diff])
-    out.append(tabulate(table, headers=["seat", "A", "B", "B − A"], tablefmt="simple",
-                        colalign=("left", "right", "right", "right")))
+    out.append(tabulate(table, headers=[t("col_seat", lang), "A", "B", "B − A"],
+                        tablefmt="simple", colalign=("left", "right", "right", "right")))
     return "\n".join(out)
 
 
@@ -213,10 +260,12 @@ def _lines(head: str, value: Any, width: int = 100) -> list[str]:
     import textwrap
 
     items = list(value) if isinstance(value, tuple) else [value]
-    pad = " " * len(head)
+    from .views.i18n import display_width
+
+    pad = " " * display_width(head)
     out: list[str] = []
     for i, item in enumerate(items or ["—"]):
-        text = textwrap.wrap(str(item), max(width - len(head), 30)) or [""]
+        text = textwrap.wrap(str(item), max(width - display_width(head), 30)) or [""]
         out.append((head if i == 0 else pad) + text[0])
         out += [pad + "  " + t for t in text[1:]]
     return out

@@ -152,12 +152,13 @@ class Ledger:
         A record with an ``"error"`` is not booked: its line joins ``failed``. A record
         with ``"skip"`` (a blank or comment line) is ignored. A dispute record
         (``{"a": {...}, "b": {...}}``) books side A, the table's ruleset, and its line
-        joins ``disputed``. Raises :class:`LedgerError` for a record it cannot read.
+        joins ``disputed`` (if A has no result, the line joins ``failed``). Raises
+        :class:`LedgerError` for a record it cannot read.
 
         >>> Ledger().add({"line": 4, "error": {"message": "bad"}}).failed
         (4,)
         """
-        b = _Builder(self)
+        b = Builder(self)
         b.add(record, players)
         return b.ledger()
 
@@ -206,7 +207,7 @@ def book(records: Iterable[Any], players: Iterable[Seating | str | None] | Seati
     >>> book([{"payments": {"E": -8, "S": 8}}], {"E": "Ann", "S": "Bo"}).totals().rows[1].net
     Fraction(8, 1)
     """
-    b = _Builder(Ledger())
+    b = Builder(Ledger())
     if players is None or isinstance(players, (str, Mapping)):
         for rec in records:
             b.add(rec, players)
@@ -220,10 +221,20 @@ def book(records: Iterable[Any], players: Iterable[Seating | str | None] | Seati
     return b.ledger()
 
 
-class _Builder:
-    """Books records in place (a ledger of n records in O(n), not a copy per record)."""
+class Builder:
+    """Books records in place, one at a time (a ledger of n records in O(n), not a copy per
+    record, as :meth:`Ledger.add` makes): for a stream of records read as they arrive.
+    :meth:`ledger` returns the :class:`Ledger` booked so far.
 
-    def __init__(self, start: Ledger) -> None:
+    >>> b = Builder()
+    >>> b.add({"line": 1, "payments": {"E": 2, "S": -2}}, "Ann,Bo")
+    >>> b.add({"line": 2, "error": {"message": "bad"}}, None)
+    >>> b.ledger().hands, b.ledger().failed, dict(b.ledger().entries)["Bo"].lost
+    (1, (2,), 2)
+    """
+
+    def __init__(self, start: Ledger | None = None) -> None:
+        start = start if start is not None else Ledger()
         self.by = start.by
         self.entries: dict[str, Entry] = dict(start.entries)
         self.hands = start.hands
@@ -231,9 +242,12 @@ class _Builder:
         self.disputed = list(start.disputed)
 
     def ledger(self) -> Ledger:
+        """The ledger of the records booked so far."""
         return Ledger(self.by, self.entries, self.hands, tuple(self.failed), tuple(self.disputed))
 
     def add(self, record: Any, players: Seating | str | None) -> None:
+        """Book one record (see :meth:`Ledger.add`); raises :class:`LedgerError` and books
+        nothing if the record cannot be read."""
         data, line = _data_of(record)
         if data.get("skip"):
             return
@@ -242,6 +256,9 @@ class _Builder:
             return
         seating = players if players is not None else data.get("players")
         disputed = "payments" not in data and isinstance(data.get("a"), Mapping)
+        if disputed and "error" in data["a"]:  # not a win under the table's own ruleset
+            self.failed.append(line or 0)
+            return
         if disputed:
             data = data["a"]
             seating = seating if seating is not None else data.get("players")
@@ -270,6 +287,7 @@ class _Builder:
             self.disputed.append(line or 0)
 
 
+_Builder = Builder  # the name it had before it was public
 _MISSING = object()
 
 
@@ -303,18 +321,28 @@ def rotate(players: Seating, passes: int = 1) -> dict[str, str]:
 def parse_players(spec: str) -> dict[str, str]:
     """Read a seating such as ``"E=Ann,S=Bo,W=Cy,N=Di"``, or names in seat order
     ``"Ann,Bo,Cy,Di"``; returns ``{seat: name}``. A mistake names its character position.
+    Without a comma, spaces separate the seats (``"E=Ann S=Bo"``, as a comment line may
+    write them); with one, a name may hold spaces (``"E=Mr Li,S=Bo"``).
 
     >>> parse_players("E=Ann, S=Bo, W=Cy")
     {'E': 'Ann', 'S': 'Bo', 'W': 'Cy'}
+    >>> parse_players("Ann Bo Cy Di")["N"]
+    'Di'
     >>> parse_players("E=Ann,X=Bo")
     Traceback (most recent call last):
     scorer.ledger.LedgerError: --players position 7: 'X' is not a seat (E S W N)
     """
+    import re
+
     out: dict[str, str] = {}
-    parts, pos = [], 1
-    for part in spec.split(","):
-        parts.append((pos, part))
-        pos += len(part) + 1
+    parts: list[tuple[int, str]] = []
+    if "," not in spec and len(spec.split()) > 1:
+        parts = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", spec)]
+    else:
+        pos = 1
+        for part in spec.split(","):
+            parts.append((pos, part))
+            pos += len(part) + 1
     keyed = ["=" in p for _, p in parts]
     if any(keyed) and not all(keyed):
         raise _spec_error(parts[keyed.index(not keyed[0])][0],

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,13 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("MJSCORE_FUZZ") else "ci")
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The suite never reads or writes the user's ruleset cache (scorer.rules.cache): it has
+# one of its own, empty at the start, that its subprocesses share; removed at exit.
+_CACHE_HOME = tempfile.mkdtemp(prefix="mjscore-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+os.environ.pop("MJSCORE_NO_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE_HOME, True)
 
 
 def run_line(line: str, rules: str | None = None) -> Result:

@@ -45,12 +45,21 @@ def test_score_json_has_the_contract_fields() -> None:
 
 def test_human_report_shows_reading_chain_and_table() -> None:
     code, out, _ = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
-                       "--piao", "2", "--seat", "W")
+                       "--piao", "2", "--seat", "W", "--lang", "en")
     assert code == 0
     assert "Wildcard: P ×1 → 9m" in out
-    assert "财飘 (2^(飘 2 + 1)) = 番 8" in out
-    assert "底分 1 × 庄闲分 2 × 番 8 = 16 from E" in out
-    assert "底分 1 × 庄闲分 1 × 番 8 = 8 from each of S, N" in out
+    # 双财飘: two wildcard discards before the 暴头 (docs/rulings.md, Hangzhou), 2^(2+1) = 8
+    assert ("Double piao (two wildcard discards) (Wildcard discarded, then bao tou: "
+            "2^(piao 2 + 1)) = fan 8") in out
+    assert "base 1 × dealer factor 2 × fan 8 = 16 from E" in out
+    assert "base 1 × dealer factor 1 × fan 8 = 8 from each of S, N" in out
+    code, out, _ = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
+                       "--piao", "2", "--seat", "W")
+    assert code == 0
+    assert "财神： P ×1 → 9m" in out
+    assert "番种： 双财飘 (财飘: 2^(飘 2 + 1)) = 番 8" in out
+    assert "付分： 底分 1 × 庄闲分 2 × 番 8 = 16，E 付" in out
+    assert "       底分 1 × 庄闲分 1 × 番 8 = 8，S, N 各付" in out
 
 
 def test_explain_lists_every_reading_best_first() -> None:

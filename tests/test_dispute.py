@@ -36,13 +36,14 @@ def test_same_ruleset_with_another_option() -> None:
 
 def test_human_output_shows_same_rows_once_and_both_sides_where_they_differ() -> None:
     code, out, _ = run("score", BIG, "--rules", "hangzhou", "--self-draw", "--dealer-streak",
-                       "3", "--vs-option", "cap=64")
+                       "3", "--vs-option", "cap=64", "--lang", "en")
     assert code == 0
     lines = out.split("\n")
     assert lines[0] == "A = hangzhou (杭州麻将 Hangzhou)"
     assert lines[1] == "B = hangzhou (杭州麻将 Hangzhou) with cap=64"
-    assert "patterns        same: 清七对 32" in lines
-    assert any(line.startswith("payment       ≠ A: 底分 1 × 庄闲分 8 × 番 32 = 256 from each of S, W, N")
+    assert "patterns        same: Seven pairs without wildcards 32" in lines
+    assert any(line.startswith("payment       ≠ A: base 1 × dealer factor 8 × fan 32 = 256 "
+                               "from each of S, W, N")
                for line in lines)
     # seat, A, B, B − A: the dealer receives 768 under A and 192 under B
     assert [line.split() for line in lines if line.startswith("E (dealer)")] == [
@@ -78,6 +79,9 @@ def test_one_side_not_a_win() -> None:
     code, out, _ = run("score", "123m456m789p234s55s", "--rules", "hangzhou", "--from", "S",
                        "--option", "discard_win=true", "--vs", PLATFORM)
     assert code == 0
+    assert "结果 ≠ A: 算不出：放铳 is allowed only at 3 老庄 (--dealer-streak 3)" in out
+    code, out, _ = run("score", "123m456m789p234s55s", "--rules", "hangzhou", "--from", "S",
+                       "--option", "discard_win=true", "--vs", PLATFORM, "--lang", "en")
     assert "result        ≠ A: not scored: 放铳 is allowed only at 3 老庄 (--dealer-streak 3)" in out
 
 
@@ -113,17 +117,24 @@ def test_bad_hand_and_bad_combinations() -> None:
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", PLATFORM, "--explain")
     assert code == 2 and "--explain does not combine with --vs" in err
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs-option", "cap=63")
-    assert code == 2 and err == "mjscore: --option cap=63: valid values are none, 64, 128, 256\n"
+    # the mistake is in --vs-option, and the message says so
+    assert code == 2 and err == "mjscore: --vs-option cap=63: valid values are none, 64, 128, 256\n"
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", "nowhere.yaml")
     assert code == 2 and "ruleset file not found: nowhere.yaml" in err
 
 
-def test_batch_refuses_dispute_flags(tmp_path: Path) -> None:
+def test_a_batch_line_with_dispute_flags_is_a_dispute_record(tmp_path: Path) -> None:
+    # batch takes --vs / --vs-option on a line (issue: a file of disputed hands): the record
+    # is what `score --vs --json` prints for that line, of kind "dispute"
     f = tmp_path / "hands.txt"
     f.write_text(f"{BIG} --vs-option cap=64\n", encoding="utf-8")
     code, out, _ = run("batch", str(f), "--rules", "hangzhou")
-    assert code == 1
-    assert "dispute mode" in json.loads(out)["error"]["message"]
+    assert code == 0
+    rec = json.loads(out)
+    _, alone, _ = run("score", *BIG.split(), "--rules", "hangzhou", "--vs-option", "cap=64",
+                      "--json")
+    assert rec["kind"] == "dispute" and rec["line"] == 1
+    assert {k: rec[k] for k in ("a", "b", "differences")} == json.loads(alone)
 
 
 def test_a_side_below_a_minimum_still_shows_what_it_found() -> None:
@@ -141,7 +152,37 @@ def test_a_side_below_a_minimum_still_shows_what_it_found() -> None:
         "pung_of_terminals_or_honors", "single_wait"]
     assert data["differences"] == ["result", "payment", "payments"]
     code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", house,
-                       "--vs", "mcr")
+                       "--vs", "mcr", "--lang", "en")
     assert "                B: not a legal win: below the 8-fan minimum: 2 fan without flowers" \
         in out.split("\n")
-    assert "patterns        same: 幺九刻 1, 单钓将 1" in out.split("\n")
+    code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", house,
+                       "--vs", "mcr")
+    assert "       B: 不能胡：below the 8-fan minimum: 2 fan without flowers" in out.split("\n")
+    assert "番种   相同：幺九刻 1, 单钓将 1" in out.split("\n")
+
+
+def test_patterns_are_compared_by_id_not_by_name(tmp_path: Path) -> None:
+    # the same 暴头 under a house file that only spells it 爆头: the hands score alike
+    # (暴头 2 番, the dealer self-draws: 庄闲分 2 × 2 = 4 from each of three), so no row differs
+    house = tmp_path / "spelling.yaml"
+    house.write_text("extends: hangzhou\nid: spelling\npatterns:\n"
+                     "  - {id: baotou, name: 爆头}\n", encoding="utf-8")
+    d = dispute("123m456p789s234sP9m", "hangzhou", Context(self_draw=True), str(house),
+                Context(self_draw=True))
+    assert d.differences == []
+    assert [h.pattern.name for h in d.b.result.best.hits] == ["爆头"]  # type: ignore[union-attr]
+    assert d.a.result is not None and d.a.result.payments == {"E": 12, "S": -4, "W": -4,
+                                                              "N": -4}
+
+
+def test_human_output_in_chinese() -> None:
+    code, out, _ = run("score", BIG, "--rules", "hangzhou", "--self-draw", "--dealer-streak",
+                       "3", "--vs-option", "cap=64")
+    assert code == 0
+    lines = out.split("\n")
+    assert lines[1] == "B = hangzhou (杭州麻将 Hangzhou)，选项 cap=64"
+    assert "番种   相同：清七对 32" in lines
+    assert "付分 ≠ A: 底分 1 × 庄闲分 8 × 番 32 = 256，S, W, N 各付" in lines
+    assert "       B: 底分 1 × min(庄闲分 8 × 番 32, 封顶 64) = 64，S, W, N 各付" in lines
+    assert [line.split() for line in lines if line.startswith("E（庄）")] == [
+        ["E（庄）", "+768", "+192", "-576"]]

@@ -279,4 +279,4 @@ def test_no_arguments_and_unknown_command() -> None:
     r = cli()
     assert r.code == 0 and "Usage" in r.out
     check_one_line_error(cli("nope"), 2)
-    check_one_line_error(cli("--version"), 2)
+    check_one_line_error(cli("--versions"), 2)

@@ -25,7 +25,8 @@ from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.search import decompose as D
-from scorer.search.readings import MELD_SHAPES, WildSpec, interpret, readings, tile_codes
+from scorer.search.readings import WildSpec, interpret, readings, tile_codes
+from scorer.search.shapes import SHAPES
 from scorer.views.report import payment_lines, stand_in_text
 
 from .conftest import run_line
@@ -149,7 +150,9 @@ def test_all_honors_with_melds_only_of_honors() -> None:
     assert {r.shape for r in readings(interpret(ok, spec), spec, shapes, 4, True)} == {
         "all_honors"}
     assert readings(interpret(bad, spec), spec, shapes, 4, True) == []
-    assert MELD_SHAPES["all_honors"](D.Group("pung", (27, 27, 27)))
+    melds = SHAPES["all_honors"].melds
+    assert melds is not None and melds(D.Group("pung", (27, 27, 27)))
+    assert not melds(D.Group("chow", (0, 1, 2)))
 
 
 # --- stand-in counted as itself -------------------------------------------------------------
@@ -180,7 +183,7 @@ def test_win_tile_of_a_stand_in_counted_as_itself() -> None:
     r = result.best.reading
     assert r.shape == "gapped_honors" and r.win_natural == 33
     assert result.best.env["win_tile"] == 33
-    assert stand_in_text(result) == "P ×1 → itself"
+    assert stand_in_text(result) == "P ×1 → P (itself)"
 
 
 # --- tile codes and class features -------------------------------------------------------
@@ -269,6 +272,6 @@ def test_fallback_counts_only_alone() -> None:
 def test_payment_lines_name_the_discarder_first() -> None:
     r = run_line("[111m,1][333m,2][555m,3][777m,1]9m9m --wild 9p --from W", "jinhua")
     lines = payment_lines(r)
-    assert lines[0] == "底注 1 × 份数 2 × 倍 16 = 32 from W (放铳)"
-    assert lines[1] == "底注 1 × 份数 1 × 倍 16 = 16 from each of S, N"
+    assert lines[0] == "底注 1 × 份数 2 × 倍 16 = 32，W（放铳） 付"
+    assert lines[1] == "底注 1 × 份数 1 × 倍 16 = 16，S, N 各付"
     assert payment_lines(r, lang="en")[0] == "base 1 × shares 2 × multiplier 16 = 32 from W (discarder)"

@@ -72,3 +72,45 @@ def test_dask_main_prints_the_table(tmp_path: Path) -> None:
     nets = {ln.split()[0]: ln.split()[3] for ln in text.split("\n") if ln[:2] in
             ("E ", "S ", "W ", "N ")}
     assert nets == {"E": "+4", "S": "+12", "W": "-8", "N": "-8"}
+
+
+def test_dask_totals_equal_batch_totals_on_the_evening() -> None:
+    """The evening of examples/evening.txt (seats rotating by '# players:' lines and a line's
+    own --players, a bad line, a dispute): Dask's totals are the totals record that
+    `mjscore batch --totals` prints, field for field, at a whole and a decimal stake."""
+    import json
+
+    import dask.bag  # noqa: F401
+    from typer.testing import CliRunner
+
+    from scorer.cli.app import app
+    from scorer.views.ledger import totals_record
+
+    evening = EXAMPLES / "evening.txt"
+    seating = ["--players", "E=Ann,S=Bo,W=Cy,N=Di"]
+    for stake in ("1", "0.5"):
+        r = CliRunner().invoke(app, ["batch", str(evening), *seating, "--totals", "--stake",
+                                     stake])
+        from_batch = json.loads(r.stdout.splitlines()[-1])
+        ledger = _example().ledger_of(str(evening), seating, npartitions=4, scheduler="threads")
+        assert totals_record(ledger.totals(stake=stake)) == from_batch
+    # worked by hand in the file: Cy wins the evening, the other three pay Cy
+    assert {p["name"]: p["net"] for p in from_batch["players"]} == {
+        "Ann": "-197", "Bo": "-220", "Cy": "628", "Di": "-211"}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "table"])
+def test_dask_main_prints_what_batch_prints_after_the_hands(fmt: str) -> None:
+    """`python examples/dask_totals.py FILE FLAGS` with the flags given to batch prints the
+    totals exactly as `mjscore batch FILE FLAGS --totals` ends its output, in each format."""
+    import dask.bag  # noqa: F401
+    from typer.testing import CliRunner
+
+    from scorer.cli.app import app
+
+    args = [str(EXAMPLES / "evening.txt"), "--players", "Ann,Bo,Cy,Di", "--stake", "2",
+            "--format", fmt, "--lang", "en", "--totals"]
+    r = CliRunner().invoke(app, ["batch", *args])
+    text = _example().main(args)
+    assert r.stdout.rstrip("\n").endswith("\n" + text)
+    assert "Cy" in text and "2512" in text  # Cy's net, 1256 × 2

@@ -43,8 +43,10 @@ def counts(text: str) -> tuple[int, ...]:
 def test_payment_line_and_itemised_shui() -> None:
     # 游金: [CCC] 箭碰牌 1, NNN 风暗刻 2, [EEEE] 风明杠 3, one gold 1 = 水 7; dealer 底 16
     r = xm("[CCC,1][EEEE,2]123m456pNNN9s5s --wild 9s --self-draw")
+    text = human(r, unicode=False, lang="en")
+    assert "Payment:  (base 16 + shui 7) × 4 + 50 = 142 from each of S, W, N" in text
     text = human(r, unicode=False)
-    assert "Payment:  (底 16 + 水 7) × 4 + 50 = 142 from each of S, W, N" in text
+    assert "付分： (底 16 + 水 7) × 4 + 50 = 142，S, W, N 各付" in text
     assert chain_lines(r.ruleset, r.best) == [
         "游金 = k 4",
         "箭碰牌 [CCC] 1 + 风暗刻 NNN 2 + 风明杠 [EEEE] 3 + 金牌 1 = 水 7",
@@ -54,7 +56,8 @@ def test_payment_line_and_itemised_shui() -> None:
 
 def test_zero_bonus_is_left_out_of_the_payment_line() -> None:
     r = xm("123m456m789p234s567s55p --wild 9m --self-draw")
-    assert payment_lines(r) == ["(底 16 + 水 0) × 2 = 32 from each of S, W, N"]
+    assert payment_lines(r) == ["(底 16 + 水 0) × 2 = 32，S, W, N 各付"]
+    assert payment_lines(r, lang="en") == ["(base 16 + shui 0) × 2 = 32 from each of S, W, N"]
 
 
 def test_items_counted_twice_are_listed_one_by_one() -> None:
@@ -67,14 +70,17 @@ def test_items_counted_twice_are_listed_one_by_one() -> None:
 def test_flowers_are_named_in_the_report() -> None:
     r = xm("123m456m789p234s567s55p --wild 9m --self-draw --flowers 1234f5f")
     text = human(r, unicode=False)
-    assert "Flowers:  春 夏 秋 冬 梅" in text
+    assert "花牌： 春 夏 秋 冬 梅" in text
+    assert "Flowers:  春 夏 秋 冬 梅" in human(r, unicode=False, lang="en")
     assert "花牌 1 + 春夏秋冬 8 = 水 9" in text
 
 
 def test_hangzhou_payment_lines_use_the_same_wording() -> None:
     r = run_line("123m456p789s234sP9m --self-draw --piao 2 --seat W", "hangzhou")
-    assert payment_lines(r) == ["底分 1 × 庄闲分 2 × 番 8 = 16 from E",
-                                "底分 1 × 庄闲分 1 × 番 8 = 8 from each of S, N"]
+    assert payment_lines(r) == ["底分 1 × 庄闲分 2 × 番 8 = 16，E 付",
+                                "底分 1 × 庄闲分 1 × 番 8 = 8，S, N 各付"]
+    assert payment_lines(r, lang="en") == ["base 1 × dealer factor 2 × fan 8 = 16 from E",
+                                           "base 1 × dealer factor 1 × fan 8 = 8 from each of S, N"]
 
 
 # ----------------------------------------------------------------------------- golds
@@ -231,9 +237,13 @@ def test_cli_json_payments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rules_view_shows_the_conditional_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(capsys, "rules", "xiamen", "--lang", "en")
+    assert code == 0
+    assert "hand: 17 tiles; shapes: standard, as held (when wild_count == 3)" in out
     code, out, _ = _cli(capsys, "rules", "xiamen")
     assert code == 0
-    assert "hand: 17 tiles; shapes: standard, as_held (when wild_count == 3)" in out
+    assert "手牌 17 张；牌型：标准型, 按手牌（条件 wild_count == 3）" in out
+    assert "\n金：--wild 指定的牌" in out  # the gold, by its Xiamen name
 
 
 # ----------------------------------------------------------------------------- examples

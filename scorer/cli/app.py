@@ -29,7 +29,7 @@ from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, dumps, fail, pipe_clos
 app = typer.Typer(
     name="mjscore",
     help="Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR).",
-    add_completion=False,
+    add_completion=True,  # typer imports its completion code anyway: +0.4 ms to build the command
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
@@ -44,11 +44,20 @@ def score(**params: Any) -> None:
             _dispute(args)
             return
         from ..engine.scoring import score as score_hand
-        from ..views.report import explain_json, human, to_json
+        from ..errors import NotAWin
+        from ..views.report import explain_json, human, refused, to_json
 
-        result = score_hand(args.hand, args.rules, args.context)
+        try:
+            result = score_hand(args.hand, args.rules, args.context)
+        except NotAWin as e:
+            # below a minimum the message names the fans found; a refusal on the wait, why
+            text, err = refused(e, args.hand, args.rules, args.context, args.lang)
+            if text and not args.as_json:
+                print(text)
+            raise err from None
         if not args.as_json:
-            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode))
+            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode,
+                        top=args.explain_top))
             return
         out = to_json(result, args.lang)
         if args.explain:
@@ -83,8 +92,9 @@ def _parameter(f: Flag) -> inspect.Parameter:
 
 
 def _signature() -> inspect.Signature:
-    hand = inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
-                             default=typer.Argument(..., help=HAND_HELP))
+    # variadic: a hand split over several arguments (unquoted) is joined (scorer.argv)
+    hand = inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                             annotation=list[str], default=typer.Argument(..., help=HAND_HELP))
     return inspect.Signature([hand, *map(_parameter, OPTIONS)], return_annotation=None)
 
 
@@ -94,16 +104,32 @@ for _command in (score, waits):  # waits takes exactly the score flags
     _command.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
     _command.__annotations__ = {p.name: p.annotation for p in _SIGNATURE.parameters.values()}
     app.command()(_command)
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        print(f"mjscore {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR)."""
+
+
 app.command()(rulescmd.rules)
-app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    batchcmd.batch)
+app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+            epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
+_COMMANDS = ("score", "waits", "rules", "batch", "round")
 
 
 def _dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
     from ..dispute import dispute, dispute_json, dispute_text, vs_context
-    from ..errors import ContextError, MjscoreError
+    from ..engine.context import parse_options
+    from ..errors import ContextError
     from ..rules.load import load_ruleset
 
     if args.explain:
@@ -112,16 +138,10 @@ def _dispute(args: ScoreArgs) -> None:
 
     rs_a = load_ruleset(rules)
     rs_b = load_ruleset(vs) if vs is not None else rs_a
+    parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
     d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, args.vs_options))
     d.a.spec, d.b.spec = rules, vs if vs is not None else rules
-    if d.a.error is not None and d.b.error is not None:
-        ea, eb = d.a.error, d.b.error
-        if ea.message == eb.message:
-            raise ea
-        err = MjscoreError(f"A ({d.a.spec}): {ea.message}; B ({d.b.spec}): {eb.message}")
-        err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
-        err.kind = ea.kind if ea.kind == eb.kind else "error"
-        raise err
+    d.raise_if_both_failed()
     if args.as_json:
         import json
 
@@ -200,8 +220,10 @@ def main(argv: list[str] | None = None) -> None:
         fmt = getattr(e, "format_message", None)
         msg = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
         ctx = getattr(e, "ctx", None)
-        where = f" (mjscore {ctx.info_name} --help)" if ctx is not None and ctx.info_name and \
-            ctx.info_name != "mjscore" else " (mjscore --help)"
+        command = ctx.info_name if ctx is not None and ctx.info_name else "mjscore"
+        if command == "mjscore" and args and args[0] in _COMMANDS:
+            command = args[0]  # (click reports a missing value on the group's context)
+        where = f" (mjscore {command} --help)" if command != "mjscore" else " (mjscore --help)"
         usage_error(msg, where, bool(args) and args[0] == "score" and "--json" in args)
     except SystemExit:
         raise

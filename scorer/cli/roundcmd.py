@@ -35,24 +35,92 @@ def _read(path: str) -> str:
         raise RoundError(f"{path}: line {line}: not UTF-8 text") from None
 
 
+def seating_of(text: str) -> str | None:
+    """The seating a round file names in a ``# players: SPEC`` comment line (the round
+    format skips comments, so the line is only read here), or None.
+
+    Returns the SPEC text (``--players`` form); raises RoundError for a second, different
+    one. Example: ``seating_of("# players: Ann,Bo,Cy,Di\\nE kong 5p concealed")`` is
+    ``'Ann,Bo,Cy,Di'``.
+    """
+    from ..batch import players_header
+    from ..ledger import LedgerError, parse_players
+    from ..round import RoundError
+
+    found: str | None = None
+    for n, line in enumerate(text.splitlines(), 1):
+        spec = players_header(line)
+        if spec is None:
+            continue
+        try:
+            parse_players(spec)
+        except LedgerError as e:
+            raise RoundError(f"line {n}: # players: {e.message}") from None
+        if found is not None and spec != found:
+            raise RoundError(f"line {n}: a round has one seating; an earlier line named {found}")
+        found = spec
+    return found
+
+
 def round_cmd(
-    file: str = typer.Argument(..., help="The round file (one event a line), or - for stdin."),
+    files: list[str] = typer.Argument(..., help="Round files (one event a line), or - for "
+                                      "stdin; several files are a session, settled together."),
     rules: str = typer.Option("sichuan", "--rules", help="Ruleset (a 'rules' line in the "
                               "file overrides it)."),
     as_json: bool = typer.Option(False, "--json", help="Print the settlement as JSON."),
     lang: str = typer.Option("zh", "--lang", help="Reasons and names: zh or en."),
+    totals: bool = typer.Option(False, "--totals", help="After the rounds, the totals per "
+                                "player (per seat without names) and the transfers that "
+                                "settle them (always with several files)."),
+    stake: str | None = typer.Option(None, "--stake", help="Money per point in the totals, "
+                                     "e.g. 2 or 0.5 (default 1)."),
+    players: str | None = typer.Option(None, "--players", help="Who sat where, "
+                                       "E=Ann,S=Bo,W=Cy,N=Di or Ann,Bo,Cy,Di (a '# players:' "
+                                       "line of a file overrides it for that round)."),
 ) -> None:
-    """Settle a 血战到底 round: kongs, wins, 查花猪, 查大叫, 退税; who paid whom and why."""
+    """Settle 血战到底 rounds: kongs, wins, 查花猪, 查大叫, 退税; who paid whom and why; with
+    several files or --totals, what each player won and lost over the session."""
     from .output import dumps, fail
 
     try:
         from ..errors import ContextError
-        from ..round import render, settle_round
+        from ..ledger import Builder, parse_players, parse_stake
+        from ..round import RoundError, render, settle_round
+        from ..views.ledger import totals_record, totals_table
 
         if lang not in ("zh", "en"):
             raise ContextError(f"--lang {lang}: use zh or en", "--lang")
-        result = settle_round(_read(file), rules)
-        print(dumps(result.to_json(lang)) if as_json else render(result, lang))
+        k = parse_stake(stake) if stake is not None else None
+        if players is not None:
+            parse_players(players)
+        if files.count("-") > 1:
+            raise ContextError("standard input (-) can be read once")
+        session = totals or k is not None or len(files) > 1
+        if not session:
+            result = settle_round(_read(files[0]), rules)
+            print(dumps(result.to_json(lang)) if as_json else render(result, lang))
+            return
+        ledger, rounds, texts = Builder(), [], []
+        for i, path in enumerate(files, 1):
+            try:
+                text = _read(path)
+                seating = seating_of(text) or players
+                result = settle_round(text, rules)
+            except RoundError as e:
+                raise RoundError(e.message if e.message.startswith(path) else
+                                 f"{path}: {e.message}") from None
+            won = [s for s, st in result.status.items() if st == "won"]
+            record = {"line": i, "payments": dict(result.totals), "winner": won}
+            ledger.add(record, seating)
+            rounds.append({"file": path, "seating": parse_players(seating) if seating else None,
+                           **result.to_json(lang)})
+            texts.append(f"== {path}" + (f" ({seating})" if seating else "") + "\n" +
+                         render(result, lang))
+        t = ledger.ledger().totals(k if k is not None else 1)
+        if as_json:
+            print(dumps({"rounds": rounds, "totals": totals_record(t)}))
+        else:
+            print("\n\n".join(texts) + "\n\n" + totals_table(t, noun="round"))
     except SystemExit:
         raise
     except Exception as e:  # every error becomes one line and an exit status

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import typer
 
 from ..argv import pairs
-from .output import fail
+from ..errors import Problem
+from .output import fail, one_line
 
 
 def rules(
@@ -33,11 +35,22 @@ def rules(
     facts: bool = typer.Option(False, "--facts", help="List what conditions and values can "
                                "use: facts, attributes, functions (Markdown)."),
     lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
+    clear_cache: bool = typer.Option(False, "--clear-cache", help="Remove the cached "
+                                     "rulesets (~/.cache/mjscore; MJSCORE_NO_CACHE=1 turns "
+                                     "the cache off)."),
 ) -> None:
     """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
     try:
         from ..errors import ContextError
 
+        if clear_cache:
+            if ruleset or files or rules_opt or as_yaml or as_markdown or from_ or option:
+                raise ContextError("--clear-cache takes nothing else: mjscore rules --clear-cache")
+            from ..rules import cache
+
+            n = cache.clear()
+            print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {cache.directory()}")
+            return
         if ruleset == "check":
             if rules_opt or as_yaml or as_markdown or from_ or option:
                 raise ContextError("rules check takes only files: mjscore rules check FILE...")
@@ -74,7 +87,7 @@ def rules(
             if as_yaml or as_markdown or option:
                 raise ContextError("--yaml, --markdown and --option need a ruleset: "
                                    "mjscore rules ID --markdown")
-            print(list_text())
+            print(list_text(lang))
             return
         from ..rules.load import load_ruleset
 
@@ -123,9 +136,21 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
 
 
 def _rules_check(files: list[str]) -> int:
-    """Validate ruleset files and print every problem; exit status 0 if all are valid, else 2."""
+    """Validate ruleset files and print every problem, one line each; return the exit
+    status: 0 if all are valid, else 2.
+
+    Each problem points into the file that has it. A problem in a built-in ruleset the
+    file extends is shown only when the file has none of its own: it is then the echo of
+    an override here (an inherited pattern changed into nonsense), not a mistake the user
+    can find in a file they did not write. A file that cannot be read is one line,
+    ``mjscore: ruleset file not found: x.yaml``.
+
+    >>> _rules_check(["hangzhou"])
+    hangzhou: ok — hangzhou (Hangzhou), 10 patterns
+    0
+    """
     from ..errors import ContextError, RulesetError
-    from ..rules.files import locate
+    from ..rules.files import builtin_dir, display, locate
     from ..rules.load import compile_ruleset
 
     if not files:
@@ -137,9 +162,58 @@ def _rules_check(files: list[str]) -> int:
             rs = compile_ruleset(text, str(path))
         except RulesetError as e:
             status = 2
-            for p in e.problems:
-                print(str(p))
-            print(f"{f}: {len(e.problems)} problem(s)", file=sys.stderr)
+            problems = e.problems
+            if not any(p.file for p in problems) and \
+                    not e.message.startswith((f, str(Path(f)))):
+                # nothing read to point into (not found, unreadable): one line, as any error
+                print(f"mjscore: {one_line(e.message)}", file=sys.stderr)
+                continue
+            shown = display(f)
+            # built-in files are named rulesets/<id>.yaml in messages (rules.files.display)
+            builtin = {f"rulesets/{p.name}" for p in builtin_dir().glob("*.yaml")} - {shown}
+            own = [p for p in problems if p.file not in builtin]
+            lines = [str(p) for p in own] if own else _into_file(problems, text, shown)
+            for line in lines:
+                print(one_line(line))
+            print(f"{f}: {len(lines)} problem(s)", file=sys.stderr)
             continue
         print(f"{f}: ok — {rs.id} ({rs.name_en}), {len(rs.patterns)} patterns")
     return status
+
+
+def _into_file(problems: list[Problem], text: str, shown: str) -> list[str]:
+    r"""Problems found in a built-in file that ``shown`` extends, pointed at the key of
+    ``shown`` that changed what the built-in says (the deepest key of the problem's path
+    the file writes). A problem whose path the file does not write keeps its own place.
+
+    >>> from scorer.errors import Problem
+    >>> p = Problem("rulesets/hangzhou.yaml", 56, 14, "options.cap.default",
+    ...             "must be one of the values (64, 128) (inherited by my.yaml)")
+    >>> mine = "extends: hangzhou\noptions:\n  cap: {values: [64, 128]}\n"
+    >>> print(_into_file([p], mine, "my.yaml")[0].replace(" (the", "\n(the"))
+    my.yaml:3:3 options.cap.default: must be one of the values (64, 128)
+    (the value is rulesets/hangzhou.yaml:56's)
+    """
+    import re
+
+    from ..errors import RulesetError
+    from ..rules.yamlsafe import YMap, load
+
+    try:
+        data = load(text, shown, problems=[])
+    except RulesetError:  # pragma: no cover - the file was read once already
+        data = None
+    out = []
+    for p in problems:
+        node, mark = data, None
+        for part in re.split(r"\.", p.key):
+            if not isinstance(node, YMap) or part not in node:
+                break
+            mark, node = node.marks.get(part, mark), node[part]
+        if mark is None:
+            out.append(str(p))
+            continue
+        message = re.sub(r" \(inherited by [^)]*\)$", "", p.message)
+        out.append(f"{shown}:{mark.line}:{mark.column} {p.key}: {message} "
+                   f"(the value is {p.file}:{p.line}'s)")
+    return out

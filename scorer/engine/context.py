@@ -8,7 +8,6 @@ expression sees.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -16,10 +15,11 @@ from ..errors import ContextError, EvaluationError, NotationError
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
-from ..rules.facts import Env
-from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS
+from ..rules.facts import Env, fill_context
+from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS, conflicts, states
 from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
+from ..text import closest
 
 
 @dataclass(frozen=True)
@@ -92,24 +92,31 @@ class Table:
     suits: tuple[str, ...] = ("m", "p", "s")
 
 
-def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    """Option values for a ruleset: defaults overridden by ``--option KEY=VALUE``."""
+def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
+                  flag: str = "--option") -> dict[str, Any]:
+    """Option values for a ruleset: defaults overridden by ``--option KEY=VALUE``; errors
+    name ``flag`` (``--vs-option`` for the other side of a dispute).
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> parse_options(load_ruleset("mcr"), (("min_fan", "6"),))
+    {'min_fan': 6}
+    """
     values = {name: spec.default for name, spec in rs.options.items()}
     for key, text in pairs:
         spec = rs.options.get(key)
         if spec is None:
             if not rs.options:
-                raise ContextError(f"--option {key}: the {rs.id} ruleset has no options",
-                                   "option")
-            close = difflib.get_close_matches(key, list(rs.options), n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+                raise ContextError(f"{flag} {key}: the {rs.id} ruleset has no options",
+                                   flag)
+            close = closest(key, rs.options)
+            hint = f"did you mean '{close}'? " if close else ""
             listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())
-            raise ContextError(f"--option {key}: unknown option; {hint}options of {rs.id}: "
-                               f"{listing}", "option")
+            raise ContextError(f"{flag} {key}: unknown option; {hint}options of {rs.id}: "
+                               f"{listing}", flag)
         try:
             values[key] = spec.parse(text)
         except ValueError as e:
-            raise ContextError(str(e), "option") from None
+            raise ContextError(str(e).replace("--option", flag, 1), flag) from None
     return values
 
 
@@ -141,16 +148,40 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
 
 
 def _check_hand(table: Table, hand: Hand) -> None:
-    """The flags that contradict the hand itself."""
+    """The flags that contradict the hand itself (docs/rulings.md#common-impossible-claims):
+    raise ContextError naming the flag and the tile or meld."""
     kongs = table.env["kongs"]
     if kongs > hand.kong_count:
-        raise ContextError(f"--kongs {kongs} (or --kong-draw) needs {kongs} kong meld(s); "
-                           f"the hand shows {hand.kong_count}", "--kongs")
+        shown = " ".join(m.notation() for m in hand.melds if m.is_kong) or "none"
+        flag = "--kongs" if table.context.kongs is not None else "--kong-draw"
+        said = f"--kongs {kongs}" if flag == "--kongs" else "--kong-draw"
+        raise ContextError(f"{said} needs {kongs} kong meld(s); the hand shows "
+                           f"{hand.kong_count} (kongs: {shown})", flag)
     ctx = table.context
     if (ctx.heavenly or ctx.earthly) and hand.melds:
         flag = "--heavenly" if ctx.heavenly else "--earthly"
-        raise ContextError(f"{flag} contradicts the fixed melds: nothing is claimed or "
-                           "declared at the deal", flag)
+        raise ContextError(f"{flag} contradicts the fixed meld {hand.melds[0].notation()}: "
+                           "nothing is claimed or declared at the deal", flag)
+    win = hand.winning
+    if ctx.robbing_kong:
+        # the robbed kong was a pung of the winning tile plus its fourth copy: the other
+        # three are in the robbed player's meld, so the hand can hold no other copy
+        n = hand.physical_counts()[win]
+        if n > 1:
+            raise ContextError(f"--robbing-kong contradicts the hand: it holds another "
+                               f"{T.name(win)}{_at(hand, win)}, but the robbed pung held "
+                               f"the other three copies of {T.name(win)}", "--robbing-kong")
+    if ctx.fourth_tile and hand.concealed.count(win):
+        raise ContextError(f"--fourth-tile (和绝张) contradicts the hand: its concealed tiles "
+                           f"hold another {T.name(win)}{_at(hand, win)}, but the last copy "
+                           "needs the three others in sight", "--fourth-tile")
+
+
+def _at(hand: Hand, tile: int) -> str:
+    """' (position N)' of the first copy of ``tile`` as written, or '' for a hand not read
+    from text."""
+    pos = hand.position_of_copy(tile, 1)
+    return f" (position {pos})" if pos is not None else ""
 
 
 def _check_out(out: list[str], seats: tuple[str, ...], seat: str, discarder: str | None) -> None:
@@ -173,31 +204,108 @@ def _check_out(out: list[str], seats: tuple[str, ...], seat: str, discarder: str
                            "--out")
 
 
+def conflict_reason(a: str, b: str) -> str:
+    """Why two flags (Context fields) cannot both hold: the pair of the table that excludes,
+    and which flag implied it.
+
+    >>> conflict_reason("self_draw", "discarder")
+    'a self-drawn tile has no discarder'
+    >>> conflict_reason("discarder", "heavenly")
+    '--heavenly (天胡 / 三金倒 at the deal) states a self-drawn win, and a self-drawn tile has no discarder'
+    """
+    for x in sorted(states(a)):
+        for y in sorted(states(b)):
+            if y in FLAG[x].excludes or x in FLAG[y].excludes:
+                why = _WHY.get(frozenset((x, y)), "the flag table rules them out together")
+                said = [f"{FLAG_TEXT[f]} ({FLAG[f].help.rstrip('.')}) states "
+                        f"{_STATES.get(s, FLAG_TEXT[s])}" for f, s in ((a, x), (b, y)) if f != s]
+                return ", and ".join([*said, why])
+    return "the flag table rules them out together"
+
+
+_STATES = {"self_draw": "a self-drawn win", "kong_draw": "a win on a kong replacement"}
+_FIRST = {"heavenly": "a win on the dealt tiles", "earthly": "a win on the dealer's first "
+          "discard", "human": "a win within the first go-round"}
+_LATE = {"last_tile": "is not on the last tile of the wall",
+         "kong_draw": "comes before any kong is declared",
+         "robbing_kong": "comes before any kong is declared",
+         "ready_at_deal": "leaves no later win for a hand declared ready at the deal (天听)"}
+_WHY: dict[frozenset[str], str] = {
+    frozenset(("self_draw", "discarder")): "a self-drawn tile has no discarder",
+    frozenset(("self_draw", "robbing_kong")): "the robbed tile comes from another player's "
+                                              "kong, not from the wall",
+    frozenset(("self_draw", "after_kong")): "杠上炮 is won on a discard",
+    frozenset(("kong_draw", "robbing_kong")): "a robbed tile is not a kong replacement",
+    frozenset(("kong_draw", "after_kong")): "杠上炮 is won on the discarder's tile, not on a "
+                                            "replacement",
+    frozenset(("robbing_kong", "after_kong")): "杠上炮 is won on a discard, not on a robbed kong",
+    frozenset(("robbing_kong", "last_tile")): "no kong is declared on the last tile of the wall",
+    frozenset(("heavenly", "earthly")): "a win is on the dealt tiles or on the dealer's first "
+                                        "discard, not both",
+    frozenset(("heavenly", "human")): "天胡 and 人胡 are different players' first wins",
+    frozenset(("earthly", "human")): "地胡 and 人胡 are different first-round wins",
+    **{frozenset((f, late)): f"{text} {why}" for f, text in _FIRST.items()
+       for late, why in _LATE.items()},
+}
+
+
+def flag_range(rs: Ruleset, name: str) -> tuple[int, int]:
+    """The range of a whole-number flag (a Context field) in a ruleset: the game's (the
+    row's), narrowed by the ruleset's ``context:`` entry, never widened.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> flag_range(load_ruleset("hangzhou"), "dealer_streak"), flag_range(load_ruleset("xiamen"), "you")
+    ((1, 3), (1, 3))
+    """
+    low, high = FLAG[name].bounds()
+    spec = rs.flags.get(name)
+    lo = max(spec.minimum, low) if spec and spec.minimum is not None else low
+    hi = min(spec.maximum, high) if spec and spec.maximum is not None else high
+    return lo, hi
+
+
+def range_message(rs: Ruleset, name: str, value: int, lo: int, hi: int) -> str:
+    """The error for a number out of its range, naming the flag and what the game counts.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> range_message(load_ruleset("xiamen"), "dealer_streak", 100000, 0, 16)
+    '--dealer-streak 100000: Xiamen counts at most 16 连庄'
+    """
+    flag = FLAG[name]
+    unit = rs.label(name, "zh") if name in rs.labels else flag.unit
+    what = f" {unit}" if unit else ""
+    head = f"{flag.name} {value}: "
+    if lo == hi:  # a house ruleset may pin a flag (e.g. the dealer always at 3 老庄)
+        return f"{head}must be {lo} in the {rs.id} ruleset"
+    if value > hi:
+        return f"{head}{rs.name_en} counts at most {hi}{what}"
+    return f"{head}{rs.name_en} counts at least {lo}{what}"
+
+
 def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     """Everything about the flags that does not depend on the hand."""
     options = parse_options(rs, ctx.options)
-    # 1. flags the ruleset has no use for (seat, round, from and self-draw are always accepted)
-    for name in ctx.given():
+    given = ctx.given()
+    # 1. claims that cannot all be true of one win, whatever the ruleset (the table's
+    # implies/excludes): named both, before asking whether the ruleset uses them
+    for one, other in conflicts(given):
+        raise ContextError(f"{one.name} and {other.name} contradict each other: "
+                           f"{conflict_reason(one.field, other.field)}", other.name)
+    # 2. flags the ruleset has no use for (seat, round, from and self-draw are always accepted)
+    for name in given:
         if name in ("self_draw", "discarder"):
             continue
         if name not in rs.flags:
             raise ContextError(f"{FLAG_TEXT[name]} has no meaning in the {rs.id} ruleset",
                                FLAG_TEXT[name])
-    # 2. integer ranges
+    # 3. integer ranges
     for name in INT_FLAGS:
         v = getattr(ctx, name)
         if v is None:
             continue
-        spec = rs.flags.get(name)
-        # the table's range is the game's; a ruleset may narrow it, never widen it
-        low, limit = FLAG[name].bounds()
-        lo = max(spec.minimum, low) if spec and spec.minimum is not None else low
-        hi = spec.maximum if spec and spec.maximum is not None else limit
-        if not lo <= v <= min(hi, limit):
-            # a house ruleset may pin a flag (e.g. the dealer always at 3 老庄): say so plainly
-            want = f"must be {lo} in the {rs.id} ruleset" if lo == min(hi, limit) else \
-                f"must be between {lo} and {min(hi, limit)}"
-            raise ContextError(f"{FLAG_TEXT[name]} {v}: {want}", FLAG_TEXT[name])
+        lo, hi = flag_range(rs, name)
+        if not lo <= v <= hi:
+            raise ContextError(range_message(rs, name, v, lo, hi), FLAG_TEXT[name])
 
     def flag_default(name: str, fallback: Any) -> Any:
         v = getattr(ctx, name)
@@ -221,7 +329,10 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         try:
             n, which = parse_flowers(ctx.flowers)
         except NotationError as e:
-            raise ContextError(f"--flowers {ctx.flowers}: {e.detail}", "--flowers") from None
+            # the notation's message may already name the flag (--flowers 9: there are only 8)
+            said = e.detail if e.detail.startswith("--flowers") else \
+                f"--flowers {ctx.flowers}: {e.detail}"
+            raise ContextError(said, "--flowers") from None
         flowers_count, flower_list = (n or 0), which
 
     kongs = ctx.kongs if ctx.kongs is not None else (1 if ctx.kong_draw else 0)
@@ -232,18 +343,16 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     env = Env()
     env.update(options)
     env.update(
-        seat=seat, round=rnd, seat_wind=27 + T.SEATS.index(seat),
-        round_wind=27 + T.SEATS.index(rnd), winner_is_dealer=seat == "E",
-        wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
+        seat=seat, round=rnd, wild=wild_tile, dealer_streak=flag_default("dealer_streak", 0),
         kong_draw=kong_draw, kongs=kongs, piao=piao, you=you, flowers=flowers_count,
-        flower_list=flower_list,
-        flowers_known=bool(flower_list) or flowers_count == 0, base=flag_default("base", 1),
+        flower_list=flower_list, base=flag_default("base", 1),
         self_draw=False, discard=True, discarder=discarder,
         # --out S,W or --out S --out W
         out=[_seat(c, "--out") for c in "".join(ctx.out) if c not in ", "],
     )
     # a switch that feeds the one fact of its own name passes through as it is
     env.update({f.field: getattr(ctx, f.field) for f in FLAGS if f.switch and f.feeds == (f.field,)})
+    fill_context(env)  # seat_wind, winner_is_dealer, ...: computed where they are declared
     # 3. the table: players and seats
     players = rs.players(env)
     if not isinstance(players, int) or not 2 <= players <= 4:
@@ -261,35 +370,31 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
 
     _check_out(env["out"], seats, seat, discarder)
 
-    # 4. self-drawn or not
-    if ctx.self_draw and discarder is not None:
-        raise ContextError("--self-draw and --from contradict each other: a self-drawn tile "
-                           "has no discarder", "--from")
-    if ctx.robbing_kong and ctx.self_draw:
-        raise ContextError("--robbing-kong and --self-draw contradict each other: the robbed "
-                           "tile comes from another player's kong", "--robbing-kong")
+    # 4. self-drawn or not: a win states how its tile came; --self-draw with --from and the
+    # like were refused above (docs/rulings.md#common-how-the-tile-came)
     inferred = False
-    if ctx.self_draw:
-        self_draw = True
+    if any("self_draw" in states(name) for name in given):
+        self_draw = True  # --self-draw, or a flag only a self-drawn win carries
     elif discarder is not None or ctx.robbing_kong:
         self_draw = ctx.robbing_kong and rs.robbing_kong == "self_draw"
+    elif rs.self_draw_default(env):
+        # the ruleset's own: a table with self-drawn wins only (Hangzhou without 放铳), or a
+        # flag it defines as a self-draw (Jinhua's --human)
+        self_draw = inferred = True
     else:
-        self_draw = bool(kong_draw or piao > 0 or you > 0 or rs.self_draw_default(env))
-        inferred = self_draw
-    if not self_draw:
-        if kong_draw:
-            raise ContextError("--kong-draw/--kongs contradict a discard win: a kong replacement "
-                               "tile is self-drawn", "--kong-draw")
-        if piao:
-            raise ContextError("--piao contradicts a discard win: 财飘 needs a self-drawn win",
-                               "--piao")
+        raise ContextError(f"say how the winning tile came: --self-draw if it was drawn, or "
+                           f"--from SEAT for the seat that discarded it (the {rs.id} ruleset "
+                           "has wins of both kinds)", "--self-draw")
     env["self_draw"] = self_draw
     env["discard"] = not self_draw
     if not self_draw and discarder is None and rs.payment.needs_discarder:
+        if ctx.robbing_kong:
+            raise ContextError("--robbing-kong needs --from SEAT: the player whose kong was "
+                               "robbed pays as the discarder", "--from")
         raise ContextError("a discard win needs --from SEAT (who discarded the winning tile); "
                            "add --self-draw if the tile was self-drawn", "--from")
 
-    # 6. the suits in play and the wildcard model
+    # 5. the suits in play and the wildcard model
     suits = tuple(rs.suits(env))
     bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
     if bad:
@@ -318,7 +423,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
                            "--piao")
     env["wild_face"] = wspec.face
 
-    # 7. 承包 relations
+    # 6. 承包 relations
     relations: list[tuple[str, str]] = []
     for text in ctx.chengbao:
         parts = text.replace(" ", "").split(":")

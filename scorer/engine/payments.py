@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import MjscoreError
 from ..lang import EvalError
@@ -117,12 +116,3 @@ def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,
     if sum(payments.values()) != 0:  # pragma: no cover - unreachable by construction
         raise PaymentError(f"payments do not sum to zero: {payments}")
     return Settlement(payments, shares, moves)
-
-
-def describe_payments(payments: dict[str, int], winner: str) -> str:
-    """One line: ``E +48; S -16, W -16, N -16``."""
-    parts = [f"{s} {v:+d}" for s, v in payments.items() if s != winner and v]
-    return f"{winner} {payments[winner]:+d}" + ("; " + ", ".join(parts) if parts else "")
-
-
-_ = Any

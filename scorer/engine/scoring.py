@@ -19,7 +19,7 @@ from itertools import product
 from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, NotAWin
-from ..lang import EvalError, budget, safe_mul, safe_pow
+from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
@@ -28,7 +28,8 @@ from ..rules.facts import Env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
 from ..rules.plan import Memo
-from ..search.readings import Reading, interpret, readings
+from ..search.readings import Interpretation, Reading, interpret, readings
+from ..search.shapes import shape_words
 from .context import Context, Table, resolve
 from .payments import Settlement, detached, settle
 
@@ -77,6 +78,8 @@ class Result:
     table: Table
     best: Scored
     candidates: list[Scored] = field(default_factory=list)
+    # readings a reading-level not_a_win check ruled out, with its message (for --explain)
+    excluded: list[tuple[Reading, str]] = field(default_factory=list)
 
     @property
     def payments(self) -> dict[str, int]:
@@ -87,52 +90,65 @@ class Result:
         return self.table.env["seat"]  # type: ignore[no-any-return]
 
 
-def _hand_facts(env: Env, hand: Hand, interp: Any) -> None:
-    counts: dict[int, int] = {}
-    for t in (*hand.concealed, hand.winning):
-        counts[t] = counts.get(t, 0) + 1
-    env.update(
-        hand_tiles=tuple(t for t, _ in hand.sources) or (*hand.concealed, hand.winning),
-        wild_count=interp.wild_count,
-        kong_melds=hand.kong_count,
-        melds=len(hand.melds),
-        exposed_melds=sum(1 for m in hand.melds if not m.concealed_kong),
-        chow_melds=sum(1 for m in hand.melds if len(set(m.reading or m.tiles)) == 3),
-        concealed_hand=all(m.concealed_kong for m in hand.melds),
-        physical_quads=sum(1 for n in counts.values() if n == 4),
-        concealed_kongs=sum(1 for m in hand.melds if m.concealed_kong),
-        exposed_kongs=sum(1 for m in hand.melds if m.is_kong and not m.concealed_kong),
-        __hand__=hand, __interp__=interp,
-    )
+# The Python errors a pattern's compiled closure can raise on odd values (the fast path runs
+# the closures without Compiled.__call__'s own translation).
+PYTHON_ERRORS = (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError, AttributeError,
+                 OverflowError, RecursionError)
 
 
-def _check(c: Any, env: Any, where: str) -> Any:
+def translate(e: BaseException, where: str, c: Compiled | None = None) -> EvaluationError:
+    """A ruleset expression's failure as one EvaluationError naming where it is written: the
+    expression's own ``file:line key`` when it has one, else ``where``.
+
+    >>> str(translate(ZeroDivisionError("division by zero"), "my.yaml patterns"))
+    'my.yaml patterns: ZeroDivisionError: division by zero'
+    """
+    msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
+    if c is not None and c.where:
+        return EvaluationError(msg if msg.startswith(c.where) else f"{c.where}: {msg}")
+    return EvaluationError(f"{where}: {msg}")
+
+
+class ruleset_errors:
+    """``with ruleset_errors(where, c):`` — an expression error inside becomes the one
+    :class:`EvaluationError` of :func:`translate` (``catch``: which errors; the expression
+    language's own by default).
+
+    >>> with ruleset_errors("my.yaml shapes"):
+    ...     raise EvalError("'x' gave none")
+    Traceback (most recent call last):
+    scorer.errors.EvaluationError: my.yaml shapes: 'x' gave none
+    """
+
+    __slots__ = ("c", "catch", "where")
+
+    def __init__(self, where: str, c: Compiled | None = None,
+                 catch: tuple[type[BaseException], ...] = (EvalError,)) -> None:
+        self.where, self.c, self.catch = where, c, catch
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, typ: type[BaseException] | None, e: BaseException | None,
+                 tb: Any) -> None:
+        if e is not None and isinstance(e, self.catch):
+            raise translate(e, self.where, self.c) from None
+
+
+def _holds(c: Compiled, env: Any, where: str) -> Any:
+    """The value of a condition (errors, not_a_win), its failure named (as ruleset_errors
+    would: a try costs nothing, and every hand checks every error)."""
     try:
         return c(env)
-    except EvalError as e:  # a compiled expression's error already names file:line key
-        raise EvaluationError(str(e) if getattr(c, "where", "") else f"{where}: {e}") from None
-
-
-def _number(c: Any, env: Any, where: str) -> int:
-    """A value that must be a whole number (pattern ``also``, the headline)."""
-    try:
-        return int(c.number(env))
     except EvalError as e:
-        raise EvaluationError(str(e) if c.where else f"{where}: {e}") from None
+        raise translate(e, where, c) from None
 
 
-def _clock(rs: Ruleset, where: str = "") -> None:
-    """Stop a user ruleset that has used up its CPU time, naming the file."""
-    try:
-        budget.check()
-    except EvalError as e:
-        raise EvaluationError(f"{rs.file}{where}: {e}") from None
-
-
-def _whole(v: Any, c: Any) -> None:
+def _whole(v: Any, c: Compiled | None) -> None:
     """An ``int?`` expression (an option that may be none) can give None: refuse it here."""
     if not isinstance(v, int):
-        raise EvalError(f"'{c.src}' gave {'none' if v is None else repr(v)}, not a whole number")
+        src = c.src if c is not None else "?"
+        raise EvalError(f"'{src}' gave {'none' if v is None else repr(v)}, not a whole number")
 
 
 def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = None) -> Result:
@@ -150,16 +166,24 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
 
 
 def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
+    """The three steps: check the input, build the readings, choose the best."""
     table = resolve(rs, ctx, h)
+    interp = _check_input(h, rs, table)
+    renvs = _build_readings(rs, table, interp)
+    return _choose(h, rs, table, renvs)
+
+
+def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
+    """The ruleset's input errors, the tile count and copies, the suits in play; the hand as
+    the table reads it, its facts added to ``table.env``. Raises ContextError / HandError."""
     spec = table.wild
     env = table.env
-    hand_level = _HAND_LEVEL
     # Input errors that depend on the context alone come before any check of the tiles.
     late = []
     for chk in rs.errors:
-        if chk.when.names & hand_level:
+        if chk.when.names & _HAND_LEVEL:
             late.append(chk)
-        elif _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
+        elif _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.template)  # as written: the hand facts are not known yet
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
@@ -168,19 +192,24 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
             raise HandError(f"{T.name(t)} is not in play at this table (suits in play: "
                             f"{' '.join(table.suits)})", pos)
     interp = interpret(h, spec)
-    _hand_facts(env, h, interp)
+    F.fill_hand(env, h, interp)
     for chk in late:
-        if _check(chk.when, env, f"{rs.file} errors '{chk.id}'"):
+        if _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.template)  # as written, like the errors above
+    return interp
 
-    try:
+
+def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[Env]:
+    """Every reading of the hand in the ruleset's shapes, each with its own Env; raises
+    NotAWin when there is none or a ``not_a_win`` check on the hand holds."""
+    env = table.env
+    with ruleset_errors(f"{rs.file} shapes"):
         shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
-    except EvalError as e:
-        raise EvaluationError(f"{rs.file} shapes: {e}") from None
-    rds = readings(interp, spec, shapes, rs.sets, table.self_draw, place_once=not rs.plan.placement)
+    rds = readings(interp, table.wild, shapes, rs.sets, table.self_draw,
+                   place_once=not rs.plan.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
-                      f"{_shapes_text(rs, shapes)}", "not_winning")
+                      f"{shape_words(shapes, rs.sets)}", "not_winning")
     renvs = []
     for r in rds:
         # Seed each reading's names with the hand's (a C-level dict copy), so only
@@ -193,30 +222,48 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
         renvs.append(renv)
     env["__readings__"] = renvs
     for chk in rs.not_a_win:
-        if chk.on == "hand" and _check(chk.when, env, f"{rs.file} not_a_win '{chk.id}'"):
+        if chk.on == "hand" and _holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'"):
             raise NotAWin(chk.message(env), chk.reason)
+    return renvs
 
+
+def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
+    """Score every reading a ``not_a_win`` check on readings lets through, rank them for the
+    winner and check the best (``not_a_win`` on the result); raises NotAWin."""
+    env = table.env
     winner = env["seat"]
     scored: list[Scored] = []
     first_drop: str | None = None
+    excluded: list[tuple[Reading, str]] = []
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
-    for renv in renvs:
-        _clock(rs)
-        dropped = None
-        try:
-            for fn, chk in reading_checks:
-                if fn(renv):
-                    dropped = chk.message(renv)
-                    break
-        except Exception as e:
-            raise _eval_error(rs, "not_a_win", e) from None
-        if dropped is not None:
-            first_drop = first_drop or dropped
-            continue
-        scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+    # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
+    # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
+    # scoring, which names its errors itself), translated as ruleset_errors would.
+    at = 0
+    try:
+        for renv in renvs:
+            at = 0
+            budget.check()
+            if reading_checks:
+                at = 1
+                dropped = None
+                for fn, chk in reading_checks:
+                    if fn(renv):
+                        dropped = chk.message(renv)
+                        break
+                if dropped is not None:
+                    first_drop = first_drop or dropped
+                    excluded.append((renv["__reading__"], dropped))
+                    continue
+            at = 2
+            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+    except Exception as e:
+        if at == 2 or (at == 0 and not isinstance(e, EvalError)):
+            raise
+        raise translate(e, rs.file if at == 0 else f"{rs.file} not_a_win") from None
     if not scored:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
@@ -226,10 +273,10 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     for chk in rs.not_a_win:
         if chk.on == "result":
             renv = Env(best.env, score=best.score, **best.tallies)
-            if _check(chk.when, renv, f"not_a_win '{chk.id}'"):
-                result = Result(rs, h, table, best, scored)
+            if _holds(chk.when, renv, f"not_a_win '{chk.id}'"):
+                result = Result(rs, h, table, best, scored, excluded)
                 raise NotAWin(chk.message(renv), chk.reason, details=result)
-    return Result(rs, h, table, best, scored)
+    return Result(rs, h, table, best, scored, excluded)
 
 
 def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
@@ -254,17 +301,6 @@ def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
         s = scored[k]
         preferred = any(h.pattern.id in rs.tie_prefer for h in s.hits)
         s.tie = n + pos if preferred else -pos
-
-
-def _shapes_text(rs: Ruleset, shapes: tuple[str, ...] | None = None) -> str:
-    """The winning shapes in words, e.g. ``a pair and 5 sets`` (17 tiles)."""
-    names = {"standard": f"a pair and {rs.sets} sets", "seven_pairs": "seven pairs",
-             "thirteen_orphans": "thirteen orphans",
-             "gapped_honors": "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
-             "all_honors": "all honors",
-             "honors_knitted": "honors and knitted tiles (全不靠)",
-             "knitted_straight": "a knitted straight with a set and a pair (组合龙)"}
-    return " or ".join(names.get(s, s.replace("_", " ")) for s in (shapes or rs.shapes))
 
 
 _HAND_LEVEL = frozenset(F.names_at("hand"))
@@ -292,7 +328,7 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
             return None
         return _once(c.fn) if c.names.isdisjoint(_READING_LEVEL) else c.fn
     return tuple((p, wrap(p.when), wrap(p.value), wrap(p.count), wrap(p.each))
-                 for p in rs.patterns if p.combine is None)
+                 for p in rs.patterns if p.count_once is None)
 
 
 def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:
@@ -306,12 +342,6 @@ def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:
     key = (table.seats, table.env["seat"], table.discarder, table.chengbao,
            tuple(repr(table.env.get(n)) for n in plan.payment_names))
     return plan.settlements.get_or(key, lambda: Memo(256))
-
-
-def _eval_error(rs: Ruleset, where: str, e: Exception) -> EvaluationError:
-    """A ruleset expression failed while scoring: say which file and what."""
-    return EvaluationError(f"{rs.file} {where}: {type(e).__name__ if not isinstance(e, EvalError) else ''}"
-                           f"{'' if isinstance(e, EvalError) else ': '}{e}")
 
 
 # (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
@@ -344,13 +374,11 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                     v = value(renv)
                     _whole(v, p.value)
                     found.append((p, int(v), int(n), items))
-    except (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError,
-            AttributeError, OverflowError, RecursionError) as e:
-        c = getattr(p, part, None) if p is not None else None
-        if c is not None and c.where:  # name the file, line and key of the expression
-            msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
-            raise EvaluationError(c.at(msg)) from None
-        raise _eval_error(rs, "patterns", e) from None
+    except (EvalError, *PYTHON_ERRORS) as e:
+        # (a try, not ruleset_errors: which expression failed is known only here, and the
+        # loop is the hot path) named by the expression's file, line and key
+        raise translate(e, f"{rs.file} patterns",
+                        getattr(p, part, None) if p is not None else None) from None
     if rs.plan.families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
@@ -374,14 +402,13 @@ def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[
     """The combination patterns that count, family by family (scorer.search.combine)."""
     out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     for fam in rs.plan.families:
-        try:
+        with ruleset_errors(f"{rs.file} combination patterns over {fam.of}",
+                            catch=(Exception,)):
             counts = fam.counts(renv[fam.of])
-        except Exception as e:
-            raise _eval_error(rs, f"combination patterns over {fam.of}", e) from None
         for k, n in zip(fam.patterns, counts, strict=True):
             if n:
                 p = rs.patterns[k]
-                out.append((p, int(_check(p.value, renv, f"pattern '{p.id}' value")), n, ()))
+                out.append((p, int(_holds(p.value, renv, f"pattern '{p.id}' value")), n, ()))
     return out
 
 
@@ -411,7 +438,10 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         choices.append(opts or [None])
     out: list[Variant] = []
     for combo in product(*choices):
-        _clock(rs, " tallies")  # many 'max' tallies multiply into many combinations
+        try:  # many 'max' tallies multiply into many combinations
+            budget.check()
+        except EvalError as e:
+            raise translate(e, f"{rs.file} tallies") from None
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
             used = [h for h in counted if h.pattern.tally not in max_names
@@ -425,10 +455,13 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             for h in used:
                 for tname, c in h.pattern.also:
                     if tname == t.name:
-                        v = _number(c, renv, f"pattern '{h.pattern.id}' also")
+                        with ruleset_errors(f"pattern '{h.pattern.id}' also", c):
+                            v = int(c.number(renv))
                         vals.append((v, 1))
                         also.append((tname, h.pattern, v))
-            try:  # exact integers, with the expression language's bound on their size
+            # exact integers, with the expression language's bound on their size (a try,
+            # not ruleset_errors: the hot path, and the message names this tally)
+            try:
                 if not vals:
                     tallies[t.name] = t.default
                 elif t.combine == "sum":
@@ -444,8 +477,11 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                 else:
                     tallies[t.name] = max(v for v, _ in vals)
             except EvalError as e:
-                raise EvaluationError(f"{t.where or rs.file}: {e}") from None
-        headline = _number(rs.score, tallies, "score")
+                raise translate(e, t.where or rs.file) from None
+        try:
+            headline = int(rs.score.number(tallies))
+        except EvalError as e:
+            raise translate(e, "score", rs.score) from None
         key = (tuple(tallies.values()), headline)
         settlement = None if rs.payment.per_reading else pay_cache.get(key)
         if settlement is None:

@@ -57,12 +57,12 @@ from ..lang import budget
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
-from ..rules.facts import Env
+from ..rules.facts import Env, fill_hand
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 from ..search.readings import completes, interpret
 from .context import Context, Table, resolve
-from .scoring import Result, _hand_facts, score
+from .scoring import Result, score
 
 WAITS_BUDGET = 5.0  # seconds of CPU for all the hands one waits() call scores (user rulesets)
 SELF_DRAW = "self_draw"
@@ -274,7 +274,7 @@ def _shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> li
             if rs.shape_when:  # a shape may depend on the hand (Xiamen's 三金倒: three golds)
                 env = Env()
                 dict.update(env, table.env)
-                _hand_facts(env, full, interp)
+                fill_hand(env, full, interp)
                 shapes = rs.shapes_for(env)
             if completes(interp, table.wild, shapes, rs.sets):
                 out.append(t)

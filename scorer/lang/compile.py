@@ -29,7 +29,6 @@ against the CPU budget in force (:mod:`scorer.lang.budget`).
 from __future__ import annotations
 
 import ast
-import difflib
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -394,6 +393,8 @@ class _Compiler:
             self.used.add(name)
         else:
             known = list(self.scope.names) + list(self.locals)
+            import difflib  # only for a mistake: not at start-up
+
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"unknown {self.scope.what} '{name}'{hint}")
@@ -603,6 +604,8 @@ class _Compiler:
             raise self.err(node, f"a {vt} has no attributes")
         attr = table.get(node.attr)
         if attr is None:
+            import difflib  # only for a mistake: not at start-up
+
             close = difflib.get_close_matches(node.attr, list(table), n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"a {base(vt)} has no attribute '{node.attr}'{hint}")
@@ -711,6 +714,8 @@ class _Compiler:
         name = node.func.id
         row = FUNCTIONS.get(name)
         if row is None:
+            import difflib  # only for a mistake: not at start-up
+
             close = difflib.get_close_matches(name, list(FUNCTIONS), n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"unknown function '{name}'{hint}")

@@ -1,7 +1,8 @@
 """The hand model: physical tiles as written, fixed melds, the winning tile.
 
 A :class:`Hand` knows nothing about wildcards or rulesets: which tiles are wild
-is decided by the table (see :mod:`scorer.table`). It is a pure, hashable value;
+is decided by the table (:mod:`scorer.engine.context` builds its wildcard model,
+:mod:`scorer.search.readings` reads the hand under it). It is a pure, hashable value;
 :func:`scorer.model.notation.parse_hand` builds one and :meth:`Hand.notation` prints it
 back so that ``parse_hand(h.notation()) == h``.
 """

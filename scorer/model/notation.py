@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from ..errors import NotationError
 from . import tiles as T
@@ -251,7 +252,7 @@ def parse_hand(text: str) -> Hand:
             "",
         )
     if text.isascii():  # the common case: nothing to normalise, positions are the same
-        return _parse_normal(text)
+        return _scan(text) or _parse_normal(text)
     normal, origin = normalise(text)
 
     def typed(pos: int) -> int:
@@ -272,6 +273,94 @@ def parse_hand(text: str) -> Hand:
         return h
     melds = tuple(replace(m, position=typed(m.position)) for m in h.melds)
     return replace(h, melds=melds, sources=tuple((t, typed(p)) for t, p in h.sources))
+
+
+# The one-pass scanner: a well-formed ASCII hand (melds without '=' and without spaces
+# inside, then tiles and spaces) is read by one match and one walk over its tokens. Any
+# other text — every mistake included — goes to the full parser, which alone words errors.
+_T = r"(?:[1-9]+[mpswbt]|[1-7]+z|[ESWNCFP])"
+_SCAN_OK = re.compile(rf"(?:\[{_T}+(?:,[123])?\]| )*(?:{_T}| )+")
+_SCAN_TOKEN = re.compile(r"\[([^],]+)(?:,([123]))?\]|[1-9]+[mpswbtz]|[ESWNCFP]")
+
+
+@lru_cache(maxsize=4096)
+def _token(token: str) -> tuple[tuple[int, ...], str]:
+    """A digit group with its suit letter, or an honor letter: its tiles (one per
+    character before the suit letter) and how :func:`_written_tiles` writes it.
+
+    >>> _token("123w"), _token("12z"), _token("P")
+    (((0, 1, 2), '123m'), ((27, 28), 'ES'), ((33,), 'P'))
+    """
+    if len(token) == 1:
+        return (27 + "ESWNCFP".index(token),), token
+    base = _SUIT_BASE[token[-1]]
+    tiles = tuple(base + ord(d) - 49 for d in token[:-1])
+    if base == 27:
+        return tiles, "".join(T.HONOR_LETTERS[t - 27] for t in tiles)
+    return tiles, token[:-1] + T.SUITS[base // 9]
+
+
+@lru_cache(maxsize=1024)
+def _meld_token(body: str, offer: int) -> tuple[tuple[int, ...], str] | None:
+    """A meld's sorted tiles and notation from its body and offer; None if the full
+    parser would refuse it (not 3 or 4 tiles, a chow offered by 对家 or 下家).
+
+    >>> _meld_token("EEE", 1), _meld_token("12m", 0)
+    (((27, 27, 27), '[EEE,1]'), None)
+    """
+    tiles = tuple(sorted(t for b in _SCAN_TOKEN.finditer(body) for t in _token(b.group())[0]))
+    if len(tiles) not in (3, 4) or (offer in (2, 3) and _is_chow(tiles)):
+        return None
+    return tiles, Meld(tiles=tiles, offer=offer).notation()
+
+
+def _scan(text: str) -> Hand | None:
+    """The Hand of a well-formed ASCII hand, exactly as :func:`_parse_normal` reads it;
+    None for any text it does not read (the full parser then does, or says what is wrong).
+
+    >>> _scan("[EEE,1]123m456p789s55p") == _parse_normal("[EEE,1]123m456p789s55p")
+    True
+    >>> _scan("[123m,2]456p789s55pEEE") is None  # an error: the full parser words it
+    True
+    """
+    if _SCAN_OK.fullmatch(text) is None:
+        return None
+    melds: list[Meld] = []
+    held: list[int] = []  # the concealed tiles, and the position of each
+    where: list[int] = []
+    written: list[str] = []
+    sources: list[tuple[int, int]] = []
+    for m in _SCAN_TOKEN.finditer(text):
+        body = m.group(1)
+        if body is None:
+            tiles, w = _token(m.group())
+            start = m.start() + 1
+            held.extend(tiles)
+            where.extend(range(start, start + len(tiles)))
+            written.append(w)
+            continue
+        position = m.start() + 1
+        offer = int(m.group(2) or 0)
+        read = _meld_token(body, offer)
+        if read is None:
+            return None
+        tiles, w = read
+        melds.append(Meld(tiles=tiles, offer=offer, reading=None, position=position))
+        written.append(w)
+        sources.extend((t, position) for t in tiles)
+    if not held:
+        return None
+    sources.extend(zip(held, where, strict=True))
+    win = held.pop()
+    held.sort()
+    return Hand(
+        melds=tuple(sorted(melds, key=lambda m: (m.tiles, m.offer, m.reading or ())))
+        if len(melds) > 1 else tuple(melds),
+        concealed=tuple(held),
+        winning=win,
+        sources=tuple(sources),
+        written="".join(written),
+    )
 
 
 def _parse_normal(text: str) -> Hand:

@@ -113,12 +113,6 @@ def flower_name(f: int) -> str:
     return FLOWER_CHARS[f - 1]
 
 
-def flower_glyph(f: int) -> str:
-    """Return the Unicode glyph of flower 1..8 (1-4 seasons, 5-8 plants)."""
-    # U+1F022..1F025 plum orchid bamboo chrysanthemum, U+1F026..1F029 spring..winter
-    return chr(0x1F026 + f - 1) if f <= 4 else chr(0x1F022 + f - 5)
-
-
 def parse_tile(text: str) -> int:
     """Parse one tile name ('5p', '5b', 'E', '1z', '东'); raise ValueError if it is not one.
 

@@ -29,21 +29,31 @@ from ..search.readings import Reading
 
 @dataclass(frozen=True)
 class Fact:
+    """One name an expression may use: its type, level, description and how it is computed
+    (``fn``; None for a value filled in directly); ``eager`` facts are computed for every
+    hand by :func:`fill_hand`, the others on first use."""
+
     name: str
     type: Type
     level: str  # 'context' | 'hand' | 'reading'
     doc: str
     fn: Callable[[Env], Any] | None = None
+    eager: bool = False
 
 
 FACTS: dict[str, Fact] = {}
 
+# Facts that depend on what the hand waited on (the hand without its winning tile): a
+# pattern or check whose expression reads one of them gets a "why" line in the report
+# (the hand minus the winning tile and its waits, scorer.views.report.why_lines).
+WAIT_FACTS = frozenset({"lone_wild", "wait"})
 
-def fact(name: str, typ: Type, level: str, doc: str) -> Callable[[Callable[[Env], Any]],
-                                                                 Callable[[Env], Any]]:
-    """Register a computed fact."""
+
+def fact(name: str, typ: Type, level: str, doc: str, eager: bool = False) -> Callable[
+        [Callable[[Env], Any]], Callable[[Env], Any]]:
+    """Register a computed fact; returns the decorator (which returns the function)."""
     def deco(fn: Callable[[Env], Any]) -> Callable[[Env], Any]:
-        FACTS[name] = Fact(name, typ, level, doc, fn)
+        FACTS[name] = Fact(name, typ, level, doc, fn, eager)
         return fn
     return deco
 
@@ -86,9 +96,24 @@ given("discard", BOOL, "won on another player's tile (放铳/点炮, or a robbed
 given("discarder", maybe(STR), "seat that discarded the winning tile (--from), or none")
 given("seat", STR, "the winner's seat: 'E' (dealer) 'S' 'W' 'N'")
 given("round", STR, "prevalent wind: 'E' 'S' 'W' 'N'")
-given("seat_wind", TILE, "the winner's seat wind as a tile")
-given("round_wind", TILE, "the prevalent wind as a tile")
-given("winner_is_dealer", BOOL, "the winner sits E (庄家)")
+
+
+
+@fact("seat_wind", TILE, "context", "the winner's seat wind as a tile", eager=True)
+def _seat_wind(env: Env) -> int:
+    return 27 + T.SEATS.index(env["seat"])
+
+
+@fact("round_wind", TILE, "context", "the prevalent wind as a tile", eager=True)
+def _round_wind(env: Env) -> int:
+    return 27 + T.SEATS.index(env["round"])
+
+
+@fact("winner_is_dealer", BOOL, "context", "the winner sits E (庄家)", eager=True)
+def _winner_is_dealer(env: Env) -> bool:
+    return bool(env["seat"] == "E")
+
+
 given("wild", maybe(TILE), "the --wild tile, or none")
 given("dealer_streak", INT, "--dealer-streak (老庄 / 连庄 count)")
 given("kong_draw", BOOL, "won on a kong replacement tile (--kong-draw or --kongs)")
@@ -105,7 +130,14 @@ given("human", BOOL, "--human (人胡)")
 given("flowers", INT, "number of flowers (--flowers)")
 given("flower_list", list_of(INT, 8),
       "which flowers, 1-8 (春夏秋冬 梅兰竹菊); empty if only a count was given")
-given("flowers_known", BOOL, "--flowers named which flowers (not just a count)")
+
+
+@fact("flowers_known", BOOL, "context", "--flowers named which flowers (not just a count)",
+      eager=True)
+def _flowers_known(env: Env) -> bool:
+    return bool(env["flower_list"]) or env["flowers"] == 0
+
+
 given("base", INT, "--base (底分 / 底注), or the ruleset's default")
 given("after_kong", BOOL, "won on the discard that followed the discarder's own kong (--after-kong, 杠上炮)")
 given("out", list_of(STR), "seats already out of the round (--out, 血战到底): they neither pay nor win")
@@ -124,29 +156,107 @@ given("b_is_dealer", BOOL, "承包: b sits E", level="chengbao")
 
 
 # -- hand facts ----------------------------------------------------------------
-given("wild_face", maybe(TILE), "the tile whose copies are wildcards at this table, or none",
-      level="hand")
-given("wild_count", INT, "wildcard tiles held anywhere in the hand, whatever they stand for",
-      level="hand")
-given("kong_melds", INT, "kongs among the fixed melds", level="hand")
-given("melds", INT, "fixed melds written in brackets (claimed melds and concealed kongs)",
-      level="hand")
-given("exposed_melds", INT, "claimed melds (chow, pung or kong taken from another player)",
-      level="hand")
-given("chow_melds", INT, "chows among the fixed melds (claimed 吃)", level="hand")
-given("concealed_hand", BOOL, "no claimed melds (门清; concealed kongs allowed)", level="hand")
-given("hand_tiles", list_of(TILE, 26), "every physical tile of the hand as written, melds included",
-      level="hand")
-given("physical_quads", INT,
-      "tile faces held four times among the concealed tiles, as physical tiles "
-      "(four wildcards count as one)", level="hand")
-given("concealed_kongs", INT, "concealed kongs among the fixed melds (暗杠)", level="hand")
-given("exposed_kongs", INT, "claimed kongs among the fixed melds (明杠)", level="hand")
-
-
+# Computed by fill_hand() for every hand, before any reading (eager: the payment caches
+# and the readings' Envs copy the hand's names as they are).
 def _hand(env: Env) -> Hand:
     h: Hand = env["__hand__"]
     return h
+
+
+def _interp(env: Env) -> Any:
+    return env["__interp__"]
+
+
+given("wild_face", maybe(TILE), "the tile whose copies are wildcards at this table, or none",
+      level="hand")  # set with the context's wildcard model (engine.context)
+
+
+@fact("wild_count", INT, "hand", "wildcard tiles held anywhere in the hand, whatever they stand "
+      "for", eager=True)
+def _wild_count(env: Env) -> int:
+    return int(_interp(env).wild_count)
+
+
+@fact("kong_melds", INT, "hand", "kongs among the fixed melds", eager=True)
+def _kong_melds(env: Env) -> int:
+    return _hand(env).kong_count
+
+
+@fact("melds", INT, "hand", "fixed melds written in brackets (claimed melds and concealed kongs)",
+      eager=True)
+def _melds(env: Env) -> int:
+    return len(_hand(env).melds)
+
+
+@fact("exposed_melds", INT, "hand", "claimed melds (chow, pung or kong taken from another "
+      "player)", eager=True)
+def _exposed_melds(env: Env) -> int:
+    return sum(1 for m in _hand(env).melds if not m.concealed_kong)
+
+
+@fact("chow_melds", INT, "hand", "chows among the fixed melds (claimed 吃)", eager=True)
+def _chow_melds(env: Env) -> int:
+    return sum(1 for m in _hand(env).melds if len(set(m.reading or m.tiles)) == 3)
+
+
+@fact("concealed_hand", BOOL, "hand", "no claimed melds (门清; concealed kongs allowed)", eager=True)
+def _concealed_hand(env: Env) -> bool:
+    return all(m.concealed_kong for m in _hand(env).melds)
+
+
+@fact("hand_tiles", list_of(TILE, 26), "hand", "every physical tile of the hand as written, melds "
+      "included", eager=True)
+def _hand_tiles(env: Env) -> tuple[int, ...]:
+    h = _hand(env)
+    return tuple(t for t, _ in h.sources) or (*h.concealed, h.winning)
+
+
+@fact("physical_quads", INT, "hand", "tile faces held four times among the concealed tiles, as "
+      "physical tiles (four wildcards count as one)", eager=True)
+def _physical_quads(env: Env) -> int:
+    h = _hand(env)
+    held = (*h.concealed, h.winning)
+    return sum(1 for t in set(held) if held.count(t) == 4)
+
+
+@fact("concealed_kongs", INT, "hand", "concealed kongs among the fixed melds (暗杠)", eager=True)
+def _concealed_kongs(env: Env) -> int:
+    return sum(1 for m in _hand(env).melds if m.concealed_kong)
+
+
+@fact("exposed_kongs", INT, "hand", "claimed kongs among the fixed melds (明杠)", eager=True)
+def _exposed_kongs(env: Env) -> int:
+    return sum(1 for m in _hand(env).melds if m.is_kong and not m.concealed_kong)
+
+
+def fill_context(env: Env) -> None:
+    """Compute the context facts derived from the flags' own values (``seat_wind`` from
+    ``seat``, ``flowers_known`` from the flowers given) into ``env``.
+
+    >>> env = Env(seat="S", round="E", flowers=2, flower_list=())
+    >>> fill_context(env)
+    >>> env["seat_wind"], env["winner_is_dealer"], env["flowers_known"]
+    (28, False, False)
+    """
+    for f in _EAGER_CONTEXT:
+        env[f.name] = f.fn(env)  # type: ignore[misc]
+
+
+def fill_hand(env: Env, hand: Hand, interp: Any) -> None:
+    """Put the hand (and how the table reads it, an ``Interpretation``) into ``env`` with
+    every eager hand fact computed; the other hand facts are computed on first use.
+
+    >>> from scorer.model.notation import parse_hand
+    >>> from scorer.search.readings import NO_WILD, interpret
+    >>> h = parse_hand("[5555p]123m456s789sEE"); env = Env()
+    >>> fill_hand(env, h, interpret(h, NO_WILD))
+    >>> env["kong_melds"], env["concealed_hand"], env["exposed_melds"]
+    (1, True, 0)
+    """
+    env["__hand__"] = hand
+    env["__interp__"] = interp
+    for f in _EAGER_HAND:
+        env[f.name] = f.fn(env)  # type: ignore[misc]
 
 
 @fact("win_copies_concealed", INT, "hand",
@@ -608,3 +718,8 @@ def coerce_tile(text: str) -> int:
 def names_at(*levels: str) -> dict[str, Type]:
     """Name -> type for every fact at the given levels."""
     return {f.name: f.type for f in FACTS.values() if f.level in levels}
+
+
+# the facts fill_context() and fill_hand() compute, in declaration order
+_EAGER_CONTEXT = tuple(f for f in FACTS.values() if f.level == "context" and f.eager)
+_EAGER_HAND = tuple(f for f in FACTS.values() if f.level == "hand" and f.eager)

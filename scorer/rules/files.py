@@ -7,8 +7,6 @@ text of at most :data:`MAX_BYTES`; nothing else is ever opened.
 
 from __future__ import annotations
 
-import difflib
-import itertools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -18,6 +16,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..errors import RulesetError
+from ..text import Known, closest
 
 V = TypeVar("V")
 MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
@@ -40,13 +39,12 @@ def builtin_dir() -> Path:
     return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
 
 
-# The did-you-mean search is bounded (difflib compares every pair): a word or a name longer
-# than MAX_HINT_LEN gets no hint, at most MAX_HINT_NAMES names are compared per word, and one
-# load gives at most MAX_HINTS hints (see hint_budget), so 6,000 misspelt ids in a file
-# cost 30 searches, not 20,000 x 6,000 comparisons.
+# The did-you-mean search is bounded per load: text.suggest costs O(log n) comparisons per
+# word (6,000 unknown among 6,000 known: about 0.6 s), but a file may hold more unknown
+# names than that, and difflib's ratio is quadratic in a word's length. So a word or name
+# longer than MAX_HINT_LEN gets no hint and one load gives at most MAX_HINTS hints (see
+# hint_budget): 20,000 misspelt ids in a file cost 30 searches.
 MAX_HINT_LEN = 64
-MAX_HINT_SCAN = 5000  # names looked at
-MAX_HINT_NAMES = 200  # names compared
 MAX_HINTS = 30
 _HINTS: ContextVar[list[int] | None] = ContextVar("mjscore_hints", default=None)
 
@@ -61,29 +59,35 @@ def hint_budget(n: int = MAX_HINTS) -> Iterator[None]:
         _HINTS.reset(token)
 
 
-def did_you_mean(word: object, known: Iterable[str]) -> str:
-    """The hint the rules layer's messages end with: ``; did you mean 'x'?``, or "".
+def nearest(word: object, known: Iterable[str] | Known) -> str | None:
+    """:func:`scorer.text.closest` within the load's hint budget: the closest known name,
+    or None (none close, the word too long, or the budget spent).
 
-    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
-    ("; did you mean 'hangzhou'?", '')
+    >>> nearest("hangzou", ["hangzhou", "mcr"])
+    'hangzhou'
     >>> with hint_budget(0):
-    ...     did_you_mean("hangzou", ["hangzhou"])
-    ''
+    ...     nearest("hangzou", ["hangzhou"])
     """
     w = str(word)
     left = _HINTS.get()
     if len(w) > MAX_HINT_LEN or (left is not None and left[0] <= 0):
-        return ""
+        return None
     if left is not None:
         left[0] -= 1
-    # names of about the same length, the first MAX_HINT_NAMES of them: the only ones
-    # difflib's cut-off (0.6) can accept anyway are within a factor 2 of the word's length
-    fit = [k for k in itertools.islice(known, MAX_HINT_SCAN)
-           if len(w) // 2 <= len(k) <= 2 * len(w) + 2 and len(k) <= MAX_HINT_LEN]
-    if len(fit) > MAX_HINT_NAMES:  # those that start alike first (a typo is seldom there)
-        fit = sorted(fit, key=lambda k: k[:1] != w[:1])[:MAX_HINT_NAMES]
-    close = difflib.get_close_matches(w, fit, n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    if not isinstance(known, Known):  # names too long for a hint are not compared either
+        known = Known(k for k in known if len(k) <= MAX_HINT_LEN)
+    return closest(w, known)
+
+
+def did_you_mean(word: object, known: Iterable[str] | Known) -> str:
+    """The hint the rules layer's messages end with (:func:`scorer.text.suggest`, bounded
+    like :func:`nearest`): ``; did you mean 'x'?``, or "".
+
+    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
+    ("; did you mean 'hangzhou'?", '')
+    """
+    found = nearest(word, known)
+    return f"; did you mean '{found}'?" if found is not None else ""
 
 
 def builtin_path(rid: str) -> Path:

@@ -29,6 +29,7 @@ from typing import Any
 # base stake): large enough for any table, small enough that no amount explodes.
 MAX_FLAG_INT = 10**6
 MAX_BASE = 10**12
+MAX_STREAK = 16
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class Flag:
     ``key`` is its name under a ruleset's ``context:`` (None: not listed there);
     ``always``: every ruleset accepts it without listing it; ``feeds``: the facts it
     sets; ``implies``: the fields it states as well (``--kong-draw`` states a
-    self-draw); ``excludes``: the fields that cannot be claimed with it.
+    self-draw); ``excludes``: the fields that cannot be claimed with it; ``unit``: what a
+    whole number counts, for messages (a ruleset's label of the field comes first).
 
     >>> FLAG["discarder"].name, FLAG["discarder"].key, FLAG["discarder"].always
     ('--from', 'from', True)
@@ -61,6 +63,7 @@ class Flag:
     maximum: int | None = None
     implies: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
+    unit: str = ""
 
     @property
     def name(self) -> str:
@@ -106,14 +109,17 @@ FLAGS: tuple[Flag, ...] = (
     Flag("round", ("--round",), str, "Prevalent wind.", "E", always=True,
          feeds=("round", "round_wind")),
     Flag("wild", ("--wild",), str, "Wildcard face (财神 / 金), e.g. 3m.", feeds=("wild",)),
+    # the longest run a table counts: Hangzhou's 老庄 stop at 3; a 连庄 run (Xiamen doubles
+    # the dealer's 底 each time) longer than the 16 deals of a four-wind game is no table's
+    # (docs/rulings.md#xiamen-di), and 2^16 keeps every amount a table can pay
     Flag("dealer_streak", ("--dealer-streak",), int, "老庄 / 连庄 count.",
-         feeds=("dealer_streak",), minimum=0, maximum=MAX_FLAG_INT),
+         feeds=("dealer_streak",), minimum=0, maximum=MAX_STREAK, unit="连庄"),
     Flag("kong_draw", ("--kong-draw",), bool, "Won on a kong replacement.", False,
          feeds=("kong_draw", "kongs"), implies=("self_draw",),
          excludes=(*_FIRST_ROUND, "robbing_kong")),
     # a hand holds at most four kongs, so at most four came one after another
     Flag("kongs", ("--kongs",), int, "Consecutive kongs before the win.", feeds=("kongs",),
-         minimum=0, maximum=4, implies=("kong_draw",)),
+         minimum=0, maximum=4, implies=("kong_draw",), unit="consecutive kongs"),
     Flag("robbing_kong", ("--robbing-kong",), bool, "Won by robbing a kong.", False,
          feeds=("robbing_kong",),
          # the robbed tile comes from another player's kong, before any replacement draw;
@@ -125,9 +131,9 @@ FLAGS: tuple[Flag, ...] = (
          feeds=("fourth_tile",)),
     # 财飘 counts the winner's turns with a wildcard discard before the win: Hangzhou's 0..3
     Flag("piao", ("--piao",), int, "财飘: consecutive wildcard discards.", feeds=("piao",),
-         minimum=0, maximum=3, implies=("self_draw",)),
+         minimum=0, maximum=3, implies=("self_draw",), unit="turns of 财飘"),
     Flag("you", ("--you",), int, "游金 level: 1, 2 (双游), 3 (三游).", feeds=("you",),
-         minimum=0, maximum=3, implies=("self_draw",)),
+         minimum=0, maximum=3, implies=("self_draw",), unit="游 (1 游金, 2 双游, 3 三游)"),
     Flag("ready_at_deal", ("--ready-at-deal",), bool, "天听.", False,
          feeds=("ready_at_deal",), implies=("self_draw",), excludes=_FIRST_ROUND),
     Flag("heavenly", ("--heavenly",), bool, "天胡 / 三金倒 at the deal.", False,
@@ -143,7 +149,8 @@ FLAGS: tuple[Flag, ...] = (
          feeds=("flowers", "flower_list", "flowers_known")),
     Flag("chengbao", ("--chengbao",), str, "A:B — A made three 摊 off B (repeatable).", (),
          multiple=True),
-    Flag("base", ("--base",), int, "底分 / 底注.", feeds=("base",), minimum=1, maximum=MAX_BASE),
+    Flag("base", ("--base",), int, "底分 / 底注.", feeds=("base",), minimum=1, maximum=MAX_BASE,
+         unit="底"),
     Flag("after_kong", ("--after-kong",), bool,
          "杠上炮: won on the discard after the discarder's own kong.", False,
          feeds=("after_kong",), excludes=("self_draw", "kong_draw", "robbing_kong")),
@@ -163,9 +170,13 @@ INT_FLAGS: tuple[str, ...] = tuple(f.field for f in FLAGS if f.type is int)
 ALWAYS_FLAGS: tuple[str, ...] = tuple(f.yaml_key for f in FLAGS if f.always and f.yaml_key)
 
 
-def _states(field: str) -> frozenset[str]:
+def states(field: str) -> frozenset[str]:
     """A flag and everything it implies, transitively: ``--kongs`` states a kong draw,
-    which states a self-draw."""
+    which states a self-draw.
+
+    >>> sorted(states("kongs"))
+    ['kong_draw', 'kongs', 'self_draw']
+    """
     out, todo = {field}, [field]
     while todo:
         for implied in FLAG[todo.pop()].implies:
@@ -190,7 +201,7 @@ def conflicts(given: Iterable[str]) -> list[tuple[Flag, Flag]]:
     order = [f for f in FLAGS if f.field in wanted]
     out = []
     for a, b in combinations(order, 2):
-        sa, sb = _states(a.field), _states(b.field)
+        sa, sb = states(a.field), states(b.field)
         if any(y in FLAG[x].excludes for x in sa for y in sb) or \
                 any(x in FLAG[y].excludes for x in sa for y in sb):
             out.append((a, b))

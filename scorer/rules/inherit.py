@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from .files import did_you_mean, display, ident, is_builtin, is_path, locate
+from ..text import Known
+from .files import did_you_mean, display, ident, is_builtin, is_path, locate, nearest
 from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
 MAX_EXTENDS = 8
@@ -192,6 +193,7 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
         if isinstance(pid, str):
             index[pid] = len(out)
         _append(out, item, mk, origin(parent, i))
+    known = Known(index)
     for j, (item, mk) in enumerate(zip(child, child.marks, strict=False)):
         pid = item.get("id") if isinstance(item, dict) else None
         if isinstance(pid, str) and pid in index:
@@ -204,8 +206,8 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
                 "when" not in item):
             # An override whose id matches nothing would silently add a pattern that always
             # applies (when defaults to true): almost surely a misspelt id.
-            close = did_you_mean(pid, index)
-            hint = f"{close[2:-1]}? " if close else ""  # "did you mean 'x'? "
+            close = nearest(pid, known)  # bounded per load (files.hint_budget)
+            hint = f"did you mean '{close}'? " if close else ""
             mark = item.vmarks.get("id") or mk
             problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
                                     f"no inherited pattern '{pid}' to change; {hint}a new "
@@ -236,6 +238,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
         if isinstance(entries, list):
             known.update((str(i["id"]), None) for i in entries if isinstance(i, dict) and "id" in i)
     out: set[str] = set()
+    prepared = Known(known)
     for j, rid in enumerate(raw):
         mk = raw.marks[j] if j < len(raw.marks) else m
         if not isinstance(rid, str):
@@ -244,7 +247,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
                                     "must be the id of an inherited entry (text)"))
             continue
         if rid not in known:
-            hint = did_you_mean(str(rid), known)
+            hint = did_you_mean(str(rid), prepared)
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
                                     mk.column if mk else None, f"remove[{j}]",
                                     f"no inherited pattern, error or not_a_win with id "

@@ -7,10 +7,12 @@ The public entry points of the rules layer: :func:`load_ruleset` (find, read, me
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Problem, RulesetError
+from . import cache
 from .files import (
     LoadCache,
     builtin_path,
@@ -22,7 +24,6 @@ from .files import (
     locate,
     stamp,
 )
-from .inherit import read_merged
 from .model import Ruleset
 from .schema import Compiler
 
@@ -68,10 +69,17 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     """
     found: list[Problem] = []
     trusted = is_builtin(file)
+    hit = cache.get(file, text)  # the merged document of an earlier run (scorer.rules.cache)
     with hint_budget():  # did-you-mean searches are bounded per load (files.did_you_mean)
-        data, chain = read_merged(text, file, problems=found)
+        if hit is None:
+            from .inherit import read_merged  # imports PyYAML: only when the cache misses
+
+            data, chain = read_merged(text, file, problems=found)
+        else:
+            data, chain = hit
         shown = display(file)
         c = Compiler(shown, data, metered=not trusted)
+        c.snippets_checked = hit is not None
         rs = c.build()
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
@@ -84,5 +92,9 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     if problems or rs is None:
         raise RulesetError(problems or [Problem(shown, None, None, "",
                                                 "the ruleset could not be compiled")])
+    if hit is None:
+        cache.put(file, text, data, chain)
+    for note in c.notices:  # an old spelling that still works: say once where and what
+        print(f"mjscore: {note}", file=sys.stderr)
     return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
                    data=data, trusted=trusted)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lang import Compiled
 from ..lang.types import Type
+from ..text import show
 from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
 
 if TYPE_CHECKING:
@@ -23,19 +24,6 @@ if TYPE_CHECKING:
 
 # {name} in a check's message is replaced by that value when the check fires
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def show(v: Any) -> str:
-    """A value as a ruleset file writes it: ``none``, ``true``/``false``, else ``str(v)``.
-
-    >>> show(None), show(True), show(64)
-    ('none', 'true', '64')
-    """
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
 
 
 @dataclass(frozen=True)
@@ -142,9 +130,24 @@ class Pattern:
     fallback: bool = False
     # a list expression: the pattern counts once per item, and the report names the items
     each: Compiled | None = None
-    # combine: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
-    # the combine-once principle (scorer.search.combine); its `when` sees only the sets a, b, c, d
-    combine: tuple[str, int] | None = None
+    # count_once: {of: LIST, sets: N}: judged on combinations of N sets of the list LIST under
+    # the combine-once principle (套算一次, scorer.search.combine); its `when` sees only the
+    # sets a, b, c, d
+    count_once: tuple[str, int] | None = None
+    # named tiers (双财飘, 豪华七对子 …), shown beside the formula; see Tier
+    tiers: tuple[Tier, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A named tier of a pattern (``tiers:``): the first whose ``when`` holds names the
+    pattern's level in the report, e.g. 双财飘 for 财飘 after two wildcard discards.
+    ``name``/``name_en`` may hold ``{fact}`` (its number) or ``{fact:a|b|c}`` (its
+    value-th alternative)."""
+
+    when: Compiled
+    name: str
+    name_en: str
 
 
 @dataclass(frozen=True)

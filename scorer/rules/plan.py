@@ -44,6 +44,10 @@ class Memo(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._data)
 
+    def clear(self) -> None:
+        """Forget every value (a benchmark's cold start)."""
+        self._data.clear()
+
     def get(self, key: K) -> V | None:
         """The value stored for key, or None."""
         return self._data.get(key)
@@ -115,7 +119,7 @@ class Plan:
             placement=F.placement_sensitive(reading_exprs),
             fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
                         p.each.fn if p.each else None)
-                       for p in rs.patterns if p.combine is None),
+                       for p in rs.patterns if p.count_once is None),
             max_tallies=frozenset(t.name for t in rs.tallies if t.combine == "max"),
             payment_names=tuple(sorted(
                 (set(pay.pays.names) | set(pay.amount.names)
@@ -144,13 +148,13 @@ def families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
     """
     fams: dict[str, list[int]] = {}
     for k, p in enumerate(patterns):
-        if p.combine is not None:
-            fams.setdefault(p.combine[0], []).append(k)
+        if p.count_once is not None:
+            fams.setdefault(p.count_once[0], []).append(k)
     out = []
     for of, idx in fams.items():
         pats = [patterns[k] for k in idx]
         attrs = {a for p in pats for (_, a) in p.when.attrs}
-        preds = tuple((p.combine[1], predicate(p.when.fn, p.combine[1]))  # type: ignore[index]
+        preds = tuple((p.count_once[1], predicate(p.when.fn, p.count_once[1]))  # type: ignore[index]
                       for p in pats)
         out.append(Family(of, tuple(idx), preds, attrs <= TILE_ONLY_ATTRS
                           and not any(GROUP in p.when.compares for p in pats)))

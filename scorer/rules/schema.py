@@ -22,11 +22,13 @@ from ..lang import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, comp
 from ..lang.types import ANY, NONE, Type, base, is_list, list_of, maybe
 from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
-from ..search.readings import SHAPE_SIZES, SHAPES
+from ..search.shapes import SHAPES
+from ..text import Known, show
 from . import facts as F
 from .files import did_you_mean
 from .flags import ALWAYS_FLAGS
 from .flags import FEEDS as FLAGS
+from .flags import FLAG as FLAG_ROWS
 from .inherit import origin
 from .model import (
     PLACEHOLDER,
@@ -40,8 +42,8 @@ from .model import (
     Payment,
     Ruleset,
     Tally,
+    Tier,
     Wildcard,
-    show,
 )
 from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
@@ -53,13 +55,11 @@ TOP_KEYS = {
     "source": "where the rules come from",
     "notes": "rulings and remarks (a list of texts)",
     "hand_size": "tiles in a winning hand before kong extras (14, or 17 for Xiamen)",
-    "shapes": f"winning shapes: {', '.join(['standard', *SHAPES])}; an entry may be "
+    "shapes": f"winning shapes: {', '.join(SHAPES)}; an entry may be "
     "{shape: NAME, when: CONDITION} to try the shape only on hands where the condition holds",
     "players": "number of players (an expression over options)",
     "suits": "suits in play, e.g. ['m', 'p'] for a table without bamboo (an expression)",
     "robbing_kong": "how a robbed kong counts: discard (default) or self_draw",
-    "self_draw_default": "condition: treat a win as self-drawn when neither --self-draw nor "
-    "--from is given",
     "context": "the context flags this ruleset uses, with default/min/max",
     "options": "house options with their values and default",
     "wildcard": "the wildcard model (face, in_play, stand_in, …)",
@@ -71,13 +71,25 @@ TOP_KEYS = {
     "patterns": "the scoring patterns",
     "payment": "what each payer pays",
     "remove": "ids of inherited patterns, errors or not_a_win entries to drop",
-    "house_examples": "common house changes offered by 'mjscore rules new --from ID': "
-    "a list of {title, yaml}",
+    "tooling": "how mjscore handles the ruleset, not rules of the game: self_draw_default, "
+    "ties, house_examples",
+}
+# The keys of ``tooling:``. Each was a top-level key before; that spelling still loads, with
+# a note on stderr naming the new place (see Compiler.tool).
+TOOLING_KEYS = {
+    "self_draw_default": "condition: treat a win as self-drawn when neither --self-draw nor "
+    "--from is given",
     "ties": "how readings that score alike are ranked: order (found | sets) and prefer "
     "(pattern ids)",
+    "house_examples": "common house changes offered by 'mjscore rules new --from ID': "
+    "a list of {title, yaml}",
 }
+TOP_KEYS.update({k: f"old spelling of tooling.{k} (still read)" for k in TOOLING_KEYS})
+# The pattern key of a combination pattern (套算一次), and its old spelling (still read):
+# under tallies:, combine: says how the values of a tally combine.
+COUNT_ONCE, OLD_COUNT_ONCE = "count_once", "combine"
 PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "each", "replaces",
-                "also", "notes", "fallback", "combine"}
+                "also", "notes", "fallback", COUNT_ONCE, OLD_COUNT_ONCE, "tiers"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
 # The load budget (docs/robustness.md): the largest built-in ruleset has 94 patterns and
@@ -134,9 +146,12 @@ CHECKS = _section(CHECK_KEYS, "must be a list of {when, message}", many="list",
 PATTERNS = _section(PATTERN_KEYS, "must be a list of patterns", many="list", required=True,
                     at_file=True, wrong_entry="must be a mapping (id, name, when, value)")
 SHAPE = _section({"shape", "when"}, "")
+TIERS = _section({"when", "name", "name_en"}, "must be a list of {when, name, name_en}",
+                 many="list", wrong_entry="must be a mapping with name (and when, name_en)")
 ALSO = _section(None, "must be a mapping tally: value", many="map", scalars=True)
 TIES = _section({"order", "prefer"}, "must be a mapping {order: sets, prefer: [...]}")
-COMBINE = _section({"of", "sets"}, "must be a mapping {of: chows, sets: 2}")
+COUNT_ONCE_SECTION = _section({"of", "sets"}, "must be a mapping {of: chows, sets: 2}")
+TOOLING = _section(set(TOOLING_KEYS), "must be a mapping (self_draw_default, ties, house_examples)")
 PAYMENT = _section({"pays", "amount", "let", "chengbao"},
                    "must be a mapping with amount (and pays, let, chengbao)", required=True,
                    at_file=True)
@@ -157,6 +172,11 @@ class Compiler:
         # compiled in all is held to MAX_EXPR_TEXT characters.
         self._compiled: dict[tuple[str, int], tuple[Scope, Compiled | ExprError]] = {}
         self.expr_text = 0
+        # True for a document from the ruleset cache: its house_examples' YAML was read
+        # when it was cached, and reading it again would import PyYAML at every start-up
+        self.snippets_checked = False
+        # old spellings that still load: printed on stderr by load.compile_ruleset
+        self.notices: list[Problem] = []
 
     # -- reporting ----------------------------------------------------------------
     def problem(self, where: Mark | None, key: str, message: str) -> None:
@@ -169,6 +189,27 @@ class Compiler:
         f = where.file if where else self.file
         self.problems.append(Problem(f, where.line if where else None,
                                      where.column if where else None, key, message))
+
+    def notice(self, where: Mark | None, key: str, message: str) -> None:
+        """Record a note about a spelling that still works (see :attr:`notices`)."""
+        f = where.file if where else self.file
+        self.notices.append(Problem(f, where.line if where else None,
+                                    where.column if where else None, key, message))
+
+    def tool(self, d: YMap, tooling: YMap | None, key: str) -> tuple[YMap, str]:
+        """Where a key of ``tooling:`` is read: (the mapping that holds it, its path). Its old
+        top-level place wins when it is written there, with a notice; an absent key is
+        read (as missing) from ``tooling:``, or from the top when there is none.
+
+        >>> Compiler("f.yaml", YMap()).tool(YMap(), None, "ties")
+        ({}, 'tooling.ties')
+        """
+        if key in d:
+            self.notice(self.key_mark(d, key), key,
+                        f"'{key}' now belongs under tooling: (tooling: {{{key}: ...}}); "
+                        "the top-level spelling still works")
+            return d, key
+        return (tooling if tooling is not None else d), f"tooling.{key}"
 
     def mark_of(self, container: Any, key: Any) -> Mark | None:
         """Where the value of ``container[key]`` is written (else the container's position)."""
@@ -188,7 +229,7 @@ class Compiler:
         """Report every key of ``m`` not in ``allowed``, with the closest allowed one."""
         for k in m:
             if k not in allowed:
-                hint = did_you_mean(k, list(allowed))
+                hint = did_you_mean(k, allowed)
                 self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
                              f"unknown key '{k}'{hint}")
 
@@ -369,8 +410,9 @@ class Compiler:
         hand_scope = Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}, readings=reading_scope)
         shapes, shape_when = self.shapes(d, Scope(hand_names, F.ATTRS, {TILE: F.coerce_tile}))
         for i, sname in enumerate(shapes):
-            size = SHAPE_SIZES.get(sname)
-            if size is not None and size != hand_size:
+            sizes = SHAPES[sname].sizes
+            if sizes is not None and hand_size not in sizes:
+                size = " or ".join(map(str, sorted(sizes)))
                 self.problem(self.mark_of(d.get("shapes"), i), f"shapes[{i}]",
                              f"{sname} is a {size}-tile shape; this ruleset's hand_size is "
                              f"{hand_size}")
@@ -392,7 +434,9 @@ class Compiler:
             self.problem(self.mark_of(d, "robbing_kong"), "robbing_kong",
                          "must be 'discard' or 'self_draw'")
             rk = "discard"
-        sdd = self.expr(d, "self_draw_default", "self_draw_default", opt_scope, default=False)
+        tooling = self.mapping(d.get("tooling"), TOOLING, "tooling")
+        holder, at = self.tool(d, tooling, "self_draw_default")
+        sdd = self.expr(holder, "self_draw_default", at, opt_scope, default=False)
         wildcard = self.wildcard(d.get("wildcard"), opt_scope)
         labels = self.labels(d.get("labels"))
         for t in tallies:
@@ -407,13 +451,17 @@ class Compiler:
                           default=tallies[0].name if tallies else "0")
         pay_scope_names = {**reading_names, **tally_names, **F.names_at("payment")}
         payment = self.payment(d.get("payment"), pay_scope_names, opt_scope)
-        house_examples = self.house_examples(d.get("house_examples"))
+        holder, at = self.tool(d, tooling, "house_examples")
+        house_examples = self.house_examples(holder.get("house_examples"), at,
+                                             self.mark_of(holder, "house_examples"))
 
         self.check_flags_used(flags, self.located(d, patterns, errors, not_a_win, shape_when))
         if (self.problems or players is None or sdd is None or score is None or payment is None
                 or suits is None):
             return None
-        tie_order, tie_prefer = self.ties(d.get("ties"), {p.id for p in patterns})
+        holder, at = self.tool(d, tooling, "ties")
+        tie_order, tie_prefer = self.ties(holder.get("ties"), {p.id for p in patterns}, at,
+                                          self.mark_of(holder, "ties"))
         return Ruleset(
             id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
             hand_size=hand_size, shapes=shapes, shape_when=shape_when, players=players,
@@ -424,21 +472,23 @@ class Compiler:
             tie_prefer=tie_prefer,
         )
 
-    def house_examples(self, raw: Any) -> tuple[HouseExample, ...]:
-        """``house_examples:``: each {title, yaml}, the yaml a mapping of keys."""
+    def house_examples(self, raw: Any, at: str = "tooling.house_examples",
+                       where: Mark | None = None) -> tuple[HouseExample, ...]:
+        """``tooling.house_examples:``: each {title, yaml}, the yaml a mapping of keys."""
         out: list[HouseExample] = []
         # The snippets share one node budget (an alias makes one text into many snippets,
         # each read again otherwise), and a text written twice is read once.
         budget = [HOUSE_NODES, HOUSE_NODES]
         checked: set[str] = set()
-        for _, path, item in self.entries(raw, HOUSE_EXAMPLES, "house_examples") or ():
+        for _, path, item in self.entries(raw, HOUSE_EXAMPLES, at, where) or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
-            if text and text not in checked and budget[0] <= 0:
+            fresh = bool(text) and not self.snippets_checked and text not in checked
+            if fresh and budget[0] <= 0:
                 self.problem(self.mark_of(item, "yaml"), f"{path}.yaml", "not read: the "
                              f"house examples hold more than {HOUSE_NODES} values in all")
                 break  # the rest is not read either (each would cost a parse)
-            if text and text not in checked:
+            if fresh:
                 checked.add(text)
                 # the snippet is added to a file that extends this one: it must be a mapping
                 try:
@@ -463,7 +513,7 @@ class Compiler:
         holds, e.g. ``{shape: as_held, when: "wild_count == 3"}`` (三金倒).
         """
         raw = d.get("shapes", ["standard"])
-        known = ["standard", *SHAPES]
+        known = list(SHAPES)
         conds: list[tuple[str, Compiled]] = []
         if not isinstance(raw, list) or not raw:
             self.problem(self.mark_of(d, "shapes"), "shapes",
@@ -508,7 +558,9 @@ class Compiler:
                            for v in vals):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  f"must be one of the values ({', '.join(show(v) for v in vals)})")
-                    continue
+                    # still define the name, so the expressions that use it (an inherited
+                    # file's) do not each report it unknown: one mistake, one line
+                    default = vals[0]
                 kinds = {type(v) for v in vals if v is not None}
                 typ = {bool: BOOL, int: INT, str: STR}.get(kinds.pop(), ANY) if len(
                     kinds) == 1 else ANY
@@ -526,7 +578,7 @@ class Compiler:
                 if not isinstance(default, int) or isinstance(default, bool):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  "give values: [...] or a whole-number default with min/max")
-                    continue
+                    default = lo if isinstance(lo, int) else 0  # (the name stays defined)
                 out[name] = OptionSpec(name, None, default, INT, lo, hi, desc)
         return out
 
@@ -558,11 +610,35 @@ class Compiler:
             if spec is None:
                 continue
             vals = {k: spec.get(k) for k in ("default", "min", "max")}
+            bad = False
             for k, v in vals.items():
                 if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                     self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                    bad = True
+            row = FLAG_ROWS.get(name)
+            if not bad and row is not None and row.type is int:
+                self.check_flag_range(spec, path, row.bounds(), vals)
             out[name] = FlagSpec(name, vals["default"], vals["min"], vals["max"])
         return out
+
+    def check_flag_range(self, spec: YMap, path: str, game: tuple[int, int],
+                         vals: dict[str, Any]) -> None:
+        """A flag's range narrows the game's (the flag table's), never widens it, and holds
+        its default: each mistake a problem at the value written."""
+        low, high = game
+        lo = vals["min"] if vals["min"] is not None else low
+        hi = vals["max"] if vals["max"] is not None else high
+        for k, v in (("min", vals["min"]), ("max", vals["max"])):
+            if v is not None and not low <= v <= high:
+                self.problem(self.mark_of(spec, k), f"{path}.{k}",
+                             f"{v} is outside the game's range {low}..{high}")
+        if lo > hi:
+            self.problem(self.mark_of(spec, "min"), f"{path}.min",
+                         f"min {lo} is more than max {hi}")
+        d = vals["default"]
+        if d is not None and not lo <= d <= hi:
+            self.problem(self.mark_of(spec, "default"), f"{path}.default",
+                         f"{d} is outside the flag's range {lo}..{hi}")
 
     def tallies(self, raw: Any) -> tuple[Tally, ...]:
         """``tallies:``: name: {combine, label, default}; one ``score`` sum tally if none."""
@@ -605,7 +681,7 @@ class Compiler:
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
                          "must be 'all' or 'melds'")
         shapes = raw.get("stand_in_self_shapes") or []
-        known = ["standard", *SHAPES]
+        known = list(SHAPES)
         if not isinstance(shapes, list) or any(s not in known for s in shapes):
             self.problem(self.mark_of(raw, "stand_in_self_shapes"),
                          "wildcard.stand_in_self_shapes",
@@ -661,6 +737,7 @@ class Compiler:
             return ()
         ids: dict[str, int] = {}
         tally_names = [t.name for t in tallies]
+        known_tallies = Known(tally_names)  # prepared once: a file may misname thousands
         out: list[Pattern] = []
         replaces_at: list[tuple[int, str, Any]] = []
         for i, path, item in entries:
@@ -671,32 +748,35 @@ class Compiler:
             ids[pid] = origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
-                hint = did_you_mean(str(tally), tally_names)
+                hint = did_you_mean(str(tally), known_tallies)
                 self.problem(self.mark_of(item, "tally"), f"{path}.tally",
                              f"unknown tally '{tally}'{hint}")
                 continue
-            combine = self.combine(item, path, scope)
+            once = self.count_once(item, path, scope)
             when_scope = scope
-            if combine is not None:
-                when_scope = Scope({n: GROUP for n in SET_NAMES[:combine[1]]}, F.ATTRS,
+            if once is not None:
+                when_scope = Scope({n: GROUP for n in SET_NAMES[:once[1]]}, F.ATTRS,
                                    {TILE: F.coerce_tile}, what="name (a combination pattern "
-                                   f"sees only the sets {', '.join(SET_NAMES[:combine[1]])})")
+                                   f"sees only the sets {', '.join(SET_NAMES[:once[1]])})")
                 for key in ("count", "each"):
                     if key in item:
                         self.problem(self.key_mark(item, key), f"{path}.{key}",
-                                     "a combination pattern is counted by the combine-once "
-                                     f"rule; remove {key}")
+                                     "a combination pattern is counted once (count_once:, "
+                                     f"套算一次); remove {key}")
             when = self.expr(item, "when", f"{path}.when", when_scope, default=True)
             value = self.expr(item, "value", f"{path}.value", scope, "number")
             count = None
-            if "count" in item and combine is None:
+            if "count" in item and once is None:
                 count = self.expr(item, "count", f"{path}.count", scope, "number")
             each = None
-            if "each" in item and combine is None:
+            if "each" in item and once is None:
                 if "count" in item:
                     self.problem(self.key_mark(item, "each"), f"{path}.each",
                                  "give count or each, not both (each counts its items)")
-                each = self.expr(item, "each", f"{path}.each", scope)
+                if isinstance(item["each"], YMap):
+                    each = self.each_filter(item["each"], f"{path}.each", scope)
+                else:
+                    each = self.expr(item, "each", f"{path}.each", scope)
                 if each is not None and not is_list(each.type):
                     self.problem(self.mark_of(item, "each"), f"{path}.each",
                                  f"must give a list (e.g. [g for g in pungs if g.dragon]), "
@@ -728,59 +808,154 @@ class Compiler:
                                str(tally), when, value, count, frozenset(map(str, rep)),
                                tuple(also), self.text(item, "notes", f"{path}.notes"), i,
                                self.flag(item, "fallback", f"{path}.fallback"), each,
-                               combine))
+                               once, self.tiers(item, path, scope)))
+        known_ids = Known(ids)
         for _i, path, item in replaces_at:
             rep = item.get("replaces") or []
             if isinstance(rep, str):
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
                 if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
-                    hint = did_you_mean(str(r), list(ids))
+                    hint = did_you_mean(str(r), known_ids)
                     container = item.get("replaces")
                     self.problem(self.mark_of(container, j) if isinstance(container, YList)
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
                                  f"no pattern with id '{r}'{hint}")
         return tuple(out)
 
-    def ties(self, raw: Any, ids: set[str]) -> tuple[str, frozenset[str]]:
-        """Read ``ties: {order: found|sets, prefer: [pattern ids]}``."""
-        raw = self.mapping(raw, TIES, "ties")
+    def tiers(self, item: YMap, path: str, scope: Scope) -> tuple[Tier, ...]:
+        """A pattern's ``tiers:``: each {when, name, name_en}; a ``{fact}`` or
+        ``{fact:a|b}`` in a name must be a number the pattern's expressions can use."""
+        out = []
+        for _i, at, entry in self.entries(item.get("tiers"), TIERS, f"{path}.tiers",
+                                          self.mark_of(item, "tiers")) or ():
+            when = self.expr(entry, "when", f"{at}.when", scope, default=True)
+            name = self.text(entry, "name", f"{at}.name", required=True)
+            name_en = self.text(entry, "name_en", f"{at}.name_en", default=name)
+            for key, text in (("name", name), ("name_en", name_en)):
+                for m in re.finditer(r"\{([^{}:]*)(?::[^{}]*)?\}", text):
+                    try:
+                        ok = is_numeric(compile_expr(m.group(1), scope).type)
+                    except ExprError:
+                        ok = False
+                    if not ok or not re.fullmatch(r"[a-z_][a-z0-9_]*", m.group(1)):
+                        self.problem(self.mark_of(entry, key), f"{at}.{key}",
+                                     f"{{{m.group(1)}}} is not a number a pattern can use "
+                                     "(write {fact} or {fact:alt0|alt1|...})")
+            if when is not None:
+                out.append(Tier(when, name, name_en))
+        return tuple(out)
+
+    def ties(self, raw: Any, ids: set[str], at: str = "tooling.ties",
+             where: Mark | None = None) -> tuple[str, frozenset[str]]:
+        """Read ``tooling.ties: {order: found|sets, prefer: [pattern ids]}``."""
+        raw = self.mapping(raw, TIES, at, where)
         if raw is None:
             return "found", frozenset()
         order = raw.get("order", "found")
         if order not in ("found", "sets"):
-            self.problem(self.mark_of(raw, "order"), "ties.order", "must be 'found' or 'sets'")
+            self.problem(self.mark_of(raw, "order"), f"{at}.order", "must be 'found' or 'sets'")
             order = "found"
         prefer = raw.get("prefer") or []
         if not isinstance(prefer, list):
-            self.problem(self.mark_of(raw, "prefer"), "ties.prefer",
+            self.problem(self.mark_of(raw, "prefer"), f"{at}.prefer",
                          "must be a list of pattern ids")
             prefer = []
+        known = Known(ids)
         for j, pid in enumerate(prefer):
             if pid not in ids:
-                hint = did_you_mean(str(pid), list(ids))
+                hint = did_you_mean(str(pid), known)
                 self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
-                             else self.mark_of(raw, "prefer"), f"ties.prefer[{j}]",
+                             else self.mark_of(raw, "prefer"), f"{at}.prefer[{j}]",
                              f"no pattern with id '{pid}'{hint}")
         return str(order), frozenset(map(str, prefer))
 
-    def combine(self, item: YMap, path: str, scope: Scope) -> tuple[str, int] | None:
-        """Read ``combine: {of: LIST, sets: N}`` (a list of groups, 2..4 sets)."""
-        raw = self.mapping(item.get("combine"), COMBINE, f"{path}.combine",
-                           self.mark_of(item, "combine"))
+    def count_once(self, item: YMap, path: str, scope: Scope) -> tuple[str, int] | None:
+        """Read ``count_once: {of: LIST, sets: N}`` (a list of groups, 2..4 sets), or its old
+        spelling ``combine:`` (with a notice: under ``tallies:`` combine means how values add up)."""
+        key = COUNT_ONCE
+        if OLD_COUNT_ONCE in item:
+            if COUNT_ONCE in item:
+                self.problem(self.key_mark(item, OLD_COUNT_ONCE), f"{path}.{OLD_COUNT_ONCE}",
+                             "give count_once only (combine is its old spelling)")
+                return None
+            key = OLD_COUNT_ONCE
+            self.notice(self.key_mark(item, key), f"{path}.{key}",
+                        "a combination pattern's 'combine:' is now spelt 'count_once:' "
+                        "(套算一次); the old spelling still works")
+        raw = self.mapping(item.get(key), COUNT_ONCE_SECTION, f"{path}.{key}",
+                           self.mark_of(item, key))
         if raw is None:
             return None
+        path = f"{path}.{key}"
         of, n = raw.get("of"), raw.get("sets")
         if not isinstance(of, str) or scope.names.get(of) != list_of(GROUP):
             lists = sorted(k for k, v in scope.names.items() if v == list_of(GROUP))
-            self.problem(self.mark_of(raw, "of"), f"{path}.combine.of",
+            self.problem(self.mark_of(raw, "of"), f"{path}.of",
                          f"must name a list of groups: {', '.join(lists)}")
             return None
         if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= MAX_SETS:
-            self.problem(self.mark_of(raw, "sets"), f"{path}.combine.sets",
+            self.problem(self.mark_of(raw, "sets"), f"{path}.sets",
                          f"must be a whole number from 2 to {MAX_SETS}")
             return None
         return of, n
+
+    def each_filter(self, raw: YMap, path: str, scope: Scope) -> Compiled | None:
+        """Read ``each: {of: LIST, ATTR: VALUE, ...}``: the items of a list of groups (or of
+        tiles) whose attributes have these values, compiled as the list comprehension it
+        stands for; None (and a problem at the key) when it does not fit.
+
+        ``{of: pungs, dragon: true, kong: false}`` is ``[g for g in pungs if g.dragon and
+        not g.kong]``; a true/false attribute takes true or false, a number or text
+        attribute a value it must equal (``{of: tiles, suit: m}``).
+        """
+        lists = {n: e for n, t in scope.names.items()
+                 for e in (GROUP, TILE) if t == list_of(e)}
+        of = raw.get("of")
+        if not isinstance(of, str) or of not in lists:
+            hint = did_you_mean(of, lists) if isinstance(of, str) else ""
+            self.problem(self.mark_of(raw, "of") if "of" in raw else raw.mark, f"{path}.of",
+                         ("missing: " if of is None else f"'{of}' is not a list of groups or "
+                          f"tiles{hint}; ") + f"of: names one of {', '.join(sorted(lists))}")
+            return None
+        elem = lists[of]
+        attrs = F.ATTRS[elem]
+        var = "g" if elem == GROUP else "t"
+        conds: list[str] = []
+        ok = True
+        for k, v in raw.items():
+            if k == "of":
+                continue
+            attr = attrs.get(k)
+            if attr is None:
+                self.problem(self.key_mark(raw, k), f"{path}.{k}",
+                             f"'{k}' is not an attribute of a {elem}{did_you_mean(k, attrs)}")
+                ok = False
+            elif attr.type == BOOL:
+                if not isinstance(v, bool):
+                    self.problem(self.mark_of(raw, k), f"{path}.{k}", "must be true or false")
+                    ok = False
+                conds.append(f"{var}.{k}" if v else f"not {var}.{k}")
+            elif attr.type in (INT, STR) and isinstance(v, int if attr.type == INT else str) \
+                    and not isinstance(v, bool):
+                conds.append(f"{var}.{k} == {v!r}")
+            else:
+                want = {INT: "a whole number", STR: "text"}.get(attr.type)
+                self.problem(self.mark_of(raw, k), f"{path}.{k}",
+                             f"must be {want}" if want else f"a {attr.type} cannot be matched "
+                             "here; write each: as an expression")
+                ok = False
+        if not ok:
+            return None
+        src = f"[{var} for {var} in {of}{' if ' + ' and '.join(conds) if conds else ''}]"
+        try:
+            c = compile_expr(src, scope, metered=self.metered)
+        except ExprError as e:  # pragma: no cover - every part was checked above
+            self.problem(raw.mark, path, e.message)
+            return None
+        mk = raw.mark
+        c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
+        return c
 
     def payment(self, raw: Any, names: dict[str, Type], opt_scope: Scope) -> Payment | None:
         """``payment:``: pays, amount, the ``let`` chain and 承包; None if it has a problem."""

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 from ..errors import Problem, RulesetError
 
@@ -48,7 +49,19 @@ def _c_loader() -> type[Any]:
     return yaml.SafeLoader
 
 
-_C_LOADER = _c_loader()
+_C_LOADER: type[Any] | None = None  # set by _import_yaml()
+
+
+def _import_yaml() -> type[Any]:
+    """Import PyYAML on first use and return the loader to use: a ruleset read from the
+    compiled-ruleset cache (:mod:`scorer.rules.cache`) never needs it, so neither does
+    the start-up of ``mjscore score``."""
+    global yaml, _C_LOADER
+    if _C_LOADER is None:
+        import yaml
+
+        _C_LOADER = _c_loader()
+    return _C_LOADER
 
 
 @dataclass(frozen=True)
@@ -112,12 +125,13 @@ def load(text: str, file: str, trusted: bool = False,
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
     _check_flow_depth(text, file)
+    c_loader = _import_yaml()
     try:
         # Nodes only (compose), never Python objects from tags. libyaml (from 0.2.5) refuses
         # more than 1000 levels of nesting and is 14 times faster than the pure-Python
         # reader (0.06 s instead of 0.8 s for a 400 KiB file); without it, the pure-Python
         # reader's RecursionError on absurd nesting is caught below.
-        loader = _C_LOADER if (trusted or _C_LOADER is not yaml.SafeLoader) else yaml.SafeLoader
+        loader = c_loader if (trusted or c_loader is not yaml.SafeLoader) else yaml.SafeLoader
         node = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark

@@ -14,7 +14,7 @@ A :class:`Group` records which of its logical tiles are played by jokers
 (``wild``), so later stages can tell a wildcard used as its own face from one
 that stands in for another tile.
 
-Shapes (see :data:`SHAPES`):
+Shapes (one row each in :data:`scorer.search.shapes.SHAPES`):
 
 * ``standard``      a pair + N sets (N = 4 for 14-tile hands, 5 for Xiamen's 17)
 * ``seven_pairs``   seven pairs; four identical tiles may count as two pairs
@@ -524,7 +524,7 @@ def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None
     Jokers read as honors, in every combination (with ``codes``, one per
     combination of codes, as in :func:`gapped_honors`). The tile count is the
     hand's (checked before), so this shape may sit beside fixed melds of
-    honors (see ``readings.MELD_SHAPES``).
+    honors (see the ``melds`` of its row in :mod:`scorer.search.shapes`).
 
     >>> c = [0] * 34; c[27] = 3; c[28] = 2; c[33] = 1
     >>> len(all_honors(tuple(c), 0)), len(all_honors(tuple(c), 2))  # 2 jokers: 28 multisets
@@ -593,7 +593,7 @@ def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
 
     The concealed tiles hold a pair and some sets (3n + 2 tiles); the knitted
     straight stands for three of the sets, so it needs n >= 3 (it may sit beside
-    one fixed meld, see ``readings.MELD_SHAPES``). Its tiles form three 'knit'
+    one fixed meld, see the ``melds`` of its row in :mod:`scorer.search.shapes`). Its tiles form three 'knit'
     groups (e.g. 147m); the rest is decomposed as the standard shape.
 
     >>> from scorer.model.notation import parse_tiles

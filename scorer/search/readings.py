@@ -16,7 +16,7 @@ How the physical tiles are read is the table's wildcard model, a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
@@ -26,6 +26,7 @@ from ..model.hand import Hand, Meld, format_tiles
 from ..model.notation import chow_offer_message
 from . import decompose as D
 from .decompose import Group
+from .shapes import SHAPES, Shape, any_meld
 
 ALL_TILES = tuple(range(T.NUM_KINDS))
 
@@ -89,8 +90,16 @@ def describe_group(g: Group) -> str:
             wild.remove(t)
             s = s[:-1] + "*" + s[-1] if t < 27 else s + "*"
         parts.append(s)
-    # merge the suffixes of a suited run: 1m 2*m 3m -> 12*3m
-    text = ""
+    return join_group(g, parts)
+
+
+def join_group(g: Group, parts: list[str]) -> str:
+    """Write a group from its tiles already spelt one by one (marks included): a suited
+    run shares one suffix, a meld is bracketed.
+
+    >>> join_group(Group("chow", (0, 1, 2), ()), ["1m", "2*m", "3m"])
+    '12*3m'
+    """
     if g.tiles and g.tiles[0] < 27 and all(T.suit_of(t) == T.suit_of(g.tiles[0]) for t in g.tiles):
         text = "".join(p[:-1] for p in parts) + parts[0][-1]
     else:
@@ -234,21 +243,21 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     concealed_sets = sets - len(interp.melds)
     cands = free_candidates(interp, spec)
     meld_tiles = frozenset(t for opts in interp.melds for g in opts for t in g.tiles)
-    for shape in shapes:
+    for name in shapes:
+        shape = _shape(name)
         melds = interp.melds
-        meld_ok = MELD_SHAPES.get(shape)
-        if meld_ok is not None:
+        meld_ok = shape.melds
+        if meld_ok is not None and meld_ok is not any_meld:
             melds = tuple(tuple(g for g in opts if meld_ok(g)) for opts in melds)
-        possible = SHAPE_POSSIBLE.get(shape)
-        for counts, win_tile in _stand_in_variants(interp, spec, shape):
+        possible = shape.possible
+        for counts, win_tile in _stand_in_variants(interp, spec, name):
             if possible is not None and not possible(counts):
                 continue  # a cheap necessary condition fails: skip the shape's search
-            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
-                else None
+            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape.coded else None
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
                                  codes)
             for d in decomps:
-                if shape in NO_WIN_SHAPES:
+                if not shape.needs_win:
                     d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
                     for meld_groups in product(*melds):
@@ -274,17 +283,17 @@ def completes(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
     """
     concealed_sets = sets - len(interp.melds)
     meld_tiles = frozenset(t for opts in interp.melds for g in opts for t in g.tiles)
-    for shape in shapes:
-        meld_ok = MELD_SHAPES.get(shape)
+    for name in shapes:
+        shape = _shape(name)
+        meld_ok = shape.melds
         if meld_ok is not None and not all(any(meld_ok(g) for g in opts)
                                            for opts in interp.melds):
             continue
-        possible = SHAPE_POSSIBLE.get(shape)
-        for counts, win_tile in _stand_in_variants(interp, spec, shape):
+        possible = shape.possible
+        for counts, win_tile in _stand_in_variants(interp, spec, name):
             if possible is not None and not possible(counts):
                 continue
-            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape in CODED_SHAPES \
-                else None
+            codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape.coded else None
             if _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds), codes):
                 return True
     return False
@@ -372,8 +381,8 @@ def free_candidates(interp: Interpretation, spec: WildSpec) -> tuple[int, ...]:
     for cls in classes:
         fresh = [t for t in cls if t in allowed and t not in keep]
         keep.update(fresh[:k])
-    # a free chow of fresh tiles needs its neighbours: keep every tile that starts or
-    # completes a chow with a kept suited tile
+    # no neighbours are kept for chows: a free set reads as every chow through a kept
+    # tile, its other tiles being no candidates (decompose.free_readings)
     return tuple(sorted(t for t in keep if t in allowed))
 
 
@@ -391,18 +400,18 @@ def _stand_in_variants(interp: Interpretation, spec: WildSpec, shape: str) -> It
             yield tuple(counts), spec.stand_in
 
 
-def _decompose(shape: str, counts: tuple[int, ...], jokers: int, sets: int,
+def _shape(name: str) -> Shape:
+    shape = SHAPES.get(name)
+    if shape is None:  # the ruleset schema refuses unknown shapes: a caller's mistake
+        raise ValueError(f"unknown shape {name!r}")
+    return shape
+
+
+def _decompose(shape: Shape, counts: tuple[int, ...], jokers: int, sets: int,
                has_melds: bool, codes: tuple[int, ...] | None = None) -> tuple[tuple[Group, ...], ...]:
-    if shape == "standard":
-        return D.standard(counts, jokers, sets) if sets >= 0 else ()
-    if has_melds and shape not in MELD_SHAPES:
+    if has_melds and shape.melds is None:
         return ()
-    fn = SHAPES.get(shape)
-    if fn is None:
-        raise ValueError(f"unknown shape {shape!r}")
-    if shape in CODED_SHAPES:
-        return fn(counts, jokers, codes)
-    return fn(counts, jokers)
+    return shape.find(counts, jokers, sets, codes)
 
 
 def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...]:
@@ -413,12 +422,12 @@ def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...
     return tuple(sorted(loose if g == D.LOOSE_JOKER else g for g in groups))
 
 
-def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
+def _place_win(shape: Shape, melds: tuple[Group, ...], groups: tuple[Group, ...],
                win_tile: int | None, self_draw: bool, out: dict[Reading, None],
                once: bool = False) -> None:
-    if shape in NO_WIN_SHAPES:
+    if not shape.needs_win:
         # judged without the winning tile: it completes no group
-        out[Reading(shape, melds + groups, -1, win_tile is None, win_tile)] = None
+        out[Reading(shape.name, melds + groups, -1, win_tile is None, win_tile)] = None
         return
     seen: set[Group] = set()
     for k, g in enumerate(groups):
@@ -433,43 +442,8 @@ def _place_win(shape: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
         concealed = self_draw or g.kind not in ("pung", "kong")
         won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True, concealed)
         rest = (*groups[:k], won, *groups[k + 1:])
-        out[Reading(shape, melds + rest, len(melds) + k, win_tile is None, win_tile)] = None
+        out[Reading(shape.name, melds + rest, len(melds) + k, win_tile is None, win_tile)] = None
         if once:
             return
 
 
-SHAPES = {
-    "seven_pairs": D.seven_pairs,
-    "thirteen_orphans": D.thirteen_orphans,
-    "honors_knitted": D.honors_knitted,
-    "knitted_straight": D.knitted_straight,
-    "gapped_honors": D.gapped_honors,
-    "all_honors": D.all_honors,
-    "as_held": D.as_held,
-}
-
-# Shapes whose function takes a third argument, the tile codes of tile_codes(), and fills
-# wildcards once per combination of codes (the shapes judged by kind of tile).
-CODED_SHAPES = frozenset({"gapped_honors", "all_honors"})
-
-# Cheap necessary conditions on the natural tile counts, checked before a shape's search.
-SHAPE_POSSIBLE: dict[str, Callable[[tuple[int, ...]], bool]] = {
-    "seven_pairs": lambda c: max(c) <= 4,
-    "thirteen_orphans": lambda c: all(n == 0 for t, n in enumerate(c) if t not in D.ORPHANS),
-    "gapped_honors": lambda c: max(c) <= 1,  # fourteen distinct tiles
-    "all_honors": lambda c: not any(c[:27]),
-}
-
-# Shapes other than 'standard' that a hand with fixed melds may take, with the test each
-# meld's reading must pass (乱风: claimed pungs of honors are fine, any suited meld is not;
-# as_held, 三金倒: the melds as they are).
-MELD_SHAPES: dict[str, Callable[[Group], bool]] = {
-    "all_honors": lambda g: all(T.is_honor(t) for t in g.tiles),
-    "as_held": lambda g: True,
-    # a knitted straight holds three sets; the fourth may be any fixed meld
-    "knitted_straight": lambda g: True,
-}
-# Shapes that exist only for one hand size (a ruleset with another hand_size is refused).
-SHAPE_SIZES = {"seven_pairs": 14, "thirteen_orphans": 14, "gapped_honors": 14}
-# Shapes judged without the winning tile: it completes no group (Reading.win == -1).
-NO_WIN_SHAPES = frozenset({"as_held"})

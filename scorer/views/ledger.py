@@ -64,8 +64,9 @@ def totals_csv_rows(t: Totals, header: bool = False) -> list[list[Any]]:
     return rows
 
 
-def totals_table(t: Totals) -> str:
+def totals_table(t: Totals, noun: str = "hand") -> str:
     """The totals for people at the table: a heading, a row per player, the transfers.
+    ``noun`` names what was totalled (``"round"`` for a session of 血战 rounds).
 
     >>> from scorer.ledger import book
     >>> print(totals_table(book([{"payments": {"E": 6, "S": -2, "W": -2, "N": -2}}],
@@ -87,7 +88,8 @@ def totals_table(t: Totals) -> str:
     from tabulate import tabulate  # imported here, as in the report: keeps start-up fast
 
     seat = t.by != "player"
-    head = f"Totals of {t.hands} hand{'' if t.hands == 1 else 's'}, per {'seat' if seat else 'player'}"
+    head = f"Totals of {t.hands} {noun}{'' if t.hands == 1 else 's'}, per " \
+        f"{'seat' if seat else 'player'}"
     if t.stake != 1:
         head += f", at {decimal_text(t.stake)} a point"
     lines = [head]
@@ -104,7 +106,8 @@ def totals_table(t: Totals) -> str:
              ("+" if r.net > 0 else "") + decimal_text(r.net), r.hands_won] for r in t.rows]
     lines.append("")
     lines.append(tabulate(rows, headers=["seat" if seat else "player", "won", "lost", "net",
-                                         "hands won"], tablefmt="simple",
+                                         "wins" if noun != "hand" else "hands won"],
+                          tablefmt="simple",
                           colalign=("left", "right", "right", "right", "right"),
                           disable_numparse=True))
     lines.append("")

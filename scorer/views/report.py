@@ -1,41 +1,114 @@
 """Render results: the human report, the JSON of docs/contract.md#json, and the explain list.
 
 One renderer per output form; the CLI and the batch command both call these,
-so a hand printed by ``score`` and by ``batch`` looks the same.
+so a hand printed by ``score`` and by ``batch`` looks the same. Every word the
+report prints comes from the message catalogue (:mod:`.i18n`) in zh or en.
+
+The report is meant to be checked against the tiles on the table:
+
+* ``Hand:`` is the hand as typed (the user's grouping and order, spelling normalised);
+  the sorted normal form (JSON ``hand``) follows as ``Sorted:`` when it differs;
+* the reading marks every tile that is not what it shows: ``*`` a wildcard playing the
+  tile it precedes, ``~`` a stand-in (Jinhua's 白板) played as the wildcard's face, ``←``
+  the group the winning tile completed, explained once by a legend line (only in a
+  ruleset with wildcards);
+* a pattern that hinges on the wait (its condition reads a fact of
+  :data:`scorer.rules.facts.WAIT_FACTS`) gets a "why" line: the hand without its
+  winning tile and what it waited on (:func:`scorer.engine.waits.wait_facts`);
+* a pattern that names its tiers (``tiers:`` in the ruleset) shows the tier's name
+  beside its formula (``双财飘 (财飘: 2^(飘 2 + 1)) = 番 8``).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.scoring import Hit, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, render
 from ..model import tiles as T
+from ..model.hand import Hand
 from ..rules.flags import echo
-from ..rules.model import Ruleset, show
+from ..rules.model import Ruleset
 from ..search.decompose import Group
-from ..search.readings import describe_group
+from ..search.readings import Reading, describe_group, join_group
+from ..text import show
+from .i18n import heads, t
+from .table import simple
 
+WILD_MARK = "*"  # a wildcard playing the tile it follows (as in the notation)
+STAND_IN_MARK = "~"  # a stand-in (白板) played as the wildcard's face
+WIN_MARK = "←"  # the group the winning tile completed
+
+HEAD_KEYS = ["head_hand", "head_sorted", "head_tiles", "head_options", "head_flowers",
+             "head_reading", "head_legend", "head_wildcard", "head_stand_in", "head_why",
+             "head_pattern", "head_replaced", "head_payment"]
+
+# kept for callers that read the role words (the seat table): the English ones
 ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
 
 
 def pattern_name(h: Hit | Any, lang: str) -> str:
+    """The pattern's name in ``lang``, e.g. ``暴头`` or ``Wildcard pair (bao tou)``."""
     p = h.pattern if isinstance(h, Hit) else h
     return p.name if lang == "zh" else p.name_en
 
 
 def labels(rs: Ruleset, lang: str) -> dict[str, str]:
+    """The names formulas show for the ruleset's values, e.g. ``{'fan': '番', ...}``."""
     out = {k: (zh if lang == "zh" else en) for k, (zh, en) in rs.labels.items()}
     for let in rs.payment.lets:
         out.setdefault(let.name, let.label if lang == "zh" else let.label_en)
     return out
 
 
+def wildcard_word(rs: Ruleset, lang: str) -> str:
+    """What the table calls the wildcard: the ruleset's label ``wildcard`` if it has one
+    (Xiamen: 金), else 财神 / wildcard.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> wildcard_word(load_ruleset("hangzhou"), "zh")
+    '财神'
+    """
+    if "wildcard" in rs.labels:
+        zh, en = rs.labels["wildcard"]
+        return zh if lang == "zh" or not en else en
+    return "财神" if lang == "zh" else "wildcard"
+
+
+# ----------------------------------------------------------------------------- the hand as typed
+def written_glyphs(hand: Hand) -> str:
+    """The hand as Unicode tiles in the order typed: melds in brackets, the winning tile apart.
+
+    >>> from scorer.model.notation import parse_hand
+    >>> written_glyphs(parse_hand("[EEE]789s123m55p23p4p"))
+    '[🀀🀀🀀] 🀖🀗🀘🀇🀈🀉🀝🀝🀚🀛 🀜'
+    """
+    if not hand.sources:
+        return hand.unicode()
+    meld_at = {m.position for m in hand.melds}
+    melds: dict[int, list[int]] = {}
+    concealed: list[int] = []
+    for tile, pos in hand.sources:
+        if pos in meld_at:
+            melds.setdefault(pos, []).append(tile)
+        else:
+            concealed.append(tile)
+    parts = ["[" + "".join(T.glyph(x) for x in ts) + "]" for ts in melds.values()]
+    if concealed:
+        parts.append("".join(T.glyph(x) for x in concealed[:-1]))
+        parts.append(T.glyph(concealed[-1]))
+    return " ".join(p for p in parts if p)
+
+
 # ----------------------------------------------------------------------------- wildcards
 def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]]:
-    """What each physical wildcard tile stands for in a reading.
+    """What each physical wildcard tile stands for in a reading, one dict per tile:
+    ``index`` (among the tiles as typed), ``position`` (character), ``face``, ``reads``,
+    ``as_self`` and ``group`` (the index of the reading's group it sits in).
 
     Physical wildcards are matched to the groups' wildcard slots in the order
     written; the winning tile (written last) goes to the group it completed.
@@ -46,12 +119,12 @@ def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
         return []
     hand = result.hand
     # physical wildcard tiles in the order written, with their index among all tiles
-    phys = [(i, pos, t) for i, (t, pos) in enumerate(hand.sources) if t == face]
-    meld_slots: dict[int, list[int]] = defaultdict(list)
-    concealed_slots: list[int] = []
-    win_slot: int | None = None
+    phys = [(i, pos, x) for i, (x, pos) in enumerate(hand.sources) if x == face]
+    meld_slots: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    concealed_slots: list[tuple[int, int]] = []
+    win_slot: tuple[int, int] | None = None
     for k, g in enumerate(s.reading.groups):
-        wild = list(g.wild)
+        wild = [(w, k) for w in g.wild]
         if g.meld >= 0:
             meld_slots[g.meld].extend(wild)
             continue
@@ -61,35 +134,318 @@ def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     out = []
     meld_of_pos = {m.position: i for i, m in enumerate(hand.melds)}
     total = len(hand.sources)
-    for i, pos, _t in phys:
+    for i, pos, _x in phys:
+        slot: tuple[int, int] | None
         if pos in meld_of_pos:
             slots = meld_slots[meld_of_pos[pos]]
-            reads = slots.pop(0) if slots else face
+            slot = slots.pop(0) if slots else None
         elif i == total - 1 and win_slot is not None:
-            reads = win_slot
+            slot = win_slot
         else:
-            reads = concealed_slots.pop(0) if concealed_slots else face
+            slot = concealed_slots.pop(0) if concealed_slots else None
+        reads, group = slot if slot is not None else (face, -1)
         out.append({"index": i, "position": pos, "face": T.name(face), "reads": T.name(reads),
-                    "as_self": reads == face})
+                    "as_self": reads == face, "group": group})
     return out
 
 
-def stand_in_text(result: Result, s: Scored | None = None) -> str:
-    """How the stand-in tiles (Jinhua's 白板) read, e.g. ``P ×2 → 3m, itself``; '' if none.
+def stand_in_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]]:
+    """What each physical stand-in tile (Jinhua's and Xiamen's 白板) is in a reading, one
+    dict per tile: ``index``, ``position``, ``tile`` (``P``), ``reads`` (the wildcard's face,
+    or the tile itself where a shape lets it count as itself), ``as_self``, ``group``.
 
-    A stand-in is an ordinary copy of the wildcard's face; where a shape lets
-    it count as itself, the reading holds it as a natural tile of its own.
+    A stand-in is an ordinary copy of the wildcard's face: every natural copy of the face
+    in a reading is a stand-in (the face's own copies are wildcards), matched to the
+    physical stand-ins in the order written, the winning tile to the group it completed.
     """
-    s = s or result.best
+    return _stand_ins(result, (s or result.best).reading)
+
+
+def _stand_ins(result: Result, reading: Reading) -> list[dict[str, Any]]:
     spec = result.table.wild
-    if spec.stand_in is None or spec.face is None or spec.stand_in == spec.face:
+    st, face = spec.stand_in, spec.face
+    if st is None or face is None or st == face:
+        return []
+    hand = result.hand
+    phys = [(i, pos) for i, (x, pos) in enumerate(hand.sources) if x == st]
+    if not phys:
+        return []
+    meld_of_pos = {m.position: i for i, m in enumerate(hand.melds)}
+    # the reading's slots for a stand-in: a natural copy of the face, or of the stand-in
+    meld_slots: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    concealed_slots: list[tuple[int, int]] = []
+    win_slot: tuple[int, int] | None = None
+    for k, g in enumerate(reading.groups):
+        nat = [x for x in g.naturals if x in (face, st)]
+        slots = [(x, k) for x in nat]
+        if g.meld >= 0:
+            meld_slots[g.meld].extend(slots)
+            continue
+        if (k == reading.win and not reading.win_wild and hand.winning == st
+                and reading.win_natural in (face, st) and reading.win_natural in nat):
+            win_slot = (reading.win_natural, k)
+            slots.remove(win_slot)
+        concealed_slots.extend(slots)
+    total = len(hand.sources)
+    out = []
+    for i, pos in phys:
+        slot: tuple[int, int] | None
+        if pos in meld_of_pos:
+            ms = meld_slots[meld_of_pos[pos]]
+            slot = ms.pop(0) if ms else None
+        elif i == total - 1 and win_slot is not None:
+            slot = win_slot
+        else:
+            # a stand-in as itself (七风's 白板) before one read as the face
+            slot = None
+            for j, sl in enumerate(concealed_slots):
+                if sl[0] == st:
+                    slot = concealed_slots.pop(j)
+                    break
+            if slot is None and concealed_slots:
+                slot = concealed_slots.pop(0)
+        reads, group = slot if slot is not None else (face, -1)
+        out.append({"index": i, "position": pos, "tile": T.name(st), "reads": T.name(reads),
+                    "as_self": reads == st, "group": group})
+    return out
+
+
+def stand_in_text(result: Result, s: Scored | None = None, lang: str = "en") -> str:
+    """How the stand-in tiles read, e.g. ``P ×2 → 3m, 3m``; '' if the hand holds none.
+
+    >>> from scorer.engine.scoring import score
+    >>> from scorer.engine.context import Context
+    >>> stand_in_text(score("2mP4m456p789s234s55s", "jinhua", Context(self_draw=True,
+    ...                     wild="3m")))
+    'P ×1 → 3m'
+    """
+    sm = stand_in_map(result, s)
+    if not sm:
         return ""
-    held = sum(1 for t, _ in result.hand.sources if t == spec.stand_in)
-    if not held:
+    return f"{sm[0]['tile']} ×{len(sm)} → {reads_text(sm, lang)}"
+
+
+def reads_text(tiles: list[dict[str, Any]], lang: str = "zh") -> str:
+    """What physical tiles became, repeats counted: ``9m, 5s``, ``3m (itself) ×3``.
+
+    >>> reads_text([{"reads": "3m", "as_self": True}] * 3, "en")
+    '3m (itself) ×3'
+    """
+    out: dict[str, int] = {}
+    for x in tiles:
+        text = t("reads_itself", lang, tile=x["reads"]) if x["as_self"] else x["reads"]
+        out[text] = out.get(text, 0) + 1
+    return ", ".join(k + (f" ×{n}" if n > 1 else "") for k, n in out.items())
+
+
+def group_texts(result: Result, s: Scored | None = None) -> list[str]:
+    """Each group of the reading as written in the report: a wildcard's tile with ``*``, a
+    stand-in played as the face with ``~``, the group the winning tile completed with ``←``.
+
+    >>> from scorer.engine.scoring import score
+    >>> from scorer.engine.context import Context
+    >>> group_texts(score("2mP4m456p789s234s55s", "jinhua", Context(self_draw=True, wild="3m")))
+    ['23~4m', '456p', '234s', '789s', '55s←']
+    """
+    return _group_texts(result, (s or result.best).reading)
+
+
+def _group_texts(result: Result, reading: Reading) -> list[str]:
+    stand: defaultdict[int, int] = defaultdict(int)
+    for x in _stand_ins(result, reading):
+        if not x["as_self"] and x["group"] >= 0:
+            stand[x["group"]] += 1
+    face = result.table.wild.face
+    out = []
+    for k, g in enumerate(reading.groups):
+        text = _marked_group(g, face, stand[k]) if stand[k] else describe_group(g)
+        out.append(text + (WIN_MARK if k == reading.win else ""))
+    return out
+
+
+def _marked_group(g: Group, face: int | None, stand_ins: int) -> str:
+    """A group with its wildcard tiles marked ``*`` and ``stand_ins`` natural copies of the
+    face marked ``~`` (describe_group's spelling otherwise: ``23~4m``, ``[2*3~4m]``)."""
+    wild = list(g.wild)
+    left = stand_ins
+    parts: list[str] = []
+    for x in g.tiles:
+        mark = ""
+        if x in wild:
+            wild.remove(x)
+            mark = WILD_MARK
+        elif x == face and left:
+            left -= 1
+            mark = STAND_IN_MARK
+        name = T.name(x)
+        parts.append(name[:-1] + mark + name[-1] if x < 27 else name + mark)
+    return join_group(g, parts)
+
+
+def legend(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
+    """The one line that explains the reading's marks, in a ruleset with wildcards; ''
+    in one without (MCR, Sichuan), whose readings carry only ``←``.
+
+    >>> from scorer.engine.scoring import score
+    >>> from scorer.engine.context import Context
+    >>> legend(score("2mP4m456p789s234s55s", "jinhua", Context(self_draw=True, wild="3m")), "en")
+    '~ = P standing in for 3m · ← = completed by the winning tile'
+    """
+    rs, spec = result.ruleset, result.table.wild
+    if rs.wildcard is None:
         return ""
-    as_self = sum(g.naturals.count(spec.stand_in) for g in s.reading.groups)
-    reads = [T.name(spec.face)] * (held - as_self) + ["itself"] * as_self
-    return f"{T.name(spec.stand_in)} ×{held} → {', '.join(reads)}"
+    s = s or result.best
+    items = []
+    # only the marks this reading carries (and ←, which every reading has)
+    if spec.face is not None and any(g.wild for g in s.reading.groups):
+        word = wildcard_word(rs, lang)
+        items.append(t("legend_wild", lang, mark=WILD_MARK, face=T.name(spec.face)).replace(
+            "财神" if lang == "zh" else "wildcard", word, 1))
+    if spec.face is not None and any(not x["as_self"] for x in stand_in_map(result, s)):
+        items.append(t("legend_stand_in", lang, mark=STAND_IN_MARK,
+                       tile=T.name(spec.stand_in or 0), face=T.name(spec.face)))
+    items.append(t("legend_win", lang, mark=WIN_MARK))
+    return " · ".join(items)
+
+
+def _shape_word(shape: str, lang: str) -> str:
+    from .i18n import MESSAGES
+
+    key = "shape_" + shape
+    return t(key, lang) if key in MESSAGES else shape.replace("_", " ")
+
+
+def reading_text(result: Result, s: Scored | None = None, lang: str = "zh") -> str:
+    """The reading line: the marked groups, then the shape, e.g.
+    ``123m 456p 234s 789s 9*9m←   (standard)``; in a ruleset without wildcards the
+    shape is followed by what ``←`` means (there is no legend line there)."""
+    s = s or result.best
+    shape = _shape_word(s.reading.shape, lang)
+    if result.ruleset.wildcard is None:
+        shape += ("；" if lang == "zh" else "; ") + t("legend_win", lang, mark=WIN_MARK)
+    open_, close = ("（", "）") if lang == "zh" else ("(", ")")
+    return " ".join(group_texts(result, s)) + f"   {open_}{shape}{close}"
+
+
+# ----------------------------------------------------------------------------- why lines
+def wait_patterns(s: Scored) -> list[Hit]:
+    """The patterns of a reading that hinge on the wait: those whose condition or value
+    reads a fact of :data:`~scorer.rules.facts.WAIT_FACTS` (``lone_wild``, ``wait``)."""
+    from ..rules.facts import WAIT_FACTS
+
+    return [h for h in s.hits
+            if (h.pattern.when.names | h.pattern.value.names) & WAIT_FACTS]
+
+
+def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
+    """The hand without its winning tile and what it waited on, in players' words, e.g.
+    ``without the winning 9m: 123m 456p 234s 789s + a lone 财神 — waiting on every tile``.
+
+    The groups are the reading's other groups; what is left of the winning tile's group
+    is "a lone 财神" (a wildcard), "a lone 9m" (a tile), or the partial set (``12m``).
+    """
+    from ..engine.waits import wait_facts
+
+    s = s or result.best
+    r = s.reading
+    win = result.hand.winning
+    texts = group_texts(result, s)
+    rest = [x for k, x in enumerate(texts) if k != r.win]
+    g = r.win_group
+    if g is not None:
+        left = list(g.tiles)
+        wild = list(g.wild)
+        # take the winning tile out of its group: a wildcard slot if it was a wildcard
+        if r.win_wild and wild:
+            w = wild.pop(0)
+            left.remove(w)
+        else:
+            natural = r.win_natural if r.win_natural is not None else win
+            if natural in left:
+                left.remove(natural)
+        if len(left) == 1:
+            lone = wildcard_word(result.ruleset, lang) if wild else T.name(left[0])
+            rest.append(t("why_lone", lang, tile=lone))
+        elif left:
+            rest.append("+ " + describe_group(Group(g.kind, tuple(left), tuple(wild))))
+    facts = wait_facts(result)
+    if facts.any_tile:
+        waiting = t("why_any", lang)
+    elif len(facts.tiles) == 1:
+        waiting = t("why_one", lang, tile=T.name(next(iter(facts.tiles))))
+    elif facts.tiles:
+        waiting = t("why_tiles", lang, tiles=" ".join(T.name(x) for x in sorted(facts.tiles)))
+    else:
+        waiting = t("why_not_ready", lang)
+    return t("why_without", lang, tile=T.name(win), rest=" ".join(rest)) + " — " + waiting
+
+
+def why_lines(result: Result, lang: str = "zh", s: Scored | None = None) -> list[str]:
+    """One line naming the patterns that hinge on the wait, and why they apply; [] when no
+    pattern of the reading reads the wait, e.g. ``暴头: without the winning 9m: …``."""
+    s = s or result.best
+    hits = wait_patterns(s)
+    if not hits:
+        return []
+    names = ", ".join(_tiered_name(result.ruleset, h, s, lang) for h in hits)
+    try:
+        why = why_text(result, lang, s)
+    except MjscoreError:  # the waits could not be worked out: the report goes on without
+        return []
+    return [t("why_names", lang, names=names, why=why)]
+
+
+# ----------------------------------------------------------------------------- tiers
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([^{}]*))?\}")
+
+
+def tier_name(h: Hit, s: Scored, lang: str = "zh") -> str:
+    """The name of the tier a pattern reached (its ``tiers:``), or '' when it names none.
+
+    The first tier whose ``when`` holds names it; ``{fact}`` in a name is the fact's
+    number, ``{fact:a|b|c}`` the fact's value-th alternative (the last one beyond):
+    ``{luxury:|豪华|双豪华|三豪华}七对子``. A name that comes out as the pattern's own
+    name is no tier.
+    """
+    for tier in getattr(h.pattern, "tiers", ()):
+        try:
+            if not tier.when(s.env):
+                continue
+        except Exception:  # a tier's condition never stops a report
+            continue
+        text = _fill(tier.name if lang == "zh" else tier.name_en, s.env)
+        return "" if text.casefold() == pattern_name(h, lang).casefold() else text
+    return ""
+
+
+def _fill(template: str, env: Any) -> str:
+    def one(m: re.Match[str]) -> str:
+        try:
+            v = env[m.group(1)]
+        except Exception:
+            return m.group(0)
+        if m.group(2) is None:
+            return str(v)
+        alts = m.group(2).split("|")
+        return alts[min(max(int(v), 0), len(alts) - 1)]
+
+    return _PLACEHOLDER.sub(one, template)
+
+
+def _tiered_name(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
+    tier = tier_name(h, s, lang)
+    return f"{tier} ({pattern_name(h, lang)})" if tier else pattern_name(h, lang)
+
+
+def _named(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
+    """A pattern as the chain shows it: ``暴头``, ``暴头 (2^…)``, or with its tier
+    ``双财飘 (财飘: 2^(飘 2 + 1))``."""
+    tier = tier_name(h, s, lang)
+    formula = _formula(rs, h, s, lang).strip()
+    if tier:
+        inner = pattern_name(h, lang) + (f": {formula[1:-1]}" if formula else "")
+        return f"{tier} ({inner})"
+    return pattern_name(h, lang) + (f" {formula}" if formula else "")
 
 
 # ----------------------------------------------------------------------------- chains
@@ -99,25 +455,29 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
     A ``max`` tally shows the one pattern taken (``游金 = k 4``); a ``product``
     tally its factors (``清一色 ×4 × 海底捞月 ×2 = ×8``); a ``sum`` tally every
     contribution, naming what each pattern with ``each`` counted and adding what
-    other patterns gave through ``also`` (``风暗刻 EEE 2 + 金牌 1×2 = 水 4``).
+    other patterns gave through ``also`` (``风暗刻 EEE 2 + 金牌 1×2 = 水 4``). A pattern
+    that reached a named tier shows it (``双财飘 (财飘: 2^(飘 2 + 1)) = 番 8``).
     """
     lines: list[str] = []
-    for t in rs.tallies:
-        hits = [h for h in s.hits if h.pattern.tally == t.name]
-        extra = [(p, v) for tname, p, v in s.also if tname == t.name]
-        label = t.label if lang == "zh" else t.label_en
+    for tl in rs.tallies:
+        hits = [h for h in s.hits if h.pattern.tally == tl.name]
+        extra = [(p, v) for tname, p, v in s.also if tname == tl.name]
+        label = tl.label if lang == "zh" else tl.label_en
         if not hits and not extra:
             continue
-        if t.combine == "max":
-            parts = [f"{pattern_name(h, lang)}{_formula(rs, h, s, lang)} = {label} {h.value}"
-                     for h in hits[:1]]
+        if tl.combine == "max":
+            parts = [f"{_named(rs, h, s, lang)} = {label} {h.value}" for h in hits[:1]]
             parts += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
             lines.append("; ".join(parts))
-        elif t.combine == "product":
-            items = [f"{pattern_name(h, lang)} ×{h.value}" + (f"^{h.count}" if h.count > 1 else "")
-                     + _formula(rs, h, s, lang) for h in hits] + [
-                         f"{pattern_name(p, lang)} ×{v}" for p, v in extra]
-            lines.append(" × ".join(items) + f" = ×{s.tallies[t.name]}")
+        elif tl.combine == "product":
+            items = []
+            for h in hits:
+                tier = tier_name(h, s, lang)
+                name = f"{tier} ({pattern_name(h, lang)})" if tier else pattern_name(h, lang)
+                items.append(f"{name} ×{h.value}" + (f"^{h.count}" if h.count > 1 else "")
+                             + _formula(rs, h, s, lang))
+            items += [f"{pattern_name(p, lang)} ×{v}" for p, v in extra]
+            lines.append(" × ".join(items) + f" = ×{s.tallies[tl.name]}")
         else:
             items = []
             for h in hits:
@@ -126,11 +486,13 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
                     items += [f"{pattern_name(h, lang)} {_item_text(x, elem)} {h.value}"
                               for x in h.items]
                 else:
-                    items.append(f"{pattern_name(h, lang)} {h.value}"
+                    tier = tier_name(h, s, lang)
+                    name = f"{tier} ({pattern_name(h, lang)})" if tier else pattern_name(h, lang)
+                    items.append(f"{name} {h.value}"
                                  + (f"×{h.count}" if h.count > 1 else "")
                                  + _formula(rs, h, s, lang))
             items += [f"{pattern_name(p, lang)} {v}" for p, v in extra]
-            lines.append(" + ".join(items) + f" = {label} {s.tallies[t.name]}".rstrip())
+            lines.append(" + ".join(items) + f" = {label} {s.tallies[tl.name]}".rstrip())
     return lines
 
 
@@ -152,13 +514,42 @@ def _item_text(x: Any, elem: Type | None) -> str:
 def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
     if h.pattern.value.const:
         return ""
-    text = render(h.pattern.value, s.env, labels(rs, lang))
+    text = _render(rs, h.pattern.value, s.env, lang, labels)
     # a formula that comes down to a bare number (a choice between constants) says nothing more
     return "" if text.strip() == str(h.value) else f" ({text})"
 
 
+# render() of a formula depends only on the values of the names it uses, the labels and the
+# language: a batch renders the same payment formula with the same few values again and
+# again (25-44 µs a hand went into to_json). Kept: the expression and ruleset themselves
+# (so an id is never reused for another), values of plain types, names already computed.
+_RENDERED: dict[tuple[Any, ...], tuple[Any, Ruleset, str]] = {}
+_PLAIN = (int, str, bool, float, type(None))
+
+
+def _render(rs: Ruleset, c: Any, env: Any, lang: str,
+            lab: Callable[[Ruleset, str], dict[str, str]]) -> str:
+    """``render(c, env, lab(rs, lang))``, remembered by the values it shows."""
+    values: list[tuple[type, Any]] = []
+    for n in c.names:  # one order for one expression: a frozenset that never changes
+        v = dict.get(env, n, _render)  # dict.get: never computes a fact not yet needed
+        if type(v) not in _PLAIN:
+            return render(c, env, lab(rs, lang))
+        values.append((type(v), v))  # 1, 1.0 and True are equal keys but print apart
+    key = (id(c), lang, *values)
+    hit = _RENDERED.get(key)
+    if hit is not None and hit[0] is c and hit[1] is rs:
+        return hit[2]
+    text = render(c, env, lab(rs, lang))
+    if len(_RENDERED) >= 4096:
+        _RENDERED.clear()
+    _RENDERED[key] = (c, rs, text)
+    return text
+
+
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:
-    """Each distinct payer calculation, e.g. ``底分 1 × 庄闲分 1 × 番 2 = 2 from each of S, N``."""
+    """Return each distinct payer calculation, e.g. ``底分 1 × 庄闲分 1 × 番 2 = 2，S, N 各付``
+    (zh) or ``base 1 × dealer factor 1 × fan 2 = 2 from each of S, N`` (en)."""
     s = s or result.best
     rs = result.ruleset
     lab = labels(rs, lang)
@@ -166,22 +557,24 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     groups: dict[str, list[str]] = {}
     # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
     disc = result.table.discarder if not result.table.self_draw else None
-    tag = rs.label("discarder", lang) if "discarder" in rs.labels else (
-        "放铳" if lang == "zh" else "discarder")
+    tag = rs.label("discarder", lang) if "discarder" in rs.labels else t("discarder", lang)
     shares = sorted(s.settlement.shares, key=lambda sh: sh.payer != disc)  # discarder first
+    open_, close = ("（", "）") if lang == "zh" else (" (", ")")
     for share in shares:
         if not share.pays:
             continue
-        text = render(rs.payment.amount, share.env, lab) + f" = {share.amount}"
+        text = _render(rs, rs.payment.amount, share.env, lang, lambda _rs, _lang: lab) + (
+            f" = {share.amount}")
         groups.setdefault(text, []).append(
-            f"{share.payer} ({tag})" if share.payer == disc else share.payer)
+            f"{share.payer}{open_}{tag}{close}" if share.payer == disc else share.payer)
     lines = []
     for text, payers in groups.items():
-        who = ("each of " if len(payers) > 1 else "") + ", ".join(payers)
-        lines.append(f"{text} from {who}")
+        who = (t("from_each", lang, payers=", ".join(payers)) if len(payers) > 1
+               else t("from_one", lang, payer=payers[0]))
+        lines.append(text + who)
     for a, b, who, amount in s.settlement.chengbao:
-        kind = "承包" if who == b else "倒承包"
-        lines.append(f"{kind} {a}:{b} → {who} pays {amount}")
+        key = "chengbao" if who == b else "dao_chengbao"
+        lines.append(t(key, lang, a=a, b=b, who=who, amount=amount))
     return lines
 
 
@@ -194,60 +587,153 @@ def _claimed(rs: Any) -> str:
     return f" ({rs.id} from {rs.file})" if not rs.trusted and rs.id in list_builtin() else ""
 
 
-def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True) -> str:
-    """The report for people settling a hand at the table."""
-    from tabulate import tabulate  # imported here: keeps `mjscore --help` fast
-
-    rs, s, table = result.ruleset, result.best, result.table
-    winner = result.winner
-    how = "self-drawn" if table.self_draw else (
-        f"on {table.discarder}'s discard" if table.discarder else "on a discard")
+def title_line(result: Result, lang: str = "zh") -> str:
+    """The first line: ruleset, winner, how the tile came, e.g.
+    ``杭州麻将 Hangzhou — winner W (idle), self-drawn``."""
+    rs, table = result.ruleset, result.table
+    d = table.discarder
+    how = t("self_drawn", lang) if table.self_draw else (
+        t("on_discard_of", lang, seat=d) if d else t("on_a_discard", lang))
     if table.context.robbing_kong:
-        how = (f"robbing {table.discarder}'s kong" if table.discarder else "robbing a kong") + (
-            " (counts as self-drawn)" if table.self_draw else "")
-    role = "dealer" if winner == "E" else "idle"
-    lines = [f"{rs.name} {rs.name_en}{_claimed(rs)} — winner {winner} ({role}), {how}"]
-    lines.append(f"Hand:     {result.hand.notation()}")
+        how = (t("robbing_of", lang, seat=d) if d else t("robbing_a_kong", lang)) + (
+            t("counts_as_self_drawn", lang) if table.self_draw else "")
+    role = t("dealer" if result.winner == "E" else "idle", lang)
+    return t("winner_line", lang, name=f"{rs.name} {rs.name_en}{_claimed(rs)}", seat=result.winner,
+             role=role, how=how)
+
+
+def hand_lines(result: Result, lang: str = "zh", unicode: bool = True) -> list[str]:
+    """The hand as typed, the sorted form when it differs, the tiles as typed."""
+    hd = heads(HEAD_KEYS, lang)
+    hand = result.hand
+    lines = [hd["head_hand"] + hand.as_written()]
+    if hand.notation() != hand.as_written():
+        lines.append(hd["head_sorted"] + hand.notation())
     if unicode:
-        lines.append(f"Tiles:    {result.hand.unicode()}")
+        lines.append(hd["head_tiles"] + written_glyphs(hand))
+    return lines
+
+
+def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True,
+          top: int | None = None) -> str:
+    """The report for people settling a hand at the table (``explain``: with the
+    readings considered, the best ``top`` of them)."""
+    rs, s, table = result.ruleset, result.best, result.table
+    # the wildcard's line is headed by what the table calls it (Xiamen: 金)
+    hd = heads(HEAD_KEYS, lang, {"head_wildcard": wildcard_word(rs, lang).capitalize()
+                                 + ("：" if lang == "zh" else ":")})
+    pad = _pad(hd["head_hand"])
+    lines = [title_line(result, lang)]
+    lines += hand_lines(result, lang, unicode)
     opts = [f"{k}={show(v)}" for k, v in table.options.items()
             if rs.options[k].default != v]
     if opts:
-        lines.append(f"Options:  {', '.join(opts)}")
+        lines.append(hd["head_options"] + ", ".join(opts))
     flowers = table.env["flower_list"]
     if flowers:
-        lines.append("Flowers:  " + " ".join(T.flower_name(f) for f in flowers))
+        lines.append(hd["head_flowers"] + " ".join(T.flower_name(f) for f in flowers))
     elif table.env["flowers"]:
-        lines.append(f"Flowers:  {table.env['flowers']}")
-    lines.append(f"Reading:  {_reading_text(s)}")
+        lines.append(hd["head_flowers"] + str(table.env["flowers"]))
+    lines.append(hd["head_reading"] + reading_text(result, s, lang))
+    lg = legend(result, lang, s)
+    if lg:
+        lines.append(hd["head_legend"] + lg)
     wm = wildcard_map(result)
     if wm:
-        face = wm[0]["face"]
-        reads = ", ".join(("itself" if w["as_self"] else w["reads"]) for w in wm)
-        lines.append(f"Wildcard: {face} ×{len(wm)} → {reads}")
-    si = stand_in_text(result)
+        lines.append(hd["head_wildcard"] + f"{wm[0]['face']} ×{len(wm)} → {reads_text(wm, lang)}")
+    si = stand_in_text(result, s, lang)
     if si:
-        lines.append(f"Stand-in: {si}")
+        lines.append(hd["head_stand_in"] + si)
     for i, cl in enumerate(chain_lines(rs, s, lang) or ["—"]):
-        lines.append(("Pattern:  " if i == 0 else "          ") + cl)
+        lines.append((hd["head_pattern"] if i == 0 else pad) + cl)
+    for i, wl in enumerate(why_lines(result, lang, s)):
+        lines.append((hd["head_why"] if i == 0 else pad) + wl)
     if s.replaced:
-        rep = ", ".join(f"{pattern_name(h, lang)} (by {_name_of(rs, h.replaced_by, lang)})"
-                        for h in s.replaced)
-        lines.append(f"Replaced: {rep}")
+        rep = ", ".join(t("replaced_by", lang, name=pattern_name(h, lang),
+                          by=_name_of(rs, h.replaced_by, lang)) for h in s.replaced)
+        lines.append(hd["head_replaced"] + rep)
     for i, pl in enumerate(payment_lines(result, s, lang)):
-        lines.append(("Payment:  " if i == 0 else "          ") + pl)
-    rows = []
-    for seat in table.seats:
-        amount = s.payments[seat]
-        r = ROLE["winner"] if seat == winner else (ROLE["pays"] if amount else ROLE["none"])
-        rows.append([seat + (" (dealer)" if seat == "E" else ""), r, f"{amount:+d}"])
+        lines.append((hd["head_payment"] if i == 0 else pad) + pl)
     lines.append("")
-    lines.append(tabulate(rows, headers=["seat", "role", "points"], tablefmt="simple",
-                          colalign=("left", "left", "right")))
+    lines.append(seat_table(result, s, lang))
     if explain:
         lines.append("")
-        lines.append(explain_text(result, lang))
+        lines.append(explain_text(result, lang, top))
     return "\n".join(lines)
+
+
+def _pad(head: str) -> str:
+    from .i18n import display_width
+
+    return " " * display_width(head)
+
+
+def seat_table(result: Result, s: Scored | None = None, lang: str = "zh") -> str:
+    """Return each seat, its role and its points, as a text table (:func:`.table.simple`:
+    tabulate only where wide characters need it)."""
+    s = s or result.best
+    rows = []
+    for seat in result.table.seats:
+        amount = s.payments[seat]
+        role = "role_winner" if seat == result.winner else (
+            "role_pays" if amount else "role_none")
+        rows.append([t("seat_dealer", lang, seat=seat) if seat == "E" else seat,
+                     t(role, lang), f"{amount:+d}"])
+    return simple(rows, [t("col_seat", lang), t("col_role", lang), t("col_points", lang)],
+                  ("left", "left", "right"))
+
+
+def refusal_why(e: NotAWin, lang: str = "zh") -> str:
+    """The why line :func:`refused` attached to a refusal, or ''."""
+    why = getattr(e, "why", "")
+    return why if isinstance(why, str) else ""
+
+
+def refused(e: NotAWin, hand: str | Hand, rules: str | Ruleset, ctx: Any,
+            lang: str = "zh") -> tuple[str, NotAWin]:
+    """What the report shows for a hand that is no legal win, and the error to exit with.
+
+    The error stays one line (docs/contract.md). A win below the ruleset's minimum (MCR's
+    8 fan) names the fans found in it, so the table sees what is missing: ``below the
+    8-fan minimum: 2 fan without flowers (幺九刻 1 + 单钓将 1 = 番 2)``. A win refused by a
+    check that reads the wait (:data:`~scorer.rules.facts.WAIT_FACTS`: 暴头 on a discard)
+    gets its why, in the message and as ``e.why``: the same hand self-drawn shows what it
+    waited on ("without the winning 9m: … + a lone 财神 — waiting on every tile").
+    """
+    text = ""
+    if isinstance(e.details, Result):
+        if e.reason != "below_minimum":
+            return text, e
+        chain = patterns_chain(e.details.ruleset, e.details.best, lang)
+        return text, NotAWin(f"{e.message} ({chain})" if chain else e.message, e.reason,
+                             e.details)
+    if e.reason != "illegal":
+        return text, e
+    from dataclasses import replace
+
+    from ..engine.scoring import score
+    from ..rules.facts import WAIT_FACTS
+    from ..rules.load import load_ruleset
+    from ..rules.model import PLACEHOLDER
+
+    rs = load_ruleset(rules) if isinstance(rules, str) else rules
+    for chk in rs.not_a_win:
+        if not chk.when.names & WAIT_FACTS:
+            continue
+        pattern = "".join(".*" if k % 2 else re.escape(part)
+                          for k, part in enumerate(PLACEHOLDER.split(chk.template)))
+        if not re.fullmatch(pattern, e.message):
+            continue
+        try:
+            drawn = score(hand, rs, replace(ctx, self_draw=True, discarder=None,
+                                            robbing_kong=False))
+            why = why_text(drawn, lang)
+        except MjscoreError:
+            return text, e
+        out = NotAWin(f"{e.message} ({why})", e.reason, e.details)
+        out.why = why  # type: ignore[attr-defined]
+        return text, out
+    return text, e
 
 
 def _name_of(rs: Ruleset, pid: str | None, lang: str) -> str:
@@ -257,55 +743,117 @@ def _name_of(rs: Ruleset, pid: str | None, lang: str) -> str:
     return p.name if lang == "zh" else p.name_en
 
 
-def _reading_text(s: Scored) -> str:
-    parts = []
-    for k, g in enumerate(s.reading.groups):
-        text = describe_group(g)
-        if k == s.reading.win:
-            text += "←"
-        parts.append(text)
-    shape = s.reading.shape.replace("_", " ")
-    return " ".join(parts) + f"   ({shape}; * = wildcard, ← = completed by the winning tile)"
+# ----------------------------------------------------------------------------- --explain
+DEFAULT_TOP = 10  # readings --explain shows unless told (--explain-top N)
 
 
-def explain_text(result: Result, lang: str = "zh") -> str:
-    """Every reading considered, best first, with its patterns and what the winner gets."""
+def distinct_readings(result: Result) -> list[list[Scored]]:
+    """The candidates grouped by reading (the same marked groups and shape), best first;
+    each group's candidates differ only in the patterns counted (e.g. 暴头 2 or 自摸 1)."""
+    by: dict[tuple[str, ...], list[Scored]] = {}
+    for s in result.candidates:
+        key = (s.reading.shape, *group_texts(result, s))
+        alts = by.setdefault(key, [])
+        pats = _pats(s, "en")
+        if all(_pats(x, "en") != pats or x.score != s.score for x in alts):
+            alts.append(s)
+    return list(by.values())
+
+
+def _pats(s: Scored, lang: str) -> str:
+    return ", ".join(f"{pattern_name(h, lang)} {h.value}" + (f"×{h.count}" if h.count > 1
+                                                              else "") for h in s.hits)
+
+
+def why_lost(result: Result, s: Scored, lang: str = "zh") -> str:
+    """Why a candidate is not the reading chosen: ``best``, it pays the winner less, its
+    headline is lower, it substitutes more wildcards, or it ranks later on a tie."""
+    best, w = result.best, result.winner
+    if s is best:
+        return t("lost_best", lang)
+    if s.payments[w] < best.payments[w]:
+        return t("lost_pays", lang, gets=f"{s.payments[w]:+d}", best=f"{best.payments[w]:+d}")
+    if s.score < best.score:
+        return t("lost_lower", lang, score=s.score, best=best.score)
+    return t("lost_tie", lang)
+
+
+def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> str:
+    """The readings considered, best first, one row per distinct reading: its patterns
+    (the alternatives it could count joined by "or"), score, what the winner gets and why
+    it was not chosen; the best ``top`` (:data:`DEFAULT_TOP`), then "and K more"."""
     from tabulate import tabulate
 
+    groups = distinct_readings(result)
+    ruled_out = excluded_readings(result)
+    n = DEFAULT_TOP if top is None else max(top, 1)
     rows: list[list[Any]] = []
-    seen: set[tuple[Any, ...]] = set()
-    winner = result.winner
-    for s in result.candidates:
-        text = _reading_text(s).split("   (")[0]
-        pats = ", ".join(f"{pattern_name(h, lang)} {h.value}" for h in s.hits)
-        key = (text, pats, s.score)
-        if key in seen:
-            continue
-        seen.add(key)
-        rows.append([len(rows) + 1, s.reading.shape, text, pats, s.score,
-                     f"{s.payments[winner]:+d}"])
-    head = f"Readings considered ({len(rows)} distinct, best first):"
-    return head + "\n" + tabulate(rows, headers=["#", "shape", "reading", "patterns",
-                                                 "score", "winner"], tablefmt="simple")
+    w = result.winner
+    sep = f" {t('or', lang)} "
+    for k, alts in enumerate(groups[:n]):
+        s = alts[0]
+        shape = _shape_word(s.reading.shape, lang)
+        pats = sep.join(_pats(x, lang) or "—" for x in alts)
+        rows.append([k + 1, shape, " ".join(group_texts(result, s)), pats,
+                     " / ".join(str(x.score) for x in alts),
+                     " / ".join(f"{x.payments[w]:+d}" for x in alts), why_lost(result, s, lang)])
+    for k, (reading, message) in enumerate(ruled_out[:max(0, n - len(groups))]):
+        rows.append([len(groups) + k + 1, _shape_word(reading.shape, lang),
+                     " ".join(_group_texts(result, reading)), "—", "—", "—",
+                     t("lost_excluded", lang, msg=message)])
+    total = len(groups) + len(ruled_out)
+    head = t("explain_head", lang, n=total)
+    table = tabulate(rows, headers=[t(c, lang) for c in (
+        "col_num", "col_shape", "col_reading", "col_patterns", "col_score", "col_winner",
+        "col_why_lost")], tablefmt="simple", maxcolwidths=[None, None, 40, 36, None, None, 24])
+    out = head + "\n" + table
+    if total > n:
+        out += "\n" + t("explain_more", lang, k=total - n, total=total)
+    return out
+
+
+def excluded_readings(result: Result) -> list[tuple[Reading, str]]:
+    """The readings a rule of the ruleset ruled out (a reading-level ``not_a_win`` check),
+    each once, with the rule's message."""
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for reading, message in getattr(result, "excluded", ()):
+        key = (reading.shape, *_group_texts(result, reading))
+        if key not in seen:
+            seen.add(key)
+            out.append((reading, message))
+    return out
 
 
 # ----------------------------------------------------------------------------- JSON
 def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
-    """The machine form of docs/contract.md#json (plus extra fields)."""
+    """The machine form of docs/contract.md#json (plus extra fields).
+
+    Besides the contract's fields: ``written`` (the hand as typed), ``best.reading``
+    (the groups as the report marks them), ``best.stand_ins`` and ``best.wildcard_detail``
+    (each physical wildcard or stand-in: its index and position as typed, what it reads
+    as, the group it sits in), ``best.legend``, ``best.why`` and each pattern's ``tier``.
+    """
     rs, s = result.ruleset, result.best
     wm = wildcard_map(result)
     return {
         "ruleset": rs.id,
         "hand": result.hand.notation(),
+        "written": result.hand.as_written(),
         "best": {
             "score": s.score,
-            "patterns": [hit_json(h) for h in s.hits],
+            "patterns": [hit_json(h, s) for h in s.hits],
             "decomposition": s.reading.describe(),
             "wildcards": {str(w["index"]): w["reads"] for w in wm},
             "shape": s.reading.shape,
             "tallies": s.tallies,
             "replaced": [{"id": h.pattern.id, "by": h.replaced_by} for h in s.replaced],
             "wildcard_detail": wm,
+            "stand_ins": stand_in_map(result, s),
+            "reading": group_texts(result, s),
+            "win_group": s.reading.win,
+            "legend": legend(result, lang, s),
+            "why": why_lines(result, lang, s),
             "chain": patterns_chain(rs, s, lang),
             "payment_chain": payment_lines(result, s, lang),
         },
@@ -321,8 +869,9 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
     }
 
 
-def hit_json(h: Hit) -> dict[str, Any]:
-    """One pattern of a reading; a pattern with ``each`` also lists what it counted.
+def hit_json(h: Hit, s: Scored | None = None, lang: str = "zh") -> dict[str, Any]:
+    """One pattern of a reading; a pattern with ``each`` also lists what it counted, one
+    that reached a named tier gives it (``"tier": {"zh": "双财飘", "en": ...}``).
 
     e.g. ``{"id": "fengank", ..., "value": 2, "count": 1, "items": ["NNN"]}``.
     """
@@ -331,6 +880,10 @@ def hit_json(h: Hit) -> dict[str, Any]:
     if h.pattern.each is not None:
         elem = elem_of(h.pattern.each.type)
         out["items"] = [_item_text(x, elem) for x in h.items]
+    if s is not None:
+        zh, en = tier_name(h, s, "zh"), tier_name(h, s, "en")
+        if zh or en:
+            out["tier"] = {"zh": zh or h.pattern.name, "en": en or h.pattern.name_en}
     return out
 
 
@@ -339,6 +892,9 @@ def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
     err: dict[str, Any] = {"kind": e.kind, "message": e.message}
     if isinstance(e, NotAWin):
         err["reason"] = e.reason
+        why = refusal_why(e, lang)
+        if why:
+            err["why"] = why
     pos = getattr(e, "position", None)
     if pos is not None:
         err["position"] = pos
@@ -351,16 +907,22 @@ def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
 
 
 def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
-    """Every distinct reading considered, best first (for ``--explain --json``)."""
+    """Every distinct reading considered, best first (for ``--explain --json``); a reading
+    that could count other patterns lists them under ``alternatives``."""
     out = []
-    seen: set[tuple[Any, ...]] = set()
-    for s in result.candidates:
-        decomposition = s.reading.describe()
-        patterns = [hit_json(h) for h in s.hits]
-        item = {"shape": s.reading.shape, "decomposition": decomposition,
-                "patterns": patterns, "score": s.score, "payments": dict(s.payments)}
-        key = (tuple(decomposition), tuple(h["id"] for h in patterns), s.score)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
+    for alts in distinct_readings(result):
+        s = alts[0]
+        item: dict[str, Any] = {
+            "shape": s.reading.shape, "decomposition": s.reading.describe(),
+            "reading": group_texts(result, s), "patterns": [hit_json(h, s) for h in s.hits],
+            "score": s.score, "payments": dict(s.payments),
+            "why_not": None if s is result.best else why_lost(result, s, "en")}
+        if len(alts) > 1:
+            item["alternatives"] = [{"patterns": [hit_json(h, x) for h in x.hits],
+                                     "score": x.score, "payments": dict(x.payments)}
+                                    for x in alts[1:]]
+        out.append(item)
+    for reading, message in excluded_readings(result):
+        out.append({"shape": reading.shape, "decomposition": reading.describe(),
+                    "reading": _group_texts(result, reading), "excluded": message})
     return out

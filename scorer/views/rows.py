@@ -1,11 +1,15 @@
-"""The one renderer of batch records: a JSON line, a CSV row, or a block of a text table.
+"""The one renderer of batch records: a JSON line, CSV rows, or rows of a text table.
 
-A record is the JSON of ``score --json`` plus ``"line"`` (or ``{"error": ..., "line": N}``),
-as :func:`scorer.batch.score_record` returns it.
+A record is the JSON of ``score --json`` plus ``"line"`` and ``"kind"`` (``"hand"``, or
+``"dispute"`` for a ``--vs`` line: both sides), or ``{"error": ..., "line": N}``, as
+:func:`scorer.batch.score_record` returns it. CSV and table rows show pattern names in
+the chosen language (the ids stay in JSON and in the CSV ``patterns`` column) and the
+unit of the score as the ruleset names it (its ``labels: score:``, e.g. 番, 倍, k).
 
->>> rec = {"line": 3, "error": {"kind": "notation", "message": "position 7: bad"}}
+>>> rec = {"line": 3, "input_hand": "123m5p8",
+...        "error": {"kind": "notation", "message": "position 7: bad"}}
 >>> csv_text(csv_row(rec))
-'3,,,,,,,,,position 7: bad\\n'
+'3,123m5p8,,,,,,,,position 7: bad,,,,,\\n'
 """
 
 from __future__ import annotations
@@ -17,26 +21,105 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 FORMATS = ("jsonl", "csv", "table")
-CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error"]
+SEATS = ("E", "S", "W", "N")
+# The first ten columns are those of docs/contract.md's batch CSV; the rest were added after.
+CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error",
+              "unit", "pattern_names", "players", "side", "differences"]
+# The table's column names, in one place (so that they can move into a message catalogue).
+TABLE_HEADERS = ["line", "hand", "ruleset", "score", "unit", "patterns", "E", "S", "W", "N",
+                 "error", "players (E S W N)"]
+NAME_JOIN = {"zh": "、", "en": ", "}
 
 
-def csv_row(data: Mapping[str, Any]) -> list[Any]:
-    """The CSV columns of a record: line, hand, ruleset, score, pattern ids, E, S, W, N, error.
+def pattern_names(patterns: Sequence[Mapping[str, Any]], lang: str = "zh") -> str:
+    """The patterns' names in ``lang``, ×N for a pattern counted N times.
 
-    >>> csv_row({"line": 1, "hand": "11m", "ruleset": "mcr", "best": {"score": 8,
-    ...          "patterns": [{"id": "a"}, {"id": "b"}]},
-    ...          "payments": {"E": 9, "S": -3, "W": -3, "N": -3}})
-    [1, '11m', 'mcr', 8, 'a b', 9, -3, -3, -3, '']
+    >>> pattern_names([{"name": "喜相逢", "name_en": "Mixed double chow", "count": 2},
+    ...                {"name": "连六", "name_en": "Short straight", "count": 1}], "en")
+    'Mixed double chow ×2, Short straight'
     """
-    if "row" in data:  # already rendered in a worker process
-        return list(data["row"])
+    key = "name" if lang == "zh" else "name_en"
+    return NAME_JOIN.get(lang, ", ").join(
+        str(p.get(key) or p.get("id", "")) + (f" ×{p['count']}" if p.get("count", 1) > 1 else "")
+        for p in patterns)
+
+
+def seating_text(players: Mapping[str, str] | None) -> str:
+    """A seating as ``--players`` takes it, or ``""``.
+
+    >>> seating_text({"E": "Ann", "S": "Bo"})
+    'E=Ann,S=Bo'
+    """
+    return ",".join(f"{s}={n}" for s, n in players.items()) if players else ""
+
+
+def _hand_row(data: Mapping[str, Any], lang: str, line: Any, players: str, side: str = "",
+              differences: str = "") -> list[Any]:
+    """The CSV columns of one scored (or failed) hand record."""
     if "error" in data:
-        return [data.get("line", 0), data.get("hand", ""), data.get("ruleset", ""), "", "", "",
-                "", "", "", data["error"]["message"]]
-    pats = " ".join(p["id"] for p in data["best"]["patterns"])
+        hand = data.get("input_hand") or data.get("hand", "")
+        return [line, hand, data.get("ruleset", data.get("rules", "")), "", "", "", "", "", "",
+                data["error"]["message"], "", "", players, side, differences]
+    pats = data["best"]["patterns"]
     pay = data["payments"]
-    return [data.get("line", 0), data["hand"], data["ruleset"], data["best"]["score"], pats,
-            pay["E"], pay["S"], pay["W"], pay["N"], ""]
+    return [line, data["hand"], data["ruleset"], data["best"]["score"],
+            " ".join(p["id"] for p in pats), *(pay.get(s, "") for s in SEATS), "",
+            data.get("unit", ""), pattern_names(pats, lang), players, side, differences]
+
+
+def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
+    """The CSV rows of a record (:data:`CSV_FIELDS`): one for a hand, two for a dispute
+    (``side`` A and B, the same line, ``differences`` naming the rows that differ).
+
+    >>> a = {"ruleset": "mcr", "hand": "11m", "best": {"score": 8, "patterns": []},
+    ...      "payments": {"E": 9, "S": -3, "W": -3, "N": -3}}
+    >>> [r[13] for r in csv_rows({"line": 1, "kind": "dispute", "a": a, "b": a,
+    ...                           "differences": []})]
+    ['A', 'B']
+    """
+    line = data.get("line", 0)
+    players = seating_text(data.get("players"))
+    if data.get("kind") == "dispute" and "error" not in data:
+        diff = " ".join(data.get("differences", ()))
+        units = data.get("units", {})
+        return [_hand_row({"unit": units.get(s, ""), **data[s]}, lang, line, players, s.upper(),
+                          diff) for s in ("a", "b")]
+    return [_hand_row(data, lang, line, players)]
+
+
+def csv_row(data: Mapping[str, Any], lang: str = "zh") -> list[Any]:
+    """The CSV columns of a hand record (the first row of :func:`csv_rows`).
+
+    >>> csv_row({"line": 1, "hand": "11m", "ruleset": "mcr", "unit": "番", "best": {"score": 8,
+    ...          "patterns": [{"id": "a", "name": "甲"}, {"id": "b", "name": "乙"}]},
+    ...          "payments": {"E": 9, "S": -3, "W": -3, "N": -3}})[:12]
+    [1, '11m', 'mcr', 8, 'a b', 9, -3, -3, -3, '', '番', '甲、乙']
+    """
+    return csv_rows(data, lang)[0]
+
+
+def table_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
+    """The rows of a record in the table (:data:`TABLE_HEADERS`): pattern names, not ids;
+    a dispute as its A and B rows and a ``B − A`` row of each seat's difference.
+
+    >>> table_rows({"line": 4, "input_hand": "12m", "error": {"message": "bad"},
+    ...             "players": {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}})
+    [[4, '12m', '', '', '', '', '', '', '', '', 'bad', 'Ann Bo Cy Di']]
+    """
+    rows = []
+    seated = data.get("players") or {}
+    names = " ".join(seated.get(x, "—") for x in SEATS) if seated else ""
+    for r in csv_rows(data, lang):
+        side = f"{r[13]}: " if r[13] else ""
+        opts = data[r[13].lower()].get("options") if r[13] else None
+        ruleset = side + str(r[2]) + "".join(f" {k}={v}" for k, v in (opts or {}).items())
+        rows.append([r[0], r[1], ruleset, r[3], r[10], r[11], *r[5:9], r[9], names])
+        names = ""  # a dispute's B row sits at the same table
+    if data.get("kind") == "dispute" and "payment_differences" in data:
+        d = data["payment_differences"]
+        rows.append(["", "", "B − A", "", "", " ".join(data.get("differences", ())),
+                     *(f"{d[s]:+d}" if s in d else "" for s in SEATS), "", ""])
+    return rows
 
 
 def csv_text(row: Sequence[Any]) -> str:
@@ -59,21 +142,23 @@ def jsonl_text(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False) + "\n"
 
 
-def table_text(rows: Sequence[Sequence[Any]]) -> str:
-    """A block of rows as a plain text table under the CSV column names.
+def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:
+    """A block of rows (:func:`table_rows`) as a plain text table under :data:`TABLE_HEADERS`.
 
-    >>> print(table_text([[1, "11m", "mcr", 8, "a", 9, -3, -3, -3, ""]]).splitlines()[0].split())
-    ['line', 'hand', 'ruleset', 'score', 'patterns', 'E', 'S', 'W', 'N', 'error']
+    >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]]).split()[:11]
+    ['line', 'hand', 'ruleset', 'score', 'unit', 'patterns', 'E', 'S', 'W', 'N', 'error']
     """
     from tabulate import tabulate  # only the table format pays for importing it
 
-    return str(tabulate(rows, headers=CSV_FIELDS, tablefmt="simple"))
+    return str(tabulate(rows, headers=TABLE_HEADERS, tablefmt="simple"))
 
 
-def render(data: Mapping[str, Any], fmt: str) -> str:
+def render(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:
     """A record in ``fmt`` (jsonl or csv), ready to write.
 
     >>> render({"line": 2, "error": {"message": "x"}}, "csv")
-    '2,,,,,,,,,x\\n'
+    '2,,,,,,,,,x,,,,,\\n'
     """
-    return jsonl_text(data) if fmt == "jsonl" else csv_text(csv_row(data))
+    if fmt == "jsonl":
+        return jsonl_text(data)
+    return "".join(csv_text(r) for r in csv_rows(data, lang))

@@ -20,31 +20,32 @@ from typing import Any
 
 from ..model import tiles as T
 from ..rules.load import list_builtin, load_ruleset
-from ..rules.model import Ruleset, show
+from ..rules.model import Ruleset
 from ..rules.schema import TOP_KEYS
 from ..rules.yamlsafe import YList, YMap
+from ..search.shapes import shape_words
+from ..text import show
 
 DESCRIBE_COMBINE = {
     "max": "exactly one pattern counts: the one that pays the winner most",
     "sum": "the values of every pattern that applies are added",
     "product": "the values of every pattern that applies are multiplied",
 }
-SHAPE_TEXT = {"standard": "a pair and {sets} sets", "seven_pairs": "seven pairs",
-              "as_held": "any tiles, as held",
-              "thirteen_orphans": "thirteen orphans"}
 
 
-def list_text() -> str:
-    """A table of the built-in rulesets."""
+def list_text(lang: str = "zh") -> str:
+    """A table of the built-in rulesets, headed in ``lang``."""
     from tabulate import tabulate
+
+    from .i18n import t
 
     rows = []
     for rid in list_builtin():
         rs = load_ruleset(rid)
         rows.append([rs.id, rs.name, rs.name_en, len(rs.patterns), rs.hand_size])
-    return tabulate(rows, headers=["id", "name", "English", "patterns", "tiles"]) + (
-        "\n\nShow one with: mjscore rules ID   (--yaml: the full YAML, --markdown: a rules page; "
-        "or a path to your own YAML file)\nStart your own: mjscore rules new my.yaml --from ID")
+    heads = [t(k, lang) for k in ("col_id", "col_name", "col_english", "col_patterns_n",
+                                  "col_tiles")]
+    return str(tabulate(rows, headers=heads)) + "\n\n" + t("list_hint", lang)
 
 
 def with_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> Ruleset:
@@ -89,55 +90,263 @@ def _yaml_value(v: Any) -> Any:
 
 
 # ----------------------------------------------------------------------------- text
-def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
-    """One ruleset: patterns with values and conditions, options with defaults, flags, notes."""
-    from tabulate import tabulate
+WIDTH = 100  # columns `mjscore rules ID` keeps within (the full text: --markdown, --yaml)
+WHEN_WIDTH = 34  # the condition column, wrapped; beyond WHEN_LINES lines it is shortened
+WHEN_LINES = 3
 
-    rs: Ruleset = load_ruleset(spec) if isinstance(spec, str) else spec
-    out = [f"{rs.name} {rs.name_en} ({rs.id})  —  {rs.file}"]
-    if rs.chain and len(rs.chain) > 1:
-        out.append("extends: " + " → ".join(reversed(rs.chain)))
-    conds = dict(rs.shape_when)
-    shapes = ", ".join(f"{s} (when {conds[s].src})" if s in conds else s for s in rs.shapes)
-    out.append(f"hand: {rs.hand_size} tiles; shapes: {shapes}")
-    tallies = ", ".join(f"{t.name} ({t.label}, {t.combine})" for t in rs.tallies)
-    out.append(f"tallies: {tallies}; headline: {rs.score.src}")
-    out.append("")
-    rows = []
-    for p in rs.patterns:
-        when = p.when.src + ("  (only if nothing else counts)" if p.fallback else "")
-        if p.each is not None:
-            when = f"each of {p.each.src}" if when == "True" else f"{when}; each of {p.each.src}"
-        elif p.count is not None:
-            when = f"× {p.count.src}" if when == "True" else f"{when}; × {p.count.src}"
-        if p.combine is not None:  # judged on combinations of sets, counted once (套算一次)
-            when = f"{p.combine[1]} {p.combine[0]} a..: {when}"
-        rows.append([p.id, p.name, p.name_en, p.tally, p.value.src, when,
-                     ", ".join(sorted(p.replaces))])
-    out.append(tabulate(rows, headers=["id", "name", "English", "tally", "value", "when",
-                                       "replaces"]))
-    if rs.options:
-        out.append("")
-        orows = [[o.name, o.describe_values(), show(o.default), o.description]
-                 for o in rs.options.values()]
-        out.append(tabulate(orows, headers=["option", "values", "default", "meaning"]))
-    out.append("")
-    out.append("context flags: " + (", ".join(_flag_text(f) for f in rs.flags.values())
-                                     or "none beyond --seat --round --from --self-draw"))
-    if rs.notes:
-        out.append("")
-        out.append("notes:")
-        out.extend(f"  - {n}" for n in rs.notes)
+
+def in_words(src: str, names: dict[str, str]) -> str:
+    """An expression with its names as the table says them and its operators as written
+    by hand: ``base * zx * score`` → ``底分 × 庄闲分 × 番``.
+
+    >>> in_words("base * (min(zx * score, cap) if cap else zx * score)",
+    ...          {"base": "底分", "zx": "庄闲分", "score": "番", "cap": "封顶"})
+    '底分 × (min(庄闲分 × 番, 封顶) if 封顶 else 庄闲分 × 番)'
+    """
+    text = re.sub(r"\b[A-Za-z_][A-Za-z0-9_]*\b",
+                  lambda m: names.get(m.group(0)) or m.group(0), src)
+    return text.replace("**", "^").replace(" * ", " × ").replace("//", "÷")
+
+
+def _default_env(rs: Ruleset) -> dict[str, Any]:
+    """The option defaults and unset flags: what an expression of the table sees by default."""
+    env: dict[str, Any] = {k: o.default for k, o in rs.options.items()}
+    env.setdefault("wild", None)
+    return env
+
+
+def _try(c: Any, env: dict[str, Any]) -> Any:
+    try:
+        return c(env)
+    except Exception:  # an expression that needs the hand or a flag: no default value
+        return None
+
+
+def wildcard_words(rs: Ruleset, lang: str = "zh") -> str:
+    """The wildcard in words, the expression beside, e.g. ``白板 P by default (--wild with
+    wild_mode=flip); 4 in play — `tile('P') if wild_mode == 'fixed' else wild` ``; '' when
+    the ruleset has none."""
+    from .report import labels
+
+    w = rs.wildcard
+    if w is None:
+        return ""
+    env = _default_env(rs)
+    face = _try(w.face, env)
+    zh = lang == "zh"
+    if isinstance(face, int):
+        what = (f"默认 {T.name(face)}" if zh else f"{T.name(face)} by default")
+        if "wild" in w.face.names:
+            what += "（或 --wild 指定的牌）" if zh else " (or the tile --wild names)"
+    else:
+        what = "--wild 指定的牌（翻出的那张）" if zh else "the tile --wild names (the one flipped)"
+    n = _try(w.in_play, {**env, "wild": face if isinstance(face, int) else 0})
+    if isinstance(n, int):
+        what += f"，{n} 张在场" if zh else f"; {n} in play"
+    if w.stand_in is not None:
+        st = T.name(w.stand_in)
+        from .report import wildcard_word
+
+        what += (f"；{st} 当{wildcard_word(rs, lang)}本来的牌用" if zh else
+                 f"; {st} stands in for the {wildcard_word(rs, lang)}'s own face")
+    return f"{what} — `{in_words(w.face.src, labels(rs, lang))}`"
+
+
+def suits_words(rs: Ruleset, lang: str = "zh") -> str:
+    """The suits in play in words, the expression beside when it depends on an option."""
+    names = {"m": ("万", "characters"), "p": ("筒", "dots"), "s": ("条", "bamboo")}
+    suits = _try(rs.suits, _default_env(rs))
+    k = 0 if lang == "zh" else 1
+    words = " ".join(f"{x} {names[x][k]}" for x in suits) if isinstance(suits, list | tuple) \
+        else ""
+    return words + ("" if rs.suits.const or not rs.options else f" — `{rs.suits.src}`")
+
+
+def payment_words(rs: Ruleset, lang: str = "zh") -> str:
+    """Who pays and how much, in the table's words with the expression beside."""
+    from .report import labels
+
+    names = labels(rs, lang)
+    names.setdefault("score", rs.label("score", lang))
+    pay = rs.payment
+    zh = lang == "zh"
+    amount = in_words(pay.amount.src, names)
+    who = in_words(pay.pays.src, names)
+    text = (f"每家付 {amount}（谁付：{who}）" if zh else f"each payer pays {amount} (who pays: {who})")
+    for let in pay.lets:
+        text += f"; {let.label if zh else let.label_en} = {in_words(let.value.src, names)}"
+    return text
+
+
+def _wrap(text: str, width: int, lines: int = 0) -> str:
+    """``text`` wrapped at ``width`` columns (wide characters count two); beyond ``lines``
+    lines (0: no limit) it ends in ``…``."""
+    from .i18n import display_width
+
+    out: list[str] = []
+    cur = ""
+    for word in text.split(" "):
+        nxt = f"{cur} {word}" if cur else word
+        if cur and display_width(nxt) > width:
+            out.append(cur)
+            cur = word
+        else:
+            cur = nxt
+        while display_width(cur) > width:  # a word longer than the column
+            cut = width
+            while display_width(cur[:cut]) > width:
+                cut -= 1
+            out.append(cur[:cut])
+            cur = cur[cut:]
+    if cur:
+        out.append(cur)
+    if lines and len(out) > lines:
+        out = out[:lines]
+        last = out[-1]
+        while last and display_width(last + " …") > width:
+            last = last[:-1]
+        out[-1] = last + " …"
     return "\n".join(out)
 
 
-def _flag_text(f: Any) -> str:
+def tier_summary(p: Any, lang: str = "zh") -> str:
+    """A pattern's tier names as one text, alternatives of a ``{fact:a|b}`` joined by '/':
+    ``双财飘, 三财飘`` or ``豪华/双豪华/三豪华七对子``."""
+    out = []
+    for tier in getattr(p, "tiers", ()):
+        name = tier.name if lang == "zh" else tier.name_en
+
+        def alts(m: re.Match[str]) -> str:
+            if m.group(2) is None:
+                return "n"  # {piao}: the number itself
+            parts = [a for a in m.group(2).split("|") if a.strip()]
+            joined = "/".join(a.strip() for a in parts)
+            # "luxury |double luxury " + "seven pairs": keep the space the names had
+            return joined + (" " if parts and parts[-1].endswith(" ") else "") if not \
+                (parts and parts[0].startswith(" ")) else " " + joined
+
+        out.append(re.sub(r"\{([a-z_][a-z0-9_]*)(?::([^{}]*))?\}", alts, name))
+    return ", ".join(out)
+
+
+def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
+    """One ruleset within :data:`WIDTH` columns: the hand, wildcard, suits and payment in
+    words (expression beside), patterns with values and conditions (long conditions
+    shortened: the full text is in ``--markdown`` and ``--yaml``), options, flags, notes."""
+    from tabulate import tabulate
+
+    from .i18n import t
+
+    rs: Ruleset = load_ruleset(spec) if isinstance(spec, str) else spec
+    zh = lang == "zh"
+    out = [f"{rs.name} {rs.name_en} ({rs.id})  —  {rs.file}"]
+    if rs.chain and len(rs.chain) > 1:
+        out.append(t("rules_extends", lang, chain=" → ".join(reversed(rs.chain))))
+    conds = dict(rs.shape_when)
+    from .report import _shape_word
+
+    shapes = ", ".join(t("rules_when", lang, shape=_shape_word(x, lang), cond=conds[x].src)
+                       if x in conds else _shape_word(x, lang) for x in rs.shapes)
+    out.append(t("rules_hand", lang, n=rs.hand_size, shapes=shapes))
+    suits = suits_words(rs, lang)
+    if suits:
+        out.append(t("rules_suits", lang, suits=suits))
+    wild = wildcard_words(rs, lang)
+    if wild:
+        from .report import wildcard_word
+
+        word = wildcard_word(rs, lang)
+        out.append(t("rules_wildcard", lang, text=wild).replace(
+            "财神" if zh else "wildcard", word, 1))
+    tallies = ", ".join(f"{tl.name} ({tl.label if zh else tl.label_en}, "
+                        f"{t('combine_' + tl.combine, lang)})" for tl in rs.tallies)
+    out.append(t("rules_tallies", lang, tallies=tallies, score=rs.score.src))
+    out.append(t("rules_payment", lang, text=payment_words(rs, lang)))
+    out = [_wrap(line, WIDTH) for line in out]
+    out.append("")
+    one_tally = len(rs.tallies) == 1
+    from .i18n import display_width
+
+    cells = []
+    for p in rs.patterns:
+        when = p.when.src
+        if p.each is not None:
+            each = t("rules_each_of", lang, x=p.each.src)
+            when = each if when == "True" else f"{when}; {each}"
+        elif p.count is not None:
+            when = f"× {p.count.src}" if when == "True" else f"{when}; × {p.count.src}"
+        if p.count_once is not None:  # judged on combinations of sets, counted once (套算一次)
+            when = f"{p.count_once[1]} {p.count_once[0]} a..: {when}"
+        if p.fallback:
+            when += t("rules_only_if_nothing", lang)
+        name = p.name if zh else p.name_en
+        tiers = tier_summary(p, lang)
+        if tiers:
+            name += f" ({tiers})"
+        cells.append((p.id, name, p.tally, p.value.src, when, ", ".join(sorted(p.replaces))))
+
+    heads = [t(k, lang) for k in ("col_id", "col_name", "col_tally", "col_value", "col_when",
+                                  "col_replaces")]
+
+    def col(k: int, cap: int) -> int:
+        return min(cap, max([display_width(heads[k])] + [display_width(c[k]) for c in cells]))
+
+    # the columns share WIDTH: id and tally as they are, name/value/replaces capped, the
+    # condition takes what is left; a table still too wide narrows its text columns
+    idw, tallyw = col(0, 40), (0 if one_tally else col(2, 12))
+    namew, valuew, repw = col(1, 18), col(3, 24), col(5, 16)
+    if idw > 20:  # long ids (MCR): narrower text columns
+        namew, valuew, repw = col(1, 14), col(3, 14), col(5, 12)
+    ncols = 5 if one_tally else 6
+    whenw = WIDTH - idw - namew - valuew - repw - tallyw - 2 * (ncols - 1)
+    keep = [k for k in range(6) if not (one_tally and k == 2)]
+    while True:
+        rows = []
+        for c in cells:
+            pid, name, tally, value, when, rep = c
+            row = [pid, _wrap(name, namew), tally, _wrap(value, valuew, WHEN_LINES),
+                   _wrap(when, max(whenw, 12), WHEN_LINES), _wrap(rep, repw, WHEN_LINES)]
+            rows.append([row[k] for k in keep])
+        text = str(tabulate(rows, headers=[heads[k] for k in keep], disable_numparse=True))
+        over = max(display_width(line) for line in text.split("\n")) - WIDTH
+        if over <= 0 or whenw <= 12:
+            break
+        whenw -= over
+    out.append(text)
+    out.append(t("rules_full", lang))
+    if rs.options:
+        out.append("")
+        optw = max(display_width(o.name) for o in rs.options.values())
+        orows = [[o.name, _wrap(o.describe_values(), 20), show(o.default),
+                  _wrap(o.description, max(30, WIDTH - optw - 20 - 8 - 6))]
+                 for o in rs.options.values()]
+        out.append(str(tabulate(orows, headers=[t(k, lang) for k in (
+            "col_option", "col_values", "col_default", "col_meaning")])))
+    out.append("")
+    flags = ", ".join(_flag_text(f, lang) for f in rs.flags.values()) or t("rules_flags_none",
+                                                                            lang)
+    out.append(_wrap(t("rules_flags", lang, flags=flags), WIDTH))
+    if rs.notes:
+        out.append("")
+        out.append(t("rules_notes", lang))
+        out.extend(_indent(_wrap(f"- {n}", WIDTH - 4)) for n in rs.notes)
+    return "\n".join(out)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(("  " if k == 0 else "    ") + line
+                     for k, line in enumerate(text.split("\n")))
+
+
+def _flag_text(f: Any, lang: str = "en") -> str:
+    from .i18n import t
+
     rng = ""
     if f.minimum is not None or f.maximum is not None:
         lo = "" if f.minimum is None else f.minimum
         hi = "" if f.maximum is None else f.maximum
         rng = f" {lo}..{hi}"
-    dflt = f" (default {f.default})" if f.default is not None else ""
+    dflt = t("rules_default", lang, v=f.default) if f.default is not None else ""
     return f"--{f.name.replace('_', '-')}{rng}{dflt}"
 
 
@@ -297,7 +506,7 @@ def markdown(rs: Ruleset) -> str:
     out.append("## The hand")
     out.append("")
     conds = dict(rs.shape_when)
-    shapes = ", ".join(SHAPE_TEXT.get(s, s.replace("_", " ")).format(sets=rs.sets)
+    shapes = ", ".join(shape_words((s,), rs.sets)
                        + (f" (only when `{_md(conds[s].src)}`)" if s in conds else "")
                        for s in rs.shapes)
     out.append(f"- A winning hand has {rs.hand_size} tiles (each kong adds one): {shapes}.")
@@ -309,8 +518,8 @@ def markdown(rs: Ruleset) -> str:
         w = rs.wildcard
         extra = (f"; `{T.name(w.stand_in)}` stands in for the wildcard's face as an ordinary "
                  "tile" if w.stand_in is not None else "")
-        out.append(f"- Wildcard: the tile `{w.face.src}`, `{w.in_play.src}` copies in play"
-                   f"{extra}.")
+        out.append(f"- Wildcard: {_md(wildcard_words(rs, 'en'))}; copies in play: "
+                   f"`{_md(w.in_play.src)}`{extra}.")
     if rs.self_draw_default.src not in ("False", "0"):
         out.append(f"- A win is taken as self-drawn when neither `--self-draw` nor `--from` "
                    f"is given and `{rs.self_draw_default.src}`.")
@@ -330,7 +539,9 @@ def markdown(rs: Ruleset) -> str:
         cnt = f" × count `{_md(p.count.src)}`" if p.count is not None else ""
         if p.each is not None:
             cnt += f" for each of `{_md(p.each.src)}`"
-        out.append(f"| `{p.id}` | {_md(p.name)} | {_md(p.name_en)} | {p.tally} | "
+        tiers_zh, tiers_en = tier_summary(p, "zh"), tier_summary(p, "en")
+        out.append(f"| `{p.id}` | {_md(p.name)}{_md(f' ({tiers_zh})' if tiers_zh else '')} | "
+                   f"{_md(p.name_en)}{_md(f' ({tiers_en})' if tiers_en else '')} | {p.tally} | "
                    f"{_code(p.value.src)}{cnt} | {_code(p.when.src)}"
                    f"{' (only if nothing else counts)' if p.fallback else ''} | "
                    f"{', '.join(sorted(p.replaces))} | {_md('; '.join(x for x in (p.notes, also) if x))} |")
@@ -363,6 +574,7 @@ def markdown(rs: Ruleset) -> str:
     pay = rs.payment
     for let in pay.lets:
         out.append(f"- {let.label} ({let.label_en}, `{let.name}`) = `{_md(let.value.src)}`")
+    out.append(f"- In words: {_md(payment_words(rs, 'en'))}.")
     out.append(f"- Who pays: `{_md(pay.pays.src)}`")
     out.append(f"- Each payer pays: `{_md(pay.amount.src)}`")
     if pay.chengbao is not None:

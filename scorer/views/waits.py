@@ -15,35 +15,14 @@ from typing import Any
 from ..engine.waits import DISCARD, Entry, Outcome, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
+from .i18n import MESSAGES
 from .report import hit_json, pattern_name
 
 PATTERN_WIDTH = 48  # columns of the patterns column before it wraps
 
-LABELS: dict[str, tuple[str, str]] = {
-    "title": ("{seat}（{role}）听什么牌", "what {seat} ({role}) waits on"),
-    "dealer": ("庄家", "dealer"),
-    "idle": ("闲家", "idle"),
-    "hand": ("手牌：", "Hand:   "),
-    "waits": ("听牌：", "Waits:  "),
-    "held": ("已绝：", "Dead:   "),
-    "held_text": ("{tiles}（四张都在手里，听不到）", "{tiles} (every copy is in the hand)"),
-    "skipped": ("不算：", "Skipped:"),
-    "any": ("任意牌", "any tile"),
-    "any_other": ("其余任意牌", "any other tile"),
-    "faces": ("（{n} 种）", " ({n} faces)"),
-    "self_draw": ("自摸", "self-drawn"),
-    "discard": ("{seat} 放铳", "{seat}'s discard"),
-    "any_discard": ("任何人放铳", "any discard"),
-    "no_win": ("不能胡 [{n}]", "not a win [{n}]"),
-    "not_ready": ("未听牌", "not ready"),
-    "tile": ("牌", "tile"),
-    "how": ("方式", "how"),
-    "patterns": ("番种", "patterns"),
-    "score": ("分", "score"),
-    "notes": ("说明：", "Notes:"),
-    "how_self_draw": ("自摸", "self-drawn"),
-    "how_discard": ("放铳", "on a discard"),
-}
+# the words of this report live in the one message catalogue, under "waits_"
+LABELS: dict[str, tuple[str, str]] = {k[len("waits_"):]: v for k, v in MESSAGES.items()
+                                      if k.startswith("waits_")}
 
 
 def label(key: str, lang: str, **values: Any) -> str:

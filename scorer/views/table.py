@@ -1,0 +1,57 @@
+"""The small text tables of the ``score`` report, without importing tabulate.
+
+:func:`simple` writes exactly what ``tabulate(rows, headers, tablefmt="simple",
+colalign=...)`` writes for the report's table (words in left-aligned columns, whole numbers
+in the right-aligned last one, the dash ``—`` for a seat that neither wins nor pays), and
+hands any other table to tabulate itself. Importing
+tabulate costs the start-up of ``mjscore score`` a fifth of its time (it reads its own
+version through ``importlib.metadata``), and this table is all the report needs of it.
+tests/test_table.py checks the two agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+MIN_PADDING = 2  # tabulate's: a header is two characters narrower than its column
+_WORDS = re.compile(r"[ -/:-~—]*")  # ASCII but digits, and the dash (one column wide)
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _fast(cell: object, align: str) -> bool:
+    """True for a cell this module writes as tabulate does: words without digits in a
+    left-aligned column, a whole number in a right-aligned one; nothing empty or padded."""
+    if not isinstance(cell, str) or not cell or cell != cell.strip():
+        return False
+    return bool((_WORDS if align == "left" else _WHOLE).fullmatch(cell))
+
+
+def simple(rows: Sequence[Sequence[str]], headers: Sequence[str], colalign: Sequence[str]
+           ) -> str:
+    """Return the rows as tabulate's ``simple`` table, columns aligned ``left``/``right``.
+
+    >>> print(simple([["E (dealer)", "pays", "-16"], ["W", "winner", "+32"]],
+    ...              ["seat", "role", "points"], ("left", "left", "right")))
+    seat        role      points
+    ----------  ------  --------
+    E (dealer)  pays         -16
+    W           winner       +32
+    """
+    if (not rows or len(colalign) != len(headers) or colalign[-1] != "right"
+            or any(len(r) != len(headers) for r in rows)
+            or not all(_fast(h, "left") for h in headers)
+            or not all(_fast(c, a) for r in rows for c, a in zip(r, colalign, strict=True))):
+        # wide characters, numbers to format, ...: tabulate knows how
+        from tabulate import tabulate
+
+        return str(tabulate(rows, headers=list(headers), tablefmt="simple",
+                            colalign=tuple(colalign)))
+    widths = [max(len(h) + MIN_PADDING, *(len(r[i]) for r in rows))
+              for i, h in enumerate(headers)]
+
+    def line(r: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if a == "left" else c.rjust(w)
+                         for c, w, a in zip(r, widths, colalign, strict=True))
+    return "\n".join([line(headers), "  ".join("-" * w for w in widths),
+                      *(line(r) for r in rows)])
