@@ -390,11 +390,15 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
     line changes it for the lines after it (:func:`seated`).
     """
     numbered = ((i, x) if isinstance(x, str) else x for i, x in enumerate(lines, 1))
+    if jobs <= 1:  # each line scored as soon as it is read (a pipe may pause)
+        for item in seated(numbered, players):
+            yield from _score_chunk([item], defaults, lang, fmt)
+        return
     chunks = _chunks(seated(numbered, players), chunk)
     # Starting processes costs ~0.1 s: score a small input here, and only start the pool
     # once there is more than two chunks of work.
-    head = [c for _, c in zip(range(2), chunks, strict=False)] if jobs > 1 else []
-    if jobs <= 1 or len(head) < 2:
+    head = [c for _, c in zip(range(2), chunks, strict=False)]
+    if len(head) < 2:
         # one chunk at a time, read as it is scored: memory does not grow with the input
         for c in itertools.chain(head, chunks):
             yield from _score_chunk(c, defaults, lang, fmt)
@@ -576,8 +580,9 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
             raise ContextError(f"cannot read {file}: {e.strerror}") from None
         size = os.fstat(stream.fileno()).st_size
     if jobs is None:
-        # a process pool costs ~0.1 s to start: only worth it for a large file
-        jobs = (os.cpu_count() or 1) if size is None or size > 64 * 1024 else 1
+        # a process pool costs ~0.1 s to start: only worth it for a large file; a pipe or a
+        # terminal is read as it comes (each line answered at once), so one job unless asked
+        jobs = (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
     show = progress if progress is not None else (err.isatty() and (size or 0) > 1 << 20)
     failed = total = 0
     start = last = time.perf_counter()
@@ -587,12 +592,16 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         out.write(csv_text(CSV_FIELDS))
     records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
     stopped: tuple[str, int] | None = None
+    # lines from a pipe or a terminal may come slowly: each answer is written at once
+    live = size is None
     previous = _handlers()
     signalled = _catch_signals()
     try:
         for rec in records:
-            if signalled:  # the signal's exception was swallowed (a __del__, a callback)
-                raise KeyboardInterrupt if signalled[0] == signal.SIGINT else Terminated()
+            signalled.raise_if_seen()  # its exception was swallowed (a __del__, a callback)
+            # a signal while a record is written and counted waits until both are done:
+            # the output stays line-whole and the summary's count is what was written
+            signalled.defer = True
             if fmt != "table":
                 out.write(rec.text)
             else:
@@ -601,7 +610,10 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
                     print(table_text(table_rows_, lang), file=out)
                     table_rows_.clear()
             # counted once written, so that an interrupted run's count is what it wrote
+            # (and before the flush: a signal may arrive as soon as the reader has it)
             total += 1
+            if live and fmt != "table":
+                out.flush()
             if not rec.ok:
                 failed += 1
                 # a message may echo a file's text: one line, control characters escaped
@@ -614,6 +626,8 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
                     print(f"line {rec.line}: not counted in the totals: "
                           f"{printable(e.detail, keep='')}", file=err)
                     ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
+            signalled.defer = False
+            signalled.raise_if_seen()
             if show and time.perf_counter() - last > 0.25:
                 last = time.perf_counter()
                 rate = total / max(last - start, 1e-9)
@@ -667,19 +681,38 @@ def _restore(handlers: dict[int, Any]) -> None:
             signal.signal(sig, h)
 
 
-def _catch_signals() -> list[int]:
-    """Ctrl-C and SIGTERM raise KeyboardInterrupt / Terminated as usual, and are also noted
-    in the list returned, which the batch loop looks at after every line: an exception
-    raised while Python runs a finaliser is printed and dropped, the note is not."""
+class _Signals:
+    """The SIGINT / SIGTERM seen during a batch run; ``defer``: note them, raise later."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+        self.defer = False
+
+    def raise_if_seen(self) -> None:
+        """Raise KeyboardInterrupt (SIGINT) or Terminated (SIGTERM) if one was seen."""
+        from .errors import Terminated
+
+        if self.seen:
+            raise KeyboardInterrupt if self.seen[0] == signal.SIGINT else Terminated()
+
+
+def _catch_signals() -> _Signals:
+    """Ctrl-C and SIGTERM raise KeyboardInterrupt / Terminated as usual (unless deferred),
+    and are also noted in the object returned, which the batch loop looks at after every
+    line: an exception raised while Python runs a finaliser is printed and dropped, the
+    note is not."""
     from .errors import Terminated
 
-    seen: list[int] = []
+    seen = _Signals()
     if threading.current_thread() is not threading.main_thread():
         return seen
 
     def on_signal(signum: int, frame: Any) -> None:
-        seen.append(signum)
-        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
+        seen.seen.append(signum)
+        # deferred while a record is written; a second signal stops even that (a write
+        # blocked on a full pipe must not keep the run from stopping)
+        if not seen.defer or len(seen.seen) > 1:
+            raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(ValueError, OSError):

@@ -331,7 +331,7 @@ def test_a_file_that_takes_a_built_in_id_says_so(tmp_path: Path) -> None:
                     encoding="utf-8")
     r = mjscore("score", HAND, "--rules", str(path), "--self-draw")
     assert r.code == 0
-    assert r.out.splitlines()[0].startswith(f"杭州麻将 Hangzhou (hangzhou from {path}) — winner")
+    assert r.out.splitlines()[0].startswith(f"杭州麻将 Hangzhou (hangzhou from {path}) — E 胡")
     r = mjscore("score", HAND, "--rules", str(path), "--self-draw", "--json")
     data = json.loads(r.out)
     assert (data["ruleset"], data["source"], data["path"]) == ("hangzhou", "file", str(path))
@@ -450,7 +450,10 @@ def test_batch_from_a_silent_stdin_is_interrupted(tmp_path: Path) -> None:
         p.stdin.write(f"{HAND} --self-draw\n".encode())
         p.stdin.flush()
         assert p.stdout is not None
-        first = p.stdout.readline()  # scored, and now waiting for the next line
+        # scored and written at once (not held for a chunk or a buffer), then waiting
+        ready, _, _ = select.select([p.stdout.fileno()], [], [], 30)
+        assert ready, "no answer to the first line"
+        first = p.stdout.readline()
         assert json.loads(first)["payments"]["E"] == 12
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
@@ -479,7 +482,7 @@ def test_a_200_mb_line_is_an_error_of_its_line_in_bounded_memory() -> None:
             w.write(block)
         w.write(f"\n{HAND} --self-draw".encode())  # and the line after it is scored
 
-    r = mjscore("batch", "-", "--rules", "hangzhou", stdin=feed)
+    r = mjscore("batch", "-", "--rules", "hangzhou", "--jobs", "2", stdin=feed)
     assert r.code == 1
     recs = [json.loads(x) for x in r.out.splitlines()]
     assert [x.get("line") for x in recs] == [1, 2, 3]
@@ -528,8 +531,8 @@ def test_a_cached_settlement_still_explains_its_payment() -> None:
         return score(args.hand, args.rules, args.context)
 
     first, again = scored(HAND), scored("123m456p789s234sP6m")
-    assert payment_lines(first) == payment_lines(again) == [
-        "底分 3 × 庄闲分 2 × 番 2 = 12 from each of S, W, N"]
+    assert payment_lines(first, lang="en") == payment_lines(again, lang="en") == [
+        "base 3 × dealer factor 2 × fan 2 = 12 from each of S, W, N"]
 
 
 # ----------------------------------------------------------------------------- flat memory

@@ -7,6 +7,7 @@ text of at most :data:`MAX_BYTES`; nothing else is ever opened.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -45,6 +46,7 @@ def builtin_dir() -> Path:
 # longer than MAX_HINT_LEN gets no hint and one load gives at most MAX_HINTS hints (see
 # hint_budget): 20,000 misspelt ids in a file cost 30 searches.
 MAX_HINT_LEN = 64
+MAX_HINT_SCAN = 5000  # names of a plain list looked at (a Known is prepared once, whole)
 MAX_HINTS = 30
 _HINTS: ContextVar[list[int] | None] = ContextVar("mjscore_hints", default=None)
 
@@ -74,8 +76,8 @@ def nearest(word: object, known: Iterable[str] | Known) -> str | None:
         return None
     if left is not None:
         left[0] -= 1
-    if not isinstance(known, Known):  # names too long for a hint are not compared either
-        known = Known(k for k in known if len(k) <= MAX_HINT_LEN)
+    if not isinstance(known, Known):  # a plain list is prepared afresh: its first names only
+        known = Known(k for k in itertools.islice(known, MAX_HINT_SCAN) if len(k) <= MAX_HINT_LEN)
     return closest(w, known)
 
 
