@@ -555,3 +555,45 @@ def test_batch_memory_is_flat(tmp_path: Path, jobs: str) -> None:
     small = _peak(tmp_path, 1_000, jobs)
     big = _peak(tmp_path, 300_000, jobs)
     assert big < 1.2 * small, (small, big)
+
+
+# ----------------------------------------------------------------------------- CPU budget
+def test_a_hostile_thread_beside_two_built_in_threads_stops_at_its_limit(tmp_path: Path) -> None:
+    # beside two threads scoring built-in hands, a hostile user ruleset ran 24.5 s and
+    # returned a score (one process-wide deadline); the case of one thread beside it, the
+    # 400 loop-free patterns and the four legitimate threads are in tests/test_budget.py
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scorer.errors import EvaluationError, MjscoreError
+
+    from .conftest import run_line
+    from .test_budget import SLOW, _variant
+
+    hostile = _variant(tmp_path, SLOW)
+    go = threading.Barrier(3)
+
+    def bad() -> tuple[object, float]:
+        go.wait()
+        t0 = time.thread_time()
+        try:
+            got: object = run_line("PPPP123m456p789s1s --self-draw", hostile)
+        except MjscoreError as e:
+            got = e
+        return got, time.thread_time() - t0
+
+    def good() -> list[dict[str, int]]:
+        go.wait()
+        t0, paid = time.perf_counter(), []
+        while time.perf_counter() - t0 < 0.8:  # keep scoring while the hostile one runs
+            paid.append(run_line(f"{HAND} --self-draw", "hangzhou").payments)
+        return paid
+
+    with ThreadPoolExecutor(3) as pool:
+        fb, fg = pool.submit(bad), [pool.submit(good) for _ in range(2)]
+        err, cpu = fb.result(timeout=60)
+        rounds = [f.result(timeout=60) for f in fg]
+    assert isinstance(err, EvaluationError), err
+    assert "ran for more than 0.4 s of CPU" in str(err)
+    assert cpu < 0.4 + 0.3
+    # README's worked hand: 自摸 番 2 × 庄闲分 2 = 4 from each of S, W, N
+    assert all(r and all(p == {"E": 12, "S": -4, "W": -4, "N": -4} for p in r) for r in rounds)
