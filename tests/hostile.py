@@ -12,14 +12,16 @@ import contextlib
 import io
 import json
 import os
-import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 
 from scorer.cli.app import main
+
+from .launch import launcher, usage
 
 CPU_LIMIT = 5  # seconds: a runaway child is killed by the kernel (SIGXCPU)
 MEM_LIMIT = 1 << 30  # bytes of address space for the child (a memory bomb fails inside it)
@@ -65,24 +67,23 @@ def mjscore_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "scorer"]
 
 
-def _limits() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT))
-    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
-
-
 def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> Run:
     """Run the installed command under CPU and memory limits; measure its wall time, its
     own CPU time and peak RSS (from os.wait4)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([*mjscore_cmd(), *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, preexec_fn=_limits)
+    # through the launcher, which sets the limits: the child's peak RSS is then its own
+    cmd, r_fd, w_fd = launcher([*mjscore_cmd(), *argv], cpu=CPU_LIMIT, mem=MEM_LIMIT)
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, pass_fds=(w_fd,), start_new_session=True)
+    os.close(w_fd)
     assert p.stdin is not None and p.stdout is not None and p.stderr is not None
     if stdin:
         with contextlib.suppress(BrokenPipeError):
             p.stdin.write(stdin)
     p.stdin.close()
     deadline = time.perf_counter() + timeout
-    out_chunks, err_chunks = [], []
+    out_chunks: list[bytes] = []
+    err_chunks: list[bytes] = []
     os.set_blocking(p.stdout.fileno(), False)
     os.set_blocking(p.stderr.fileno(), False)
     status = None
@@ -91,13 +92,13 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
             data = stream.read()
             if data:
                 chunks.append(data)
-        pid, st, ru = os.wait4(p.pid, os.WNOHANG)
+        pid, st, _ = os.wait4(p.pid, os.WNOHANG)
         if pid:
-            status, usage = st, ru
+            status = st
             break
         if time.perf_counter() > deadline:
-            p.kill()
-            _, status, usage = os.wait4(p.pid, 0)
+            os.killpg(p.pid, signal.SIGKILL)  # the launcher and the command it started
+            _, status, _ = os.wait4(p.pid, 0)
             break
         time.sleep(0.002)
     for stream, chunks in ((p.stdout, out_chunks), (p.stderr, err_chunks)):
@@ -107,9 +108,9 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
             chunks.append(data)
     p.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - t0
+    cpu, rss_kb = usage(r_fd)
     return Run(p.returncode, b"".join(out_chunks).decode("utf-8", "replace"),
-               b"".join(err_chunks).decode("utf-8", "replace"), wall,
-               usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+               b"".join(err_chunks).decode("utf-8", "replace"), wall, cpu, rss_kb / 1024)
 
 
 def check_one_line_error(r: Run, code: int, as_json: bool = False) -> str:

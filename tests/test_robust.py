@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from .launch import launcher, usage
+
 HAND = "123m456p789s234sP9m"  # README's worked Hangzhou hand: 自摸 番 2, E receives 12 in all
 CPU_LIMIT = 1.0  # 'rules check' of any file under the size limit: within a second
 
@@ -39,33 +41,13 @@ class Run:
     rss_kb: int  # its peak resident memory
 
 
-# The measured process is started by a small launcher (fork, then exec), never by the test
-# process itself: a peak RSS survives exec (Linux keeps the old memory's high-water mark,
-# even through vfork), so a child of a pytest process grown by the suite would be charged
-# that size. The launcher passes on the child's exit and writes its usage to a pipe.
-_LAUNCH = """
-import os, signal, sys
-fd = int(sys.argv.pop(1))
-pid = os.fork()
-if pid == 0:
-    os.close(fd)
-    os.execv(sys.executable, [sys.executable, "-m", "scorer", *sys.argv[1:]])
-_, status, ru = os.wait4(pid, 0)
-os.write(fd, f"{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss}".encode())
-code = os.waitstatus_to_exitcode(status)
-if code < 0:
-    signal.signal(-code, signal.SIG_DFL)
-    os.kill(os.getpid(), -code)
-os._exit(code)
-"""
-
-
 def mjscore(*args: str, stdin: bytes | Callable[[io.BufferedWriter], None] | None = None,
             timeout: float = 120, cwd: Path | None = None) -> Run:
     """Run ``python -m scorer ARGS`` and measure it (its own CPU seconds and peak RSS)."""
-    r_fd, w_fd = os.pipe()
+    # through the launcher: the child's peak RSS is its own, not the grown pytest's
+    argv, r_fd, w_fd = launcher([sys.executable, "-m", "scorer", *args])
     with tempfile.TemporaryFile() as o, tempfile.TemporaryFile() as e:
-        p = subprocess.Popen([sys.executable, "-c", _LAUNCH, str(w_fd), *args], stdout=o,
+        p = subprocess.Popen(argv, stdout=o,
                              stderr=e, pass_fds=(w_fd,),
                              stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                              cwd=cwd, start_new_session=True)
@@ -82,14 +64,13 @@ def mjscore(*args: str, stdin: bytes | Callable[[io.BufferedWriter], None] | Non
                         p.stdin.write(stdin)
                     p.stdin.close()
             p.wait()
-            with os.fdopen(r_fd, "rb") as r:
-                cpu, rss = (r.read().decode() or "0 0").split()
+            cpu, rss = usage(r_fd)
         finally:
             timer.cancel()
         o.seek(0)
         e.seek(0)
         return Run(p.returncode, o.read().decode("utf-8", "replace"),
-                   e.read().decode("utf-8", "replace"), float(cpu), int(rss))
+                   e.read().decode("utf-8", "replace"), cpu, rss)
 
 
 def _kill_group(pid: int) -> None:
