@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from ..errors import HandError
@@ -129,6 +130,25 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     >>> [format_tiles(g.tiles) for g in meld_readings(m, 0, WildSpec(face=33))]
     ['555p', '345p', '456p', '567p']
     """
+    got = _meld_readings(meld.tiles, meld.offer, meld.reading, index, spec)
+    if isinstance(got, str):
+        raise HandError(got, meld.position)
+    return list(got)
+
+
+@lru_cache(maxsize=4096)
+def _meld_readings(tiles: tuple[int, ...], offer: int, reading: tuple[int, ...] | None,
+                   index: int, spec: WildSpec) -> tuple[Group, ...] | str:
+    """The readings of the meld ``tiles``/``offer``/``reading`` at ``index`` (memoised: the
+    same melds come back hand after hand), or the message of the HandError it makes."""
+    meld = Meld(tiles, offer, reading)
+    try:
+        return tuple(_meld_readings_of(meld, index, spec))
+    except HandError as e:
+        return e.detail
+
+
+def _meld_readings_of(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     exposed = not meld.concealed_kong
     options = [_logical(t, spec, True) for t in meld.tiles]
     if any(o == [None] for o in options) and not spec.in_melds:
@@ -209,23 +229,40 @@ class Interpretation:
 
 
 def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
-    """Read the physical hand under a wildcard model (raises HandError for impossible melds)."""
+    """Read the physical hand under a wildcard model (raises HandError for impossible melds).
+
+    >>> from scorer.model.notation import parse_hand
+    >>> i = interpret(parse_hand("123m456p789s234sP9m"), WildSpec(face=33))
+    >>> i.jokers, i.win_tile, i.wild_count, i.counts[8]
+    (1, 8, 1, 1)
+    """
+    # the tiles counted first, then the jokers and stand-ins moved, as _logical reads each
+    # concealed tile (no call per tile)
     counts = [0] * T.NUM_KINDS
-    jokers = 0
-    stand_ins = 0
-    for t in (*hand.concealed, hand.winning):
-        lg = _logical(t, spec, False)[0]
-        if lg is None:
-            jokers += 1
-        else:
-            counts[lg] += 1
-            if lg != t:
-                stand_ins += 1
-    win_lg = _logical(hand.winning, spec, False)[0]
+    for t in hand.concealed:
+        counts[t] += 1
+    win = hand.winning
+    counts[win] += 1
+    face = spec.face
+    jokers = stand_ins = 0
+    win_lg: int | None = win
+    if face is not None:
+        jokers = counts[face]
+        counts[face] = 0
+        st = spec.stand_in
+        if st is not None and st != face and spec.stand_in_scope == "all":
+            stand_ins = counts[st]
+            counts[face] += stand_ins
+            counts[st] = 0
+            if win == st:
+                win_lg = face
+        if win == face:
+            win_lg = None
     melds = tuple(tuple(meld_readings(m, i, spec)) for i, m in enumerate(hand.melds))
-    wild_count = jokers + sum(
-        1 for m in hand.melds for t in m.tiles if spec.face is not None and t == spec.face
-    )
+    wild_count = jokers
+    if face is not None:
+        for m in hand.melds:
+            wild_count += m.tiles.count(face)
     return Interpretation(tuple(counts), jokers, win_lg, melds, wild_count, stand_ins)
 
 
