@@ -330,6 +330,11 @@ def completes(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
         for counts, win_tile in _stand_in_variants(interp, spec, name):
             if possible is not None and not possible(counts):
                 continue
+            if name == "standard":  # the common question: answered without any groups
+                if concealed_sets >= 0 and D.standard_exists(counts, interp.jokers,
+                                                             concealed_sets):
+                    return True
+                continue
             codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape.coded else None
             if _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds), codes):
                 return True
