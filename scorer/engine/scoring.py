@@ -235,8 +235,15 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     scored: list[Scored] = []
     first_drop: str | None = None
     excluded: list[tuple[Reading, str]] = []
-    pay_cache = _pay_cache(rs, table)
-    seen: dict[tuple[Any, ...], list[Variant]] = {}
+    pay_key = _pay_key(rs, table)
+    plan = rs.plan
+    pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(4096))
+    # readings that meet the same patterns with the same values score alike, in this hand
+    # and in every hand with the same payment inputs and `also` values (reusable plans)
+    seen: Memo[tuple[Any, ...], list[Variant]] = Memo(256)
+    if plan.reusable:
+        also_key = tuple(repr(env[n]) for n in plan.also_names)
+        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(2048))
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
@@ -331,17 +338,16 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
                  for p in rs.patterns if p.count_once is None)
 
 
-def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:
-    """Settlements keyed by tallies, shared by hands with the same payment inputs.
+def _pay_key(rs: Ruleset, table: Table) -> tuple[Any, ...]:
+    """What a settlement depends on besides the tallies: hands scored with the same key
+    share the settlements cached by tallies (``rs.plan.settlements``, bounded there).
 
-    A payment that uses no reading facts depends only on the tallies and on the
-    context names it mentions, so hands scored with the same flags share it (the
-    caches are the ruleset plan's, bounded there).
+    A payment that uses no reading facts depends only on the tallies and on the context
+    names it mentions, so hands scored with the same flags share it.
     """
     plan = rs.plan
-    key = (table.seats, table.env["seat"], table.discarder, table.chengbao,
-           tuple(repr(table.env.get(n)) for n in plan.payment_names))
-    return plan.settlements.get_or(key, lambda: Memo(4096))
+    return (table.seats, table.env["seat"], table.discarder, table.chengbao,
+            tuple(repr(table.env.get(n)) for n in plan.payment_names))
 
 
 # (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
@@ -351,7 +357,7 @@ Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: Memo[tuple[Any, ...], Settlement],
-                   seen: dict[tuple[Any, ...], list[Variant]],
+                   seen: Memo[tuple[Any, ...], list[Variant]],
                    fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     part = "when"  # which expression of the pattern is evaluated, for the error message
@@ -393,7 +399,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     if variants is None:
         variants = _variants(rs, table, renv, winner, pay_cache, found)
         if reusable:
-            seen[sig] = variants
+            seen.put(sig, variants)
     return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
             for used, replaced, tallies, headline, settlement, also in variants]
 

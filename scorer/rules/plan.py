@@ -78,6 +78,9 @@ class Plan:
     payment_names: tuple[str, ...]  # context/hand names the payment rule reads
     reusable: bool  # a reading's outcome depends only on its patterns' values
     families: tuple[Family, ...]  # combination patterns, grouped by list (scorer.search.combine)
+    # the context and hand names the patterns' ``also`` values read: with the payment inputs
+    # and the patterns met, what a reading's outcome depends on (scorer.engine.scoring)
+    also_names: tuple[str, ...] = ()
     # The caches (not arguments: a plan made by dataclasses.replace starts with empty ones,
     # as what they hold was computed under the other plan):
     # the context checked once per set of flags (scorer.engine.context.resolve)
@@ -86,6 +89,11 @@ class Plan:
     # settlements by payment inputs, then by tallies (scorer.engine.scoring)
     settlements: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(256),
                                                    init=False, compare=False, repr=False)
+    # the outcomes of readings (tallies, headline, settlement) by payment inputs and
+    # ``also`` values, then by the patterns they meet, shared by the hands of a batch
+    # (reusable plans only; they hold patterns, values and groups, never a reading)
+    outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64),
+                                                init=False, compare=False, repr=False)
 
     @classmethod
     def build(cls, rs: Ruleset) -> Plan:
@@ -126,6 +134,8 @@ class Plan:
             reusable=not pay.per_reading and not any(
                 set(c.names) & reading_only for p in rs.patterns for _, c in p.also),
             families=families(rs.patterns),
+            also_names=tuple(sorted({n for p in rs.patterns for _, c in p.also
+                                     for n in c.names})),
         )
 
 
