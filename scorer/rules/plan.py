@@ -94,6 +94,10 @@ class Plan:
     # (reusable plans only; they hold patterns, values and groups, never a reading)
     outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64),
                                                 init=False, compare=False, repr=False)
+    # the tiles a hand without its winning tile waits on, by that hand and the flags
+    # (scorer.engine.waits.wait_facts, for the report's why lines)
+    waits: Memo[Any, Any] = field(default_factory=lambda: Memo(4096), init=False,
+                                  compare=False, repr=False)
 
     @classmethod
     def build(cls, rs: Ruleset) -> Plan:

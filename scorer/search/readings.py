@@ -77,8 +77,12 @@ class Reading:
         return [describe_group(g) for g in self.groups]
 
 
+@lru_cache(maxsize=8192)
 def describe_group(g: Group) -> str:
     """Write a group; a tile played by a wildcard gets a '*' and a meld brackets.
+
+    Memoised: every report and JSON record writes its groups, and a batch meets the
+    same groups again and again.
 
     >>> describe_group(Group("chow", (0, 1, 2), (1,)))
     '12*3m'
