@@ -15,10 +15,12 @@ memory stays flat on a file of any length, and yields records in input order.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import itertools
 import os
+import re
 import shlex
 import sys
 import time
@@ -65,8 +67,18 @@ def split_line(text: str) -> list[str] | None:
     >>> split_line("   # only a comment") is None
     True
     """
+    if _PLAIN_LINE.fullmatch(text):
+        # no quote, escape or comment, only the whitespace shlex splits on: what shlex
+        # would give, without its character-by-character reader
+        return text.split() or None
     argv = shlex.split(text, comments=True)
     return argv or None
+
+
+# A line shlex would split like str.split: printable ASCII without quotes, backslashes
+# or '#', separated by spaces and tabs (str.split also splits on \x0b, \x0c, \x1c-\x1f and
+# non-ASCII spaces, where shlex does not).
+_PLAIN_LINE = re.compile(r"[ \t!$-&(-\[\]-~]*")
 
 
 # Flags of a batch line that are not flags of `score`: who sat where (a per-line seating).
@@ -357,6 +369,24 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
     return out
 
 
+def _warm(defaults: Sequence[str]) -> None:
+    """Import the scorer and load the batch's own ``--rules`` here, before the workers
+    start: forked workers inherit both instead of each importing and loading them again
+    (elsewhere, where workers are spawned, this costs the parent a few milliseconds). A
+    ruleset that does not load is left to the lines, which report it; returns None."""
+    from .engine import scoring  # noqa: F401
+    from .errors import MjscoreError
+    from .rules.load import load_ruleset
+    from .views import report  # noqa: F401
+
+    flags, _, _ = _take_players(list(defaults))
+    for k, tok in enumerate(flags):
+        name, eq, value = tok.partition("=")
+        if name == "--rules" and (eq or k + 1 < len(flags)):
+            with contextlib.suppress(MjscoreError):
+                load_ruleset(value if eq else flags[k + 1])
+
+
 def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int
             ) -> Iterator[list[tuple[int, str, str | None]]]:
     chunk: list[tuple[int, str, str | None]] = []
@@ -391,6 +421,7 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
         for c in [*head, *chunks]:
             yield from _score_chunk(c, defaults, lang, fmt)
         return
+    _warm(defaults)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[Future[list[Record]]] = deque()
         for c in itertools.chain(head, chunks):
