@@ -76,3 +76,31 @@ def test_warm_loads_the_batch_ruleset_before_the_workers() -> None:
     batch._warm(["--rules", "no-such-ruleset"])  # left to the lines, which report it
     batch._warm(["--rules"])  # a flag without its value: the check of the flags says so
     assert load_ruleset("xiamen") is _CACHE._recent["xiamen"][1]
+
+
+def testknown_widths_are_wcwidths() -> None:
+    from wcwidth import wcswidth, wcwidth
+
+    from scorer.views import i18n
+
+    chars = [chr(o) for lo, hi in i18n._WIDE for o in range(lo, hi + 1)]
+    chars += sorted(i18n._NARROW) + [chr(o) for o in range(0x20, 0x7F)]
+    for ch in chars:
+        assert i18n.known_width(ch) == wcwidth(ch), hex(ord(ch))
+    for text in ("番种：", "E（庄）", "底分 1 × 庄闲分 2", "听任意牌 — ←"):
+        assert i18n.display_width(text) == wcswidth(text)
+    assert i18n.known_width("🀄🀀") is None  # left to wcwidth
+    assert i18n.known_width("a\u0301") is None  # a combining accent: wcwidth counts 0
+
+
+def test_the_chinese_report_does_not_load_wcwidth_or_tabulate() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom scorer.cli.app import main\nsys.argv = ['mjscore', 'score', "
+            "'123m456p789s234sP9m', '--rules', 'hangzhou', '--self-draw']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('wcwidth', 'tabulate') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]", out
