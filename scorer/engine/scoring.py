@@ -161,6 +161,8 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
+    if rs.trusted and budget.current() is None:
+        return _score(h, rs, context or Context())  # no budget, as limited(None) would be
     with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         return _score(h, rs, context or Context())
 
@@ -187,10 +189,11 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
             raise ContextError(chk.template)  # as written: the hand facts are not known yet
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
-    for t, pos in h.sources:
-        if t < 27 and T.SUITS[t // 9] not in table.suits:
-            raise HandError(f"{T.name(t)} is not in play at this table (suits in play: "
-                            f"{' '.join(table.suits)})", pos)
+    if not _ALL_SUITS.issubset(table.suits):  # with every suit in play, every tile is
+        for t, pos in h.sources:
+            if t < 27 and T.SUITS[t // 9] not in table.suits:
+                raise HandError(f"{T.name(t)} is not in play at this table (suits in play: "
+                                f"{' '.join(table.suits)})", pos)
     interp = interpret(h, spec)
     F.fill_hand(env, h, interp)
     for chk in late:
@@ -311,6 +314,7 @@ def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
 
 
 _HAND_LEVEL = frozenset(F.names_at("hand"))
+_ALL_SUITS = frozenset(T.SUITS)
 _READING_LEVEL = frozenset(F.names_at("reading"))
 _MANY_READINGS = 16
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 from ..errors import HandError
 from ..model import tiles as T
@@ -51,8 +52,7 @@ class WildSpec:
 NO_WILD = WildSpec()
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One reading of a hand.
 
     ``groups`` hold fixed melds first, then the concealed groups; ``win`` is the
@@ -60,6 +60,7 @@ class Reading:
     it); ``win_wild`` says whether the winning tile is a wildcard; ``win_natural``
     is the tile a natural winning tile is read as (a stand-in counted as itself
     reads differently from the stand-in's usual face), None for a wildcard.
+    A named tuple, as :class:`Group` is: every hand makes several, each hashed once.
     """
 
     shape: str
@@ -220,9 +221,9 @@ def _set_shapes(naturals: list[int], jokers: int, size: int,
             yield "chow", tiles
 
 
-@dataclass(frozen=True)
-class Interpretation:
-    """The physical hand as the table reads it: natural counts, jokers and meld options."""
+class Interpretation(NamedTuple):
+    """The physical hand as the table reads it: natural counts, jokers and meld options
+    (a named tuple: one per hand, and 34 per hand whose waits are asked)."""
 
     counts: tuple[int, ...]
     jokers: int
