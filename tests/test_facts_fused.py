@@ -61,9 +61,9 @@ PROFILE = tuple(profile_by_scan([]))
 FUSED = tuple(n for n, f in F.FACTS.items() if f.family is not None)
 
 
-def test_every_profile_fact_is_in_one_family() -> None:
+def test_every_profile_fact_is_fused() -> None:
     fams = {F.FACTS[n].family for n in PROFILE}
-    assert len(fams) == 1 and None not in fams
+    assert len(fams) == 2 and None not in fams  # by kinds held (a mask), and by counts
     assert set(PROFILE) <= set(FUSED)
 
 

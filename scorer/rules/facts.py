@@ -710,33 +710,33 @@ _REVERSIBLE = _mask_of(REVERSIBLE_TILES)
 _SUITS_BY_BITS = tuple(tuple(T.SUITS[s] for s in range(3) if bits >> s & 1) for bits in range(8))
 
 
+def _profile_tiles(env: Env, holder: Env) -> tuple[int, ...]:
+    """Every tile of the reading, as read (from the hand itself when ``holder`` is the
+    hand's Env: then every reading holds the hand's own tiles)."""
+    if holder is env:
+        tiles: tuple[int, ...] = env["tiles"]
+        return tiles
+    h: Hand = holder["__hand__"]
+    return (*h.concealed, h.winning, *(t for m in h.melds for t in m.tiles))
+
+
 def _profile_family(env: Env) -> dict[str, Any]:
-    """The 14 tile-profile facts of a reading (suits, honor_tiles, …, quads) from one mask
-    of the tile kinds it holds and one count of its tiles."""
+    """The tile-profile facts that depend only on which kinds the reading holds (suits,
+    has_wind, …, all_reversible, min_number, max_number): one 34-bit mask of those kinds
+    tested against class masks."""
     holder = _profile_holder(env)
     got: dict[str, Any] | None = holder.get("__profile__")
     if got is not None:
         return got
-    if holder is env:
-        tiles: tuple[int, ...] = env["tiles"]
-    else:
-        h: Hand = holder["__hand__"]
-        tiles = (*h.concealed, h.winning, *(t for m in h.melds for t in m.tiles))
-    counts = [0] * T.NUM_KINDS
-    mask = honors = 0
-    for t in tiles:
-        counts[t] += 1
+    mask = 0
+    for t in set(_profile_tiles(env, holder)):
         mask |= 1 << t
-        if t >= 27:
-            honors += 1
     suited = mask & _SUITED
     # the numbers held in any suit, as bits 0-8 (number n at bit n-1)
     numbers = (suited | suited >> 9 | suited >> 18) & 0x1FF
     got = {
         "suits": _SUITS_BY_BITS[bool(mask & _SUIT_MASKS[0]) | bool(mask & _SUIT_MASKS[1]) << 1
                                 | bool(mask & _SUIT_MASKS[2]) << 2],
-        "honor_tiles": honors,
-        "suited_tiles": len(tiles) - honors,
         "has_wind": bool(mask & _WINDS),
         "has_dragon": bool(mask & _DRAGONS),
         "all_honors": not mask & ~_HONORS,
@@ -747,9 +747,28 @@ def _profile_family(env: Env) -> dict[str, Any]:
         "all_reversible": not mask & ~_REVERSIBLE,
         "min_number": (numbers & -numbers).bit_length(),
         "max_number": numbers.bit_length(),
-        "quads": counts.count(4),
     }
     holder["__profile__"] = got
+    return got
+
+
+def _count_family(env: Env) -> dict[str, Any]:
+    """The tile-profile facts that count tiles (honor_tiles, suited_tiles, quads), from one
+    count of the reading's tiles."""
+    holder = _profile_holder(env)
+    got: dict[str, Any] | None = holder.get("__profile_counts__")
+    if got is not None:
+        return got
+    tiles = _profile_tiles(env, holder)
+    counts = [0] * T.NUM_KINDS
+    honors = 0
+    for t in tiles:
+        counts[t] += 1
+        if t >= 27:
+            honors += 1
+    got = {"honor_tiles": honors, "suited_tiles": len(tiles) - honors,
+           "quads": counts.count(4)}
+    holder["__profile_counts__"] = got
     return got
 
 
@@ -786,7 +805,11 @@ _profile_fact("quads", INT, "tile kinds held four times, as read (a kong counts;
               "quads minus kongs)")
 
 
-fuse(_profile_family, *_PROFILE)
+# the 14 profile facts in two families: a ruleset that reads only `suits` (Jinhua) does
+# not count tiles, one that reads only `honor_tiles` builds no mask
+_COUNTED = ("honor_tiles", "suited_tiles", "quads")
+fuse(_profile_family, *(n for n in _PROFILE if n not in _COUNTED))
+fuse(_count_family, *_COUNTED)
 
 
 # -- attributes of tiles and groups --------------------------------------------
