@@ -221,3 +221,25 @@ def test_a_remembered_bad_meld_is_reported_where_it_is_written() -> None:
             interpret(parse_hand(text), spec)
         assert e.value.position == pos
         assert "cannot hold the wildcard P" in str(e.value)
+
+
+def test_the_outcome_memo_keeps_no_env_or_reading_alive() -> None:
+    import gc
+
+    from scorer.search.readings import Reading
+
+    rs = load_ruleset("hangzhou")
+    rs.plan.outcomes.clear()
+    for hand in ("123m456p789s234sP9m", "123m456p789s234s99m", "11223344556677s"):
+        score(hand, rs, Context(self_draw=True))
+    todo = [rs.plan.outcomes._data]
+    seen: set[int] = set()
+    while todo:  # everything the memo holds, as far as it reaches
+        x = todo.pop()
+        if id(x) in seen or isinstance(x, type):
+            continue
+        seen.add(id(x))
+        assert not isinstance(x, (Env, Reading)), type(x)
+        if isinstance(x, (dict, list, tuple)) or type(x).__module__.startswith("scorer"):
+            todo.extend(gc.get_referents(x))
+    assert len(seen) > 10

@@ -243,7 +243,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(4096))
     # readings that meet the same patterns with the same values score alike, in this hand
     # and in every hand with the same payment inputs and `also` values (reusable plans)
-    seen: Memo[tuple[Any, ...], list[Variant]] = Memo(256)
+    seen: Memo[tuple[Any, ...], list[Outcome]] = Memo(256)
     if plan.reusable:
         also_key = tuple(repr(env[n]) for n in plan.also_names)
         seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(2048))
@@ -357,11 +357,14 @@ def _pay_key(rs: Ruleset, table: Table) -> tuple[Any, ...]:
 # (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
 Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
                 list[tuple[str, Pattern, int]]]
+# a Variant without its settlement, as remembered across hands (plan.outcomes): the
+# settlement is the payment cache's, so the memo holds no Env, hence no reading
+Outcome = tuple[list[Hit], list[Hit], dict[str, int], int, list[tuple[str, Pattern, int]]]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: Memo[tuple[Any, ...], Settlement],
-                   seen: Memo[tuple[Any, ...], list[Variant]],
+                   seen: Memo[tuple[Any, ...], list[Outcome]],
                    fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     part = "when"  # which expression of the pattern is evaluated, for the error message
@@ -399,13 +402,27 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     # (the items a pattern's `each` counted are part of it: the report names them)
     sig = tuple((p.index, v, n, items) for p, v, n, items in found)
     reusable = rs.plan.reusable
-    variants = seen.get(sig) if reusable else None
+    known = seen.get(sig) if reusable else None
+    variants = _settled(known, pay_cache) if known is not None else None
     if variants is None:
         variants = _variants(rs, table, renv, winner, pay_cache, found)
         if reusable:
-            seen.put(sig, variants)
+            seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
     return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
             for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _settled(known: list[Outcome], pay_cache: Memo[tuple[Any, ...], Settlement]
+             ) -> list[Variant] | None:
+    """Remembered outcomes with their settlements from the payment cache (keyed as
+    :func:`_variants` stores them); None when one has gone from it (computed again)."""
+    out: list[Variant] = []
+    for used, replaced, tallies, headline, also in known:
+        settlement = pay_cache.get((tuple(tallies.values()), headline))
+        if settlement is None:
+            return None
+        out.append((used, replaced, tallies, headline, settlement, also))
+    return out
 
 
 def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:

@@ -89,9 +89,10 @@ class Plan:
     # settlements by payment inputs, then by tallies (scorer.engine.scoring)
     settlements: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(256),
                                                    init=False, compare=False, repr=False)
-    # the outcomes of readings (tallies, headline, settlement) by payment inputs and
+    # the outcomes of readings (patterns counted, tallies, headline) by payment inputs and
     # ``also`` values, then by the patterns they meet, shared by the hands of a batch
-    # (reusable plans only; they hold patterns, values and groups, never a reading)
+    # (reusable plans only; they hold patterns, values and groups, never an Env or a
+    # reading: the settlement is looked up in ``settlements``)
     outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64),
                                                 init=False, compare=False, repr=False)
     # the tiles a hand without its winning tile waits on, by that hand and the flags
