@@ -243,3 +243,26 @@ def test_the_outcome_memo_keeps_no_env_or_reading_alive() -> None:
         if isinstance(x, (dict, list, tuple)) or type(x).__module__.startswith("scorer"):
             todo.extend(gc.get_referents(x))
     assert len(seen) > 10
+
+
+def test_patterns_met_are_remembered_within_a_hand_by_the_values_they_read() -> None:
+    # four wildcards: a thousand readings, few distinct values of standard, lone_wild, ...
+    rs = load_ruleset("hangzhou")
+    hand, ctx = "3m2mP7m8m9m8m9m9m4m8mPPP", Context(self_draw=True)
+    with_memo = score(hand, rs, ctx)
+    assert len(with_memo.candidates) >= 1000
+    from scorer.engine import scoring
+
+    many = scoring._MANY_READINGS
+    scoring._MANY_READINGS = 10**9  # no hand has that many: no memo
+    try:
+        rs.plan.outcomes.clear()
+        plain = score(hand, rs, ctx)
+    finally:
+        scoring._MANY_READINGS = many
+
+    def summary(r: Any) -> list[Any]:
+        return [(s.reading, [(h.pattern.id, h.value, h.count, h.items) for h in s.hits],
+                 s.tallies, s.score, s.payments) for s in r.candidates]
+    assert summary(with_memo) == summary(plain)
+    assert json.dumps(to_json(with_memo, "en")) == json.dumps(to_json(plain, "en"))

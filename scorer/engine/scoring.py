@@ -249,6 +249,11 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
         seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(2048))
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
+    # A hand with many readings (four wildcards: a thousand) meets few distinct values of
+    # the reading names its patterns read: the patterns met are remembered by those values
+    met: Met | None = None
+    if len(renvs) >= _MANY_READINGS:
+        met = (tuple(n for n in plan.pattern_names if n not in env), {})
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
     # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
     # scoring, which names its errors itself), translated as ruleset_errors would.
@@ -269,7 +274,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                     excluded.append((renv["__reading__"], dropped))
                     continue
             at = 2
-            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast, met))
     except Exception as e:
         if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise
@@ -360,17 +365,25 @@ Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
 # a Variant without its settlement, as remembered across hands (plan.outcomes): the
 # settlement is the payment cache's, so the memo holds no Env, hence no reading
 Outcome = tuple[list[Hit], list[Hit], dict[str, int], int, list[tuple[str, Pattern, int]]]
+# the patterns a reading meets, (pattern, value, count, items) each
+Found = list[tuple[Pattern, int, int, tuple[Any, ...]]]
+# the reading names the patterns read (not shadowed by the hand's), and the patterns met
+# by their values, for one hand (see _choose)
+Met = tuple[tuple[str, ...], dict[tuple[Any, ...], Found]]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: Memo[tuple[Any, ...], Settlement],
                    seen: Memo[tuple[Any, ...], list[Outcome]],
-                   fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
-    found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
+                   fast: tuple[tuple[Any, ...], ...] | None = None,
+                   met: Met | None = None) -> list[Scored]:
+    key = _met_key(renv, met[0]) if met is not None else None
+    met_before = met[1].get(key) if met is not None and key is not None else None
+    found: Found = list(met_before) if met_before is not None else []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
     try:
-        for p, when, value, count, each in fast or rs.plan.fast:
+        for p, when, value, count, each in () if met_before is not None else fast or rs.plan.fast:
             part = "when"
             if when(renv):
                 items: tuple[Any, ...] = ()
@@ -392,6 +405,8 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         # loop is the hot path) named by the expression's file, line and key
         raise translate(e, f"{rs.file} patterns",
                         getattr(p, part, None) if p is not None else None) from None
+    if met is not None and key is not None and met_before is None:
+        met[1][key] = list(found)
     if rs.plan.families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
@@ -410,6 +425,18 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
     return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
             for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _met_key(renv: Env, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The values of ``names`` in a reading's Env (the patterns met are a function of
+    them, the hand's names being the same for every reading); None if one cannot be
+    computed or is unhashable (the patterns are then evaluated)."""
+    try:
+        key = tuple([renv[n] for n in names])
+        hash(key)
+    except Exception:  # the patterns' own evaluation reports what is wrong, where
+        return None
+    return key
 
 
 def _settled(known: list[Outcome], pay_cache: Memo[tuple[Any, ...], Settlement]

@@ -483,7 +483,7 @@ def _pair(env: Env) -> Group | None:
 def _reading_family(env: Env) -> dict[str, Any]:
     """The reading's shape, its winning group and its wildcards, in one pass (the facts of
     the same names: shape, standard, seven_pairs, groups, win_group, win_tile, win_wild,
-    lone_wild, wild_substituted, wild_as_self)."""
+    lone_wild, luxury, wild_substituted, wild_as_self)."""
     r = _reading(env)
     face = env["wild_face"]
     shape = r.shape
@@ -506,7 +506,11 @@ def _reading_family(env: Env) -> dict[str, Any]:
         win_tile = r.win_natural
     else:
         win_tile = env["__win_natural__"]
-    return {"shape": shape, "standard": shape == "standard",
+    luxury = 0
+    if shape == "seven_pairs":
+        c = Counter(p.tiles[0] for p in groups if p.kind == "pair")
+        luxury = sum(n // 2 for n in c.values())
+    return {"shape": shape, "standard": shape == "standard", "luxury": luxury,
             "seven_pairs": shape == "seven_pairs", "groups": groups, "win_group": g,
             "win_tile": win_tile, "win_wild": win_wild,
             "lone_wild": g is not None and g.kind == "pair"
@@ -544,7 +548,7 @@ def _lists_family(env: Env) -> dict[str, Any]:
 
 
 fuse(_reading_family, "shape", "standard", "seven_pairs", "groups", "win_group", "win_tile",
-     "win_wild", "lone_wild", "wild_substituted", "wild_as_self")
+     "win_wild", "lone_wild", "luxury", "wild_substituted", "wild_as_self")
 fuse(_lists_family, "sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair")
 
 

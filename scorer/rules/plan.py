@@ -81,6 +81,8 @@ class Plan:
     # the context and hand names the patterns' ``also`` values read: with the payment inputs
     # and the patterns met, what a reading's outcome depends on (scorer.engine.scoring)
     also_names: tuple[str, ...] = ()
+    # every name the conditions, values, counts and each: of the patterns in ``fast`` read
+    pattern_names: frozenset[str] = frozenset()
     # The caches (not arguments: a plan made by dataclasses.replace starts with empty ones,
     # as what they hold was computed under the other plan):
     # the context checked once per set of flags (scorer.engine.context.resolve)
@@ -141,6 +143,9 @@ class Plan:
             families=families(rs.patterns),
             also_names=tuple(sorted({n for p in rs.patterns for _, c in p.also
                                      for n in c.names})),
+            pattern_names=frozenset(n for p in rs.patterns if p.count_once is None
+                                    for c in (p.when, p.value, p.count, p.each)
+                                    if c is not None for n in c.names),
         )
 
 
