@@ -246,7 +246,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     seen: Memo[tuple[Any, ...], list[Outcome]] = Memo(256)
     if plan.reusable:
         also_key = tuple(repr(env[n]) for n in plan.also_names)
-        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(2048))
+        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(512))
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
     # A hand with many readings (four wildcards: a thousand) meets few distinct values of

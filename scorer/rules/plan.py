@@ -95,11 +95,11 @@ class Plan:
     # ``also`` values, then by the patterns they meet, shared by the hands of a batch
     # (reusable plans only; they hold patterns, values and groups, never an Env or a
     # reading: the settlement is looked up in ``settlements``)
-    outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64),
+    outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(32),
                                                 init=False, compare=False, repr=False)
     # the tiles a hand without its winning tile waits on, by that hand and the flags
     # (scorer.engine.waits.wait_facts, for the report's why lines)
-    waits: Memo[Any, Any] = field(default_factory=lambda: Memo(4096), init=False,
+    waits: Memo[Any, Any] = field(default_factory=lambda: Memo(1024), init=False,
                                   compare=False, repr=False)
 
     @classmethod

@@ -225,7 +225,7 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def standard_exists(counts: Counts, jokers: int, sets: int) -> bool:
     """True when :func:`standard` finds at least one decomposition, without building any.
 
@@ -268,7 +268,7 @@ def _suit_need(counts: Counts, honors: bool = False) -> tuple[int, int]:
     return _cover(counts, honors, False), _cover(counts, honors, True)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _cover(c: Counts, honors: bool, pair: bool) -> int:
     """The fewest sets covering the counts ``c`` of one suit, with one pair among the
     groups if ``pair`` (:func:`_suit_need`); memoised across suits and hands, as what is

@@ -78,7 +78,7 @@ class Reading(NamedTuple):
         return [describe_group(g) for g in self.groups]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def describe_group(g: Group) -> str:
     """Write a group; a tile played by a wildcard gets a '*' and a meld brackets.
 
