@@ -12,7 +12,6 @@ import contextlib
 import io
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -65,17 +64,41 @@ def mjscore_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "scorer"]
 
 
-def _limits() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT))
-    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
+# A child forked from this (large) test process counts this process's resident pages in
+# its peak RSS, even after it executes another program. So the command is started by a
+# small launcher, forked from a fresh interpreter: it runs the command under the limits,
+# writes the command's own CPU time and peak RSS (os.wait4) to the file descriptor it is
+# given, and exits as the command did.
+_LAUNCHER = """
+import os, resource, signal, sys
+fd = int(sys.argv[1])
+cpu, mem = int(sys.argv[2]), int(sys.argv[3])
+pid = os.fork()
+if pid == 0:
+    os.close(fd)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    os.execvp(sys.argv[4], sys.argv[4:])
+signal.signal(signal.SIGTERM, lambda *_: os.kill(pid, signal.SIGKILL))
+_, status, ru = os.wait4(pid, 0)
+os.write(fd, f"{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss}".encode())
+os.close(fd)
+if os.WIFSIGNALED(status):
+    signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(status))
+os._exit(os.waitstatus_to_exitcode(status))
+"""
 
 
 def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> Run:
     """Run the installed command under CPU and memory limits; measure its wall time, its
-    own CPU time and peak RSS (from os.wait4)."""
+    own CPU time and peak RSS (from os.wait4, in the launcher that started it)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([*mjscore_cmd(), *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, preexec_fn=_limits)
+    rfd, wfd = os.pipe()
+    p = subprocess.Popen([sys.executable, "-I", "-S", "-c", _LAUNCHER, str(wfd), str(CPU_LIMIT),
+                          str(MEM_LIMIT), *mjscore_cmd(), *argv], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(wfd,))
+    os.close(wfd)
     assert p.stdin is not None and p.stdout is not None and p.stderr is not None
     if stdin:
         with contextlib.suppress(BrokenPipeError):
@@ -96,7 +119,7 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
             status, usage = st, ru
             break
         if time.perf_counter() > deadline:
-            p.kill()
+            p.terminate()  # the launcher kills the command, then dies as it did
             _, status, usage = os.wait4(p.pid, 0)
             break
         time.sleep(0.002)
@@ -107,9 +130,13 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
             chunks.append(data)
     p.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - t0
+    with os.fdopen(rfd, "rb") as f:
+        report = f.read().split()
+    # the command's own figures (the launcher's, if it could not report them)
+    cpu = float(report[0]) if report else usage.ru_utime + usage.ru_stime
+    rss_kib = int(report[1]) if report else usage.ru_maxrss
     return Run(p.returncode, b"".join(out_chunks).decode("utf-8", "replace"),
-               b"".join(err_chunks).decode("utf-8", "replace"), wall,
-               usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+               b"".join(err_chunks).decode("utf-8", "replace"), wall, cpu, rss_kib / 1024)
 
 
 def check_one_line_error(r: Run, code: int, as_json: bool = False) -> str:
