@@ -101,7 +101,7 @@ def test_profile_facts_match_a_scan_of_the_tiles(g: GenHand) -> None:
             assert fresh_env(renv)[n] == want[n], (n, g.line)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(winning_hands())
 def test_fused_facts_match_each_fact_computed_alone(g: GenHand) -> None:
     for renv in reading_envs(g):
@@ -142,7 +142,7 @@ def test_an_option_named_like_a_fact_of_the_family_keeps_its_value() -> None:
 counts_st = st.lists(st.integers(0, 4), min_size=34, max_size=34)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(counts_st, st.integers(0, 5), st.integers(0, 5))
 def test_standard_exists_is_whether_standard_finds_one(c: list[int], jokers: int,
                                                        sets: int) -> None:
