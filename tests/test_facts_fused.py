@@ -266,3 +266,15 @@ def test_patterns_met_are_remembered_within_a_hand_by_the_values_they_read() -> 
                  s.tallies, s.score, s.payments) for s in r.candidates]
     assert summary(with_memo) == summary(plain)
     assert json.dumps(to_json(with_memo, "en")) == json.dumps(to_json(plain, "en"))
+
+
+def test_group_terminal_and_yaojiu_as_their_descriptions_say() -> None:
+    from itertools import product
+
+    from scorer.search.decompose import Group
+
+    attrs = F.GROUP_ATTRS
+    for tiles in product(range(34), repeat=2):
+        g = Group("pair", tiles)
+        assert attrs["terminal"].fn(g) == any(t in TERMINALS for t in tiles)  # a 1 or 9
+        assert attrs["yaojiu"].fn(g) == any(t in TERMINALS or t >= 27 for t in tiles)

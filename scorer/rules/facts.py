@@ -830,6 +830,10 @@ TILE_ATTRS: dict[str, Attr] = {
 }
 
 
+_TERMINAL_SET = frozenset(t for t in range(27) if t % 9 in (0, 8))
+_YAOJIU_SET = _TERMINAL_SET | frozenset(range(27, 34))
+
+
 def _g_first(g: Group) -> int:
     return g.tiles[0]
 
@@ -848,8 +852,9 @@ GROUP_ATTRS: dict[str, Attr] = {
     "wind": Attr(BOOL, lambda g: T.is_wind(g.tiles[0]), "made of a wind"),
     "dragon": Attr(BOOL, lambda g: T.is_dragon(g.tiles[0]), "made of a dragon"),
     "suited": Attr(BOOL, lambda g: g.tiles[0] < 27, "made of suited tiles"),
-    "terminal": Attr(BOOL, lambda g: any(T.is_terminal(t) for t in g.tiles), "holds a 1 or 9"),
-    "yaojiu": Attr(BOOL, lambda g: any(t >= 27 or t % 9 in (0, 8) for t in g.tiles),
+    # (set tests, not a scan per tile: MCR asks these of every group of every reading)
+    "terminal": Attr(BOOL, lambda g: not _TERMINAL_SET.isdisjoint(g.tiles), "holds a 1 or 9"),
+    "yaojiu": Attr(BOOL, lambda g: not _YAOJIU_SET.isdisjoint(g.tiles),
                    "holds a terminal or honor"),
     "exposed": Attr(BOOL, lambda g: g.exposed, "a claimed meld"),
     "melded": Attr(BOOL, lambda g: g.meld >= 0, "written as a fixed meld (claimed, or a concealed kong)"),
