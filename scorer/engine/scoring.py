@@ -31,7 +31,7 @@ from ..rules.plan import Memo
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
-from .payments import Settlement, settle
+from .payments import Settlement, detached, settle
 
 
 @dataclass
@@ -240,13 +240,13 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     excluded: list[tuple[Reading, str]] = []
     pay_key = _pay_key(rs, table)
     plan = rs.plan
-    pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(4096))
+    pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(256))
     # readings that meet the same patterns with the same values score alike, in this hand
     # and in every hand with the same payment inputs and `also` values (reusable plans)
     seen: Memo[tuple[Any, ...], list[Outcome]] = Memo(256)
     if plan.reusable:
         also_key = tuple(repr(env[n]) for n in plan.also_names)
-        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(512))
+        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(256))
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
     # A hand with many readings (four wildcards: a thousand) meets few distinct values of
@@ -542,7 +542,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             # an EvalError here already names the payment expression (file, line, key)
             settlement = settle(rs, renv, table.seats, winner, table.discarder,
                                 table.chengbao, tallies, headline)
-            if not rs.payment.per_reading:
-                pay_cache.put(key, settlement)
+            if not rs.payment.per_reading:  # a copy that keeps this hand's readings unheld
+                pay_cache.put(key, detached(settlement, rs.plan.payment_reads))
         out.append((used, replaced, tallies, headline, settlement, also))
     return out
