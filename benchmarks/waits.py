@@ -21,7 +21,7 @@ import time
 from scorer.engine.context import Context
 from scorer.engine.waits import waits
 from scorer.rules.load import load_ruleset
-from scorer.search import decompose
+from scorer.search import decompose, readings
 
 # (ruleset, flags, {wildcards: hand})
 HANDS: list[tuple[str, Context, dict[int, str]]] = [
@@ -43,10 +43,12 @@ def clear_caches() -> None:
         fn = getattr(decompose, name)
         if isinstance(fn, functools._lru_cache_wrapper):
             fn.cache_clear()
-    # the per-ruleset caches are the plan's (settlements, resolved contexts): a fresh plan
+    readings._meld_readings.cache_clear()
+    # the per-ruleset caches are the plan's (settlements, outcomes, resolved contexts)
     for rid, _, _ in HANDS:
         plan = load_ruleset(rid).plan
         plan.settlements.clear()
+        plan.outcomes.clear()
         plan.tables.clear()
 
 

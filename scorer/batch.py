@@ -20,6 +20,7 @@ import functools
 import io
 import itertools
 import os
+import re
 import shlex
 import signal
 import sys
@@ -68,8 +69,18 @@ def split_line(text: str) -> list[str] | None:
     >>> split_line("   # only a comment") is None
     True
     """
+    if _PLAIN_LINE.fullmatch(text):
+        # no quote, escape or comment, only the whitespace shlex splits on: what shlex
+        # would give, without its character-by-character reader
+        return text.split() or None
     argv = shlex.split(text, comments=True)
     return argv or None
+
+
+# A line shlex would split like str.split: printable ASCII without quotes, backslashes
+# or '#', separated by spaces and tabs (str.split also splits on \x0b, \x0c, \x1c-\x1f and
+# non-ASCII spaces, where shlex does not).
+_PLAIN_LINE = re.compile(r"[ \t!$-&(-\[\]-~]*")
 
 
 # Flags of a batch line that are not flags of `score`: who sat where (a per-line seating).
@@ -193,7 +204,8 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         if len(text) > MAX_LINE:
             raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
                                 MAX_LINE + 1)  # where it becomes too long, like a long hand
-        bad = next((i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
+        bad = None if text.isascii() else next(  # (an ASCII line holds no lone surrogate)
+            (i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
         if bad is not None:
             raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
         header = players_header(text)
@@ -354,6 +366,24 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
     return out
 
 
+def _warm(defaults: Sequence[str]) -> None:
+    """Import the scorer and load the batch's own ``--rules`` here, before the workers
+    start: forked workers inherit both instead of each importing and loading them again
+    (elsewhere, where workers are spawned, this costs the parent a few milliseconds). A
+    ruleset that does not load is left to the lines, which report it; returns None."""
+    from .engine import scoring  # noqa: F401
+    from .errors import MjscoreError
+    from .rules.load import load_ruleset
+    from .views import report  # noqa: F401
+
+    flags, _, _ = _take_players(list(defaults))
+    for k, tok in enumerate(flags):
+        name, eq, value = tok.partition("=")
+        if name == "--rules" and (eq or k + 1 < len(flags)):
+            with contextlib.suppress(MjscoreError):
+                load_ruleset(value if eq else flags[k + 1])
+
+
 def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int
             ) -> Iterator[list[tuple[int, str, str | None]]]:
     chunk: list[tuple[int, str, str | None]] = []
@@ -394,6 +424,7 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
         for c in itertools.chain(head, chunks):
             yield from _score_chunk(c, defaults, lang, fmt)
         return
+    _warm(defaults)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
     try:
         pending: deque[Future[list[Record]]] = deque()

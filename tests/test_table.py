@@ -49,3 +49,21 @@ def test_any_text_agrees_with_tabulate(rows: list[tuple[str, str, str]],
     # tabulate itself; either way the output is tabulate's
     table = [list(r) for r in rows]
     assert simple(table, ["a", "bb", "ccc"], aligns) == oracle(table, ["a", "bb", "ccc"], aligns)
+
+
+zh_cell = st.text(alphabet=st.sampled_from("ESWN ()庄胡家付（）—·×—←"), max_size=8)
+
+
+def test_the_chinese_report_table() -> None:
+    rows = [["E（庄）", "胡家", "+12"], ["S", "付", "-4"], ["W", "—", "+0"]]
+    headers = ["座位", "角色", "分数"]
+    assert simple(rows, headers, ALIGNS) == oracle(rows, headers, ALIGNS)
+    assert simple(rows, headers, ALIGNS).splitlines()[1] == "-------  ------  ------"
+
+
+@given(st.lists(st.tuples(zh_cell, zh_cell, st.integers(-999, 999).map(lambda n: f"{n:+d}")),
+                min_size=1, max_size=5))
+def test_chinese_text_agrees_with_tabulate(rows: list[tuple[str, str, str]]) -> None:
+    table = [list(r) for r in rows]
+    headers = ["座位", "角色", "分数"]
+    assert simple(table, headers, ALIGNS) == oracle(table, headers, ALIGNS)

@@ -161,6 +161,8 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
+    if rs.trusted and budget.current() is None:
+        return _score(h, rs, context or Context())  # no budget, as limited(None) would be
     with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         return _score(h, rs, context or Context())
 
@@ -187,10 +189,11 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
             raise ContextError(chk.template)  # as written: the hand facts are not known yet
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
-    for t, pos in h.sources:
-        if t < 27 and T.SUITS[t // 9] not in table.suits:
-            raise HandError(f"{T.name(t)} is not in play at this table (suits in play: "
-                            f"{' '.join(table.suits)})", pos)
+    if not _ALL_SUITS.issubset(table.suits):  # with every suit in play, every tile is
+        for t, pos in h.sources:
+            if t < 27 and T.SUITS[t // 9] not in table.suits:
+                raise HandError(f"{T.name(t)} is not in play at this table (suits in play: "
+                                f"{' '.join(table.suits)})", pos)
     interp = interpret(h, spec)
     F.fill_hand(env, h, interp)
     for chk in late:
@@ -235,10 +238,22 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     scored: list[Scored] = []
     first_drop: str | None = None
     excluded: list[tuple[Reading, str]] = []
-    pay_cache = _pay_cache(rs, table)
-    seen: dict[tuple[Any, ...], list[Variant]] = {}
+    pay_key = _pay_key(rs, table)
+    plan = rs.plan
+    pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(256))
+    # readings that meet the same patterns with the same values score alike, in this hand
+    # and in every hand with the same payment inputs and `also` values (reusable plans)
+    seen: Memo[tuple[Any, ...], list[Outcome]] = Memo(256)
+    if plan.reusable:
+        also_key = tuple(repr(env[n]) for n in plan.also_names)
+        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(256))
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
     fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
+    # A hand with many readings (four wildcards: a thousand) meets few distinct values of
+    # the reading names its patterns read: the patterns met are remembered by those values
+    met: Met | None = None
+    if len(renvs) >= _MANY_READINGS:
+        met = (tuple(n for n in plan.pattern_names if n not in env), {})
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
     # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
     # scoring, which names its errors itself), translated as ruleset_errors would.
@@ -259,7 +274,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                     excluded.append((renv["__reading__"], dropped))
                     continue
             at = 2
-            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast, met))
     except Exception as e:
         if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise
@@ -304,6 +319,7 @@ def _rank_ties(rs: Ruleset, scored: list[Scored]) -> None:
 
 
 _HAND_LEVEL = frozenset(F.names_at("hand"))
+_ALL_SUITS = frozenset(T.SUITS)
 _READING_LEVEL = frozenset(F.names_at("reading"))
 _MANY_READINGS = 16
 
@@ -331,33 +347,43 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
                  for p in rs.patterns if p.count_once is None)
 
 
-def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:
-    """Settlements keyed by tallies, shared by hands with the same payment inputs.
+def _pay_key(rs: Ruleset, table: Table) -> tuple[Any, ...]:
+    """What a settlement depends on besides the tallies: hands scored with the same key
+    share the settlements cached by tallies (``rs.plan.settlements``, bounded there).
 
-    A payment that uses no reading facts depends only on the tallies and on the
-    context names it mentions, so hands scored with the same flags share it (the
-    caches are the ruleset plan's, bounded there).
+    A payment that uses no reading facts depends only on the tallies and on the context
+    names it mentions, so hands scored with the same flags share it.
     """
     plan = rs.plan
-    key = (table.seats, table.env["seat"], table.discarder, table.chengbao,
-           tuple(repr(table.env.get(n)) for n in plan.payment_names))
-    return plan.settlements.get_or(key, lambda: Memo(256))
+    return (table.seats, table.env["seat"], table.discarder, table.chengbao,
+            tuple(repr(table.env.get(n)) for n in plan.payment_names))
 
 
 # (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
 Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
                 list[tuple[str, Pattern, int]]]
+# a Variant without its settlement, as remembered across hands (plan.outcomes): the
+# settlement is the payment cache's, so the memo holds no Env, hence no reading
+Outcome = tuple[list[Hit], list[Hit], dict[str, int], int, list[tuple[str, Pattern, int]]]
+# the patterns a reading meets, (pattern, value, count, items) each
+Found = list[tuple[Pattern, int, int, tuple[Any, ...]]]
+# the reading names the patterns read (not shadowed by the hand's), and the patterns met
+# by their values, for one hand (see _choose)
+Met = tuple[tuple[str, ...], dict[tuple[Any, ...], Found]]
 
 
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: Memo[tuple[Any, ...], Settlement],
-                   seen: dict[tuple[Any, ...], list[Variant]],
-                   fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
-    found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
+                   seen: Memo[tuple[Any, ...], list[Outcome]],
+                   fast: tuple[tuple[Any, ...], ...] | None = None,
+                   met: Met | None = None) -> list[Scored]:
+    key = _met_key(renv, met[0]) if met is not None else None
+    met_before = met[1].get(key) if met is not None and key is not None else None
+    found: Found = list(met_before) if met_before is not None else []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
     try:
-        for p, when, value, count, each in fast or rs.plan.fast:
+        for p, when, value, count, each in () if met_before is not None else fast or rs.plan.fast:
             part = "when"
             if when(renv):
                 items: tuple[Any, ...] = ()
@@ -379,6 +405,8 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         # loop is the hot path) named by the expression's file, line and key
         raise translate(e, f"{rs.file} patterns",
                         getattr(p, part, None) if p is not None else None) from None
+    if met is not None and key is not None and met_before is None:
+        met[1][key] = list(found)
     if rs.plan.families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
@@ -389,13 +417,39 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     # (the items a pattern's `each` counted are part of it: the report names them)
     sig = tuple((p.index, v, n, items) for p, v, n, items in found)
     reusable = rs.plan.reusable
-    variants = seen.get(sig) if reusable else None
+    known = seen.get(sig) if reusable else None
+    variants = _settled(known, pay_cache) if known is not None else None
     if variants is None:
         variants = _variants(rs, table, renv, winner, pay_cache, found)
         if reusable:
-            seen[sig] = variants
+            seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
     return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
             for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _met_key(renv: Env, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The values of ``names`` in a reading's Env (the patterns met are a function of
+    them, the hand's names being the same for every reading); None if one cannot be
+    computed or is unhashable (the patterns are then evaluated)."""
+    try:
+        key = tuple([renv[n] for n in names])
+        hash(key)
+    except Exception:  # the patterns' own evaluation reports what is wrong, where
+        return None
+    return key
+
+
+def _settled(known: list[Outcome], pay_cache: Memo[tuple[Any, ...], Settlement]
+             ) -> list[Variant] | None:
+    """Remembered outcomes with their settlements from the payment cache (keyed as
+    :func:`_variants` stores them); None when one has gone from it (computed again)."""
+    out: list[Variant] = []
+    for used, replaced, tallies, headline, also in known:
+        settlement = pay_cache.get((tuple(tallies.values()), headline))
+        if settlement is None:
+            return None
+        out.append((used, replaced, tallies, headline, settlement, also))
+    return out
 
 
 def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:

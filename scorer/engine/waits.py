@@ -482,7 +482,13 @@ def wait_facts(result: Result) -> WaitFacts:
             break
     without = Hand(h.melds, held[:-1], held[-1], tuple(sources))
     ctx = _shape_context(result.table.context)
-    table = resolve(rs, ctx, without)
-    faces = _drawable(without, table)
-    tiles = frozenset(_shape_tiles(without, rs, table, faces))
-    return WaitFacts(without, tiles, bool(tiles) and len(tiles) == len(faces))
+    # the same hand under the same flags waits on the same tiles (a batch repeats hands):
+    # remembered by the ruleset's plan, bounded there; what is kept is the tiles alone
+    key = (without, ctx)
+    got = rs.plan.waits.get(key)
+    if got is None:
+        table = resolve(rs, ctx, without)
+        faces = _drawable(without, table)
+        tiles = frozenset(_shape_tiles(without, rs, table, faces))
+        got = rs.plan.waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
+    return WaitFacts(without, *got)

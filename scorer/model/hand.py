@@ -156,13 +156,28 @@ class Hand:
             )
 
     def check_copies(self, limits: dict[int, int] | None = None) -> None:
-        """Raise HandError if any physical tile appears more often than allowed.
+        """Raise HandError if any physical tile appears more often than allowed; return None.
 
         ``limits`` overrides the default of 4 copies for some tiles (e.g. a flipped
         wildcard has 3 copies in play).
+
+        >>> from scorer.model.notation import parse_hand
+        >>> parse_hand("11112m456p789s234sPP").check_copies({33: 1})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        scorer.errors.HandError: position 20: 2 copies of P; only 1 are in play
         """
-        counts = self.physical_counts()
-        for t, n in sorted(counts.items()):
+        # counted in a list (every hand is checked: a Counter costs several times more)
+        counts = [0] * T.NUM_KINDS
+        for t in self.concealed:
+            counts[t] += 1
+        counts[self.winning] += 1
+        for m in self.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        if max(counts) <= 4 and not (limits and any(counts[t] > n for t, n in limits.items())):
+            return
+        for t, n in enumerate(counts):
             limit = (limits or {}).get(t, 4)
             if n > limit:
                 pos = self.position_of_copy(t, limit + 1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..lang import ANY, BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
@@ -39,6 +39,9 @@ class Fact:
     doc: str
     fn: Callable[[Env], Any] | None = None
     eager: bool = False
+    # A fused family (see :func:`fuse`): asking for one of its facts computes them all in
+    # one pass; ``fn`` still computes this fact alone.
+    family: Callable[[Env], dict[str, Any]] | None = None
 
 
 FACTS: dict[str, Fact] = {}
@@ -56,6 +59,25 @@ def fact(name: str, typ: Type, level: str, doc: str, eager: bool = False) -> Cal
         FACTS[name] = Fact(name, typ, level, doc, fn, eager)
         return fn
     return deco
+
+
+def fuse(fn: Callable[[Env], dict[str, Any]], *names: str) -> None:
+    """Make the registered facts ``names`` one family: ``fn`` computes all of them in one
+    pass (a dict with a value for each), and :class:`Env` stores them all on the first use
+    of any. Each fact keeps its own ``fn``, which computes it alone (the same value).
+
+    >>> @fact("_demo_a", INT, "reading", "a")
+    ... def _a(env: Env) -> int: return 1
+    >>> @fact("_demo_b", INT, "reading", "b")
+    ... def _b(env: Env) -> int: return 2
+    >>> fuse(lambda env: {"_demo_a": 1, "_demo_b": 2}, "_demo_a", "_demo_b")
+    >>> env = Env(__reading__=None)
+    >>> env["_demo_b"], dict.get(env, "_demo_a")
+    (2, 1)
+    >>> del FACTS["_demo_a"], FACTS["_demo_b"]
+    """
+    for name in names:
+        FACTS[name] = replace(FACTS[name], family=fn)  # same place in the registry
 
 
 def given(name: str, typ: Type, doc: str, level: str = "context") -> None:
@@ -81,6 +103,13 @@ class Env(dict[str, Any]):
         if f is not None and f.fn is not None and (f.level == "reading") == (
             "__reading__" in self
         ):
+            if f.family is not None:
+                # the whole family at once; a name already here (an option or hand fact
+                # of the same name shadows the fact) keeps its value
+                for k, v in f.family(self).items():
+                    if k not in self:
+                        self[k] = v
+                return self[key]
             value = f.fn(self)
         elif self.parent is not None:
             value = self.parent[key]
@@ -255,8 +284,33 @@ def fill_hand(env: Env, hand: Hand, interp: Any) -> None:
     """
     env["__hand__"] = hand
     env["__interp__"] = interp
-    for f in _EAGER_HAND:
-        env[f.name] = f.fn(env)  # type: ignore[misc]
+    dict.update(env, _hand_family(hand, interp.wild_count))
+
+
+def _hand_family(hand: Hand, wild_count: int) -> dict[str, Any]:
+    """Every eager hand fact in one pass over the melds and one count of the concealed
+    tiles (each fact's own function computes it alone, the same value)."""
+    kongs = concealed_kongs = chows = 0
+    for m in hand.melds:
+        if len(m.tiles) == 4:
+            kongs += 1
+            if m.offer == 0:
+                concealed_kongs += 1
+        if len(set(m.reading or m.tiles)) == 3:
+            chows += 1
+    held = [0] * T.NUM_KINDS
+    for t in hand.concealed:
+        held[t] += 1
+    held[hand.winning] += 1
+    n = len(hand.melds)
+    return {
+        "wild_count": wild_count, "kong_melds": kongs, "melds": n,
+        "exposed_melds": n - concealed_kongs, "chow_melds": chows,
+        "concealed_hand": concealed_kongs == n,
+        "hand_tiles": tuple(t for t, _ in hand.sources) or (*hand.concealed, hand.winning),
+        "physical_quads": held.count(4), "concealed_kongs": concealed_kongs,
+        "exposed_kongs": kongs - concealed_kongs,
+    }
 
 
 @fact("win_copies_concealed", INT, "hand",
@@ -426,6 +480,78 @@ def _pair(env: Env) -> Group | None:
     return found
 
 
+def _reading_family(env: Env) -> dict[str, Any]:
+    """The reading's shape, its winning group and its wildcards, in one pass (the facts of
+    the same names: shape, standard, seven_pairs, groups, win_group, win_tile, win_wild,
+    lone_wild, luxury, wild_substituted, wild_as_self)."""
+    r = _reading(env)
+    face = env["wild_face"]
+    shape = r.shape
+    groups = r.groups
+    sub = own = 0
+    for group in groups:
+        for w in group.wild:
+            if w == face:
+                own += 1
+            else:
+                sub += 1
+    win_wild = r.win_wild
+    g = groups[r.win] if r.win >= 0 else None
+    win_tile: int | None
+    if g is None:
+        win_tile = None
+    elif win_wild:
+        win_tile = g.wild[0]
+    elif r.win_natural is not None:
+        win_tile = r.win_natural
+    else:
+        win_tile = env["__win_natural__"]
+    luxury = 0
+    if shape == "seven_pairs":
+        c = Counter(p.tiles[0] for p in groups if p.kind == "pair")
+        luxury = sum(n // 2 for n in c.values())
+    return {"shape": shape, "standard": shape == "standard", "luxury": luxury,
+            "seven_pairs": shape == "seven_pairs", "groups": groups, "win_group": g,
+            "win_tile": win_tile, "win_wild": win_wild,
+            "lone_wild": g is not None and g.kind == "pair"
+            and len(g.wild) >= (2 if win_wild else 1),
+            "wild_substituted": sub, "wild_as_self": own}
+
+
+def _lists_family(env: Env) -> dict[str, Any]:
+    """The reading's groups sorted by kind, and its tiles, in one pass (the facts sets,
+    pairs, chows, pungs, kongs_held, tiles, pair)."""
+    sets: list[Group] = []
+    pairs: list[Group] = []
+    chows: list[Group] = []
+    pungs: list[Group] = []
+    kongs: list[Group] = []
+    tiles: list[int] = []
+    for g in _reading(env).groups:
+        k = g.kind
+        if k == "pair":
+            pairs.append(g)
+        elif k == "chow":
+            sets.append(g)
+            chows.append(g)
+        elif k == "pung":
+            sets.append(g)
+            pungs.append(g)
+        elif k == "kong":
+            sets.append(g)
+            pungs.append(g)
+            kongs.append(g)
+        tiles += g.tiles
+    return {"sets": tuple(sets), "pairs": tuple(pairs), "chows": tuple(chows),
+            "pungs": tuple(pungs), "kongs_held": tuple(kongs), "tiles": tuple(tiles),
+            "pair": pairs[0] if len(pairs) == 1 else None}
+
+
+fuse(_reading_family, "shape", "standard", "seven_pairs", "groups", "win_group", "win_tile",
+     "win_wild", "lone_wild", "luxury", "wild_substituted", "wild_as_self")
+fuse(_lists_family, "sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair")
+
+
 @fact("concealed_pungs", INT, "reading",
       "pungs and kongs made of concealed tiles (暗刻; concealed kongs count). On a discard "
       "win a pung of the winning tile counts as claimed, unless the winning tile can also be "
@@ -547,9 +673,16 @@ _PROFILE: dict[str, Callable[[dict[int, int]], Any]] = {
 }
 
 
+def _profile_holder(env: Env) -> Env:
+    """Where a reading's tile profile is kept: the hand's Env at a table without
+    wildcards (every reading then holds the hand's own tiles), else the reading's."""
+    return env.parent if (env.parent is not None and env["wild_face"] is None) else env
+
+
 def _profile(env: Env, name: str) -> Any:
-    """One profile fact of the reading's tiles (kept with the counts it came from)."""
-    holder: Env = env.parent if (env.parent is not None and env["wild_face"] is None) else env
+    """One profile fact of the reading's tiles, computed alone by its scan of the counts
+    (the fused family :func:`_profile_family` gives the same value with the others)."""
+    holder = _profile_holder(env)
     key = "__profile_" + name
     if key in holder:
         return holder[key]
@@ -558,8 +691,106 @@ def _profile(env: Env, name: str) -> Any:
     return value
 
 
+def _mask_of(tiles: frozenset[int] | range) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
+
+
+# Classes of tiles as 34-bit masks (bit t for tile t): a reading's profile is its own mask
+# of the kinds it holds tested against these, instead of one scan of its tiles per fact.
+_SUIT_MASKS = tuple(_mask_of(range(9 * s, 9 * s + 9)) for s in range(3))
+_SUITED = _SUIT_MASKS[0] | _SUIT_MASKS[1] | _SUIT_MASKS[2]
+_HONORS = _mask_of(range(27, 34))
+_WINDS = _mask_of(range(27, 31))
+_DRAGONS = _mask_of(range(31, 34))
+_TERMINALS = _mask_of(frozenset({0, 8, 9, 17, 18, 26}))
+_SIMPLES = _SUITED & ~_TERMINALS
+_YAOJIU = _TERMINALS | _HONORS
+_GREEN = _mask_of(GREEN_TILES)
+_REVERSIBLE = _mask_of(REVERSIBLE_TILES)
+# the suits held, by which of the three suit masks the reading meets (bit s for suit s)
+_SUITS_BY_BITS = tuple(tuple(T.SUITS[s] for s in range(3) if bits >> s & 1) for bits in range(8))
+
+
+def _profile_tiles(env: Env, holder: Env) -> tuple[int, ...]:
+    """Every tile of the reading, as read (from the hand itself when ``holder`` is the
+    hand's Env: then every reading holds the hand's own tiles)."""
+    if holder is env:
+        tiles: tuple[int, ...] = env["tiles"]
+        return tiles
+    h: Hand = holder["__hand__"]
+    return (*h.concealed, h.winning, *(t for m in h.melds for t in m.tiles))
+
+
+def _profile_family(env: Env) -> dict[str, Any]:
+    """The tile-profile facts that depend only on which kinds the reading holds (suits,
+    has_wind, …, all_reversible, min_number, max_number): one 34-bit mask of those kinds
+    tested against class masks."""
+    holder = _profile_holder(env)
+    got: dict[str, Any] | None = holder.get("__profile__")
+    if got is not None:
+        return got
+    mask = 0
+    for t in set(_profile_tiles(env, holder)):
+        mask |= 1 << t
+    suited = mask & _SUITED
+    # the numbers held in any suit, as bits 0-8 (number n at bit n-1)
+    numbers = (suited | suited >> 9 | suited >> 18) & 0x1FF
+    got = {
+        "suits": _SUITS_BY_BITS[bool(mask & _SUIT_MASKS[0]) | bool(mask & _SUIT_MASKS[1]) << 1
+                                | bool(mask & _SUIT_MASKS[2]) << 2],
+        "has_wind": bool(mask & _WINDS),
+        "has_dragon": bool(mask & _DRAGONS),
+        "all_honors": not mask & ~_HONORS,
+        "all_terminals": not mask & ~_TERMINALS,
+        "all_yaojiu": not mask & ~_YAOJIU,
+        "all_simples": not mask & ~_SIMPLES,
+        "all_green": not mask & ~_GREEN,
+        "all_reversible": not mask & ~_REVERSIBLE,
+        "min_number": (numbers & -numbers).bit_length(),
+        "max_number": numbers.bit_length(),
+    }
+    holder["__profile__"] = got
+    return got
+
+
+def _count_family(env: Env) -> dict[str, Any]:
+    """The tile-profile facts that count tiles (honor_tiles, suited_tiles, quads), from one
+    count of the reading's tiles."""
+    holder = _profile_holder(env)
+    got: dict[str, Any] | None = holder.get("__profile_counts__")
+    if got is not None:
+        return got
+    tiles = _profile_tiles(env, holder)
+    counts = [0] * T.NUM_KINDS
+    honors = 0
+    for t in tiles:
+        counts[t] += 1
+        if t >= 27:
+            honors += 1
+    got = {"honor_tiles": honors, "suited_tiles": len(tiles) - honors,
+           "quads": counts.count(4)}
+    holder["__profile_counts__"] = got
+    return got
+
+
 def _profile_fact(name: str, typ: Type, doc: str) -> None:
-    FACTS[name] = Fact(name, typ, "reading", doc, lambda env: _profile(env, name))
+    FACTS[name] = Fact(name, typ, "reading", doc, _Profiled(name))
+
+
+class _Profiled:
+    """A profile fact computed alone (:func:`_profile`); a class, not a closure, so that the
+    compiled build can take it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, env: Env) -> Any:
+        return _profile(env, self.name)
 
 
 _profile_fact("has_wind", BOOL, "the tiles include a wind")
@@ -578,6 +809,13 @@ _profile_fact("quads", INT, "tile kinds held four times, as read (a kong counts;
               "quads minus kongs)")
 
 
+# the 14 profile facts in two families: a ruleset that reads only `suits` (Jinhua) does
+# not count tiles, one that reads only `honor_tiles` builds no mask
+_COUNTED = ("honor_tiles", "suited_tiles", "quads")
+fuse(_profile_family, *(n for n in _PROFILE if n not in _COUNTED))
+fuse(_count_family, *_COUNTED)
+
+
 # -- attributes of tiles and groups --------------------------------------------
 TILE_ATTRS: dict[str, Attr] = {
     "name": Attr(STR, T.name, "short name: '5p', 'E'"),
@@ -590,6 +828,10 @@ TILE_ATTRS: dict[str, Attr] = {
     "simple": Attr(BOOL, lambda t: t < 27 and t % 9 not in (0, 8), "suited 2-8"),
     "yaojiu": Attr(BOOL, lambda t: t >= 27 or t % 9 in (0, 8), "terminal or honor (幺九)"),
 }
+
+
+_TERMINAL_SET = frozenset(t for t in range(27) if t % 9 in (0, 8))
+_YAOJIU_SET = _TERMINAL_SET | frozenset(range(27, 34))
 
 
 def _g_first(g: Group) -> int:
@@ -610,8 +852,9 @@ GROUP_ATTRS: dict[str, Attr] = {
     "wind": Attr(BOOL, lambda g: T.is_wind(g.tiles[0]), "made of a wind"),
     "dragon": Attr(BOOL, lambda g: T.is_dragon(g.tiles[0]), "made of a dragon"),
     "suited": Attr(BOOL, lambda g: g.tiles[0] < 27, "made of suited tiles"),
-    "terminal": Attr(BOOL, lambda g: any(T.is_terminal(t) for t in g.tiles), "holds a 1 or 9"),
-    "yaojiu": Attr(BOOL, lambda g: any(t >= 27 or t % 9 in (0, 8) for t in g.tiles),
+    # (set tests, not a scan per tile: MCR asks these of every group of every reading)
+    "terminal": Attr(BOOL, lambda g: not _TERMINAL_SET.isdisjoint(g.tiles), "holds a 1 or 9"),
+    "yaojiu": Attr(BOOL, lambda g: not _YAOJIU_SET.isdisjoint(g.tiles),
                    "holds a terminal or honor"),
     "exposed": Attr(BOOL, lambda g: g.exposed, "a claimed meld"),
     "melded": Attr(BOOL, lambda g: g.meld >= 0, "written as a fixed meld (claimed, or a concealed kong)"),
@@ -720,6 +963,7 @@ def names_at(*levels: str) -> dict[str, Type]:
     return {f.name: f.type for f in FACTS.values() if f.level in levels}
 
 
-# the facts fill_context() and fill_hand() compute, in declaration order
+# the facts fill_context() and fill_hand() compute, in declaration order (fill_hand all at
+# once, by _hand_family)
 _EAGER_CONTEXT = tuple(f for f in FACTS.values() if f.level == "context" and f.eager)
-_EAGER_HAND = tuple(f for f in FACTS.values() if f.level == "hand" and f.eager)
+EAGER_HAND = tuple(f for f in FACTS.values() if f.level == "hand" and f.eager)

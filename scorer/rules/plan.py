@@ -80,6 +80,11 @@ class Plan:
     payment_reads: tuple[str, ...]
     reusable: bool  # a reading's outcome depends only on its patterns' values
     families: tuple[Family, ...]  # combination patterns, grouped by list (scorer.search.combine)
+    # the context and hand names the patterns' ``also`` values read: with the payment inputs
+    # and the patterns met, what a reading's outcome depends on (scorer.engine.scoring)
+    also_names: tuple[str, ...] = ()
+    # every name the conditions, values, counts and each: of the patterns in ``fast`` read
+    pattern_names: frozenset[str] = frozenset()
     # The caches (not arguments: a plan made by dataclasses.replace starts with empty ones,
     # as what they hold was computed under the other plan):
     # the context checked once per set of flags (scorer.engine.context.resolve)
@@ -90,6 +95,16 @@ class Plan:
     # scorer.engine.payments.detached)
     settlements: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64),
                                                    init=False, compare=False, repr=False)
+    # the outcomes of readings (patterns counted, tallies, headline) by payment inputs and
+    # ``also`` values, then by the patterns they meet, shared by the hands of a batch
+    # (reusable plans only; they hold patterns, values and groups, never an Env or a
+    # reading: the settlement is looked up in ``settlements``)
+    outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(32),
+                                                init=False, compare=False, repr=False)
+    # the tiles a hand without its winning tile waits on, by that hand and the flags
+    # (scorer.engine.waits.wait_facts, for the report's why lines)
+    waits: Memo[Any, Any] = field(default_factory=lambda: Memo(1024), init=False,
+                                  compare=False, repr=False)
 
     @classmethod
     def build(cls, rs: Ruleset) -> Plan:
@@ -133,6 +148,11 @@ class Plan:
             reusable=not pay.per_reading and not any(
                 set(c.names) & reading_only for p in rs.patterns for _, c in p.also),
             families=families(rs.patterns),
+            also_names=tuple(sorted({n for p in rs.patterns for _, c in p.also
+                                     for n in c.names})),
+            pattern_names=frozenset(n for p in rs.patterns if p.count_once is None
+                                    for c in (p.when, p.value, p.count, p.each)
+                                    if c is not None for n in c.names),
         )
 
 

@@ -225,6 +225,83 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
+@lru_cache(maxsize=1 << 12)
+def standard_exists(counts: Counts, jokers: int, sets: int) -> bool:
+    """True when :func:`standard` finds at least one decomposition, without building any.
+
+    With the tile count right (``sum(counts) + jokers == 2 + 3 * sets``), groups that hold
+    ``N`` natural tiles in ``k`` sets and ``p`` pairs use ``3k + 2p - N`` jokers, and the
+    jokers left are exactly what ``sets - k`` more sets and the missing pair need. So a
+    decomposition exists when the natural tiles can be covered by at most ``sets`` sets
+    and at most one pair, whatever the jokers: per suit, the fewest sets that cover its
+    tiles without a pair and with one (:func:`_suit_need`, cached across hands). The waits
+    ask this 34 times per hand, each time with one suit changed.
+
+    >>> from scorer.model.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("1112345678999m"): c[t] += 1
+    >>> standard_exists(tuple(c), 1, 4), standard_exists(tuple(c), 0, 4)
+    (True, False)
+    """
+    if sum(counts) + jokers != 2 + 3 * sets:
+        return False
+    needs = [_suit_need(counts[0:9]), _suit_need(counts[9:18]), _suit_need(counts[18:27]),
+             _suit_need(counts[27:], honors=True)]
+    plain = sum(no_pair for no_pair, _ in needs)
+    if plain <= sets:  # the pair, if any, is made of jokers
+        return True
+    return any(plain - no_pair + with_pair <= sets for no_pair, with_pair in needs)
+
+
+_NEVER = 1 << 20  # more sets than any hand holds: no cover
+
+
+def _suit_need(counts: Counts, honors: bool = False) -> tuple[int, int]:
+    """The fewest sets that cover one suit's natural tiles with groups of :func:`standard`
+    (pairs, pungs, chows, each holding at least one natural tile, jokers filling the
+    rest): (without a pair, with one pair; ``_NEVER`` if none). The counts are one suit's
+    nine (the same for every suit), or the seven honors' (no chows).
+
+    >>> _suit_need((1, 1, 0, 0, 0, 0, 0, 0, 0)), _suit_need((2, 0, 0, 0, 0, 0, 0), honors=True)
+    ((1, 1), (1, 0))
+    """
+    return _cover(counts, honors, False), _cover(counts, honors, True)
+
+
+@lru_cache(maxsize=1 << 14)
+def _cover(c: Counts, honors: bool, pair: bool) -> int:
+    """The fewest sets covering the counts ``c`` of one suit, with one pair among the
+    groups if ``pair`` (:func:`_suit_need`); memoised across suits and hands, as what is
+    left of a suit after its lowest group is often a suit seen before."""
+    size = len(c)
+    i = 0
+    while i < size and c[i] == 0:
+        i += 1
+    if i == size:
+        return _NEVER if pair else 0
+    best = _NEVER
+    ci = c[i]
+    cc = list(c)
+    # A group that leaves a natural copy of its tile to another group while a joker plays
+    # that tile in it can take the copy instead (the other group then holds a joker there,
+    # or goes if only jokers are left; a pair that goes leaves a cover without a pair,
+    # which standard_exists tries too): so each group takes every natural tile it can, and
+    # only which group covers i is tried.
+    if pair:
+        cc[i] = ci - min(ci, 2)
+        best = min(best, _cover(tuple(cc), honors, False))
+    cc[i] = ci - min(ci, 3)
+    best = min(best, 1 + _cover(tuple(cc), honors, pair))
+    if not honors:  # the chows through i, in the suit's own numbering (0-8)
+        for st in range(max(i - 2, 0), min(i, 6) + 1):
+            cc = list(c)
+            for u in range(max(st, i), st + 3):
+                if cc[u]:
+                    cc[u] -= 1
+            best = min(best, 1 + _cover(tuple(cc), honors, pair))
+    return min(best, _NEVER)
+
+
 def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
     """The whole-hand search: :func:`standard` uses it for three or more jokers, and the
     tests use it as the reference for the per-suit combination."""

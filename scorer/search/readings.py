@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 from ..errors import HandError
 from ..model import tiles as T
@@ -50,8 +52,7 @@ class WildSpec:
 NO_WILD = WildSpec()
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One reading of a hand.
 
     ``groups`` hold fixed melds first, then the concealed groups; ``win`` is the
@@ -59,6 +60,7 @@ class Reading:
     it); ``win_wild`` says whether the winning tile is a wildcard; ``win_natural``
     is the tile a natural winning tile is read as (a stand-in counted as itself
     reads differently from the stand-in's usual face), None for a wildcard.
+    A named tuple, as :class:`Group` is: every hand makes several, each hashed once.
     """
 
     shape: str
@@ -76,8 +78,12 @@ class Reading:
         return [describe_group(g) for g in self.groups]
 
 
+@lru_cache(maxsize=4096)
 def describe_group(g: Group) -> str:
     """Write a group; a tile played by a wildcard gets a '*' and a meld brackets.
+
+    Memoised: every report and JSON record writes its groups, and a batch meets the
+    same groups again and again.
 
     >>> describe_group(Group("chow", (0, 1, 2), (1,)))
     '12*3m'
@@ -129,6 +135,25 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     >>> [format_tiles(g.tiles) for g in meld_readings(m, 0, WildSpec(face=33))]
     ['555p', '345p', '456p', '567p']
     """
+    got = _meld_readings(meld.tiles, meld.offer, meld.reading, index, spec)
+    if isinstance(got, str):
+        raise HandError(got, meld.position)
+    return list(got)
+
+
+@lru_cache(maxsize=4096)
+def _meld_readings(tiles: tuple[int, ...], offer: int, reading: tuple[int, ...] | None,
+                   index: int, spec: WildSpec) -> tuple[Group, ...] | str:
+    """The readings of the meld ``tiles``/``offer``/``reading`` at ``index`` (memoised: the
+    same melds come back hand after hand), or the message of the HandError it makes."""
+    meld = Meld(tiles, offer, reading)
+    try:
+        return tuple(_meld_readings_of(meld, index, spec))
+    except HandError as e:
+        return e.detail
+
+
+def _meld_readings_of(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     exposed = not meld.concealed_kong
     options = [_logical(t, spec, True) for t in meld.tiles]
     if any(o == [None] for o in options) and not spec.in_melds:
@@ -196,9 +221,9 @@ def _set_shapes(naturals: list[int], jokers: int, size: int,
             yield "chow", tiles
 
 
-@dataclass(frozen=True)
-class Interpretation:
-    """The physical hand as the table reads it: natural counts, jokers and meld options."""
+class Interpretation(NamedTuple):
+    """The physical hand as the table reads it: natural counts, jokers and meld options
+    (a named tuple: one per hand, and 34 per hand whose waits are asked)."""
 
     counts: tuple[int, ...]
     jokers: int
@@ -209,23 +234,40 @@ class Interpretation:
 
 
 def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
-    """Read the physical hand under a wildcard model (raises HandError for impossible melds)."""
+    """Read the physical hand under a wildcard model (raises HandError for impossible melds).
+
+    >>> from scorer.model.notation import parse_hand
+    >>> i = interpret(parse_hand("123m456p789s234sP9m"), WildSpec(face=33))
+    >>> i.jokers, i.win_tile, i.wild_count, i.counts[8]
+    (1, 8, 1, 1)
+    """
+    # the tiles counted first, then the jokers and stand-ins moved, as _logical reads each
+    # concealed tile (no call per tile)
     counts = [0] * T.NUM_KINDS
-    jokers = 0
-    stand_ins = 0
-    for t in (*hand.concealed, hand.winning):
-        lg = _logical(t, spec, False)[0]
-        if lg is None:
-            jokers += 1
-        else:
-            counts[lg] += 1
-            if lg != t:
-                stand_ins += 1
-    win_lg = _logical(hand.winning, spec, False)[0]
+    for t in hand.concealed:
+        counts[t] += 1
+    win = hand.winning
+    counts[win] += 1
+    face = spec.face
+    jokers = stand_ins = 0
+    win_lg: int | None = win
+    if face is not None:
+        jokers = counts[face]
+        counts[face] = 0
+        st = spec.stand_in
+        if st is not None and st != face and spec.stand_in_scope == "all":
+            stand_ins = counts[st]
+            counts[face] += stand_ins
+            counts[st] = 0
+            if win == st:
+                win_lg = face
+        if win == face:
+            win_lg = None
     melds = tuple(tuple(meld_readings(m, i, spec)) for i, m in enumerate(hand.melds))
-    wild_count = jokers + sum(
-        1 for m in hand.melds for t in m.tiles if spec.face is not None and t == spec.face
-    )
+    wild_count = jokers
+    if face is not None:
+        for m in hand.melds:
+            wild_count += m.tiles.count(face)
     return Interpretation(tuple(counts), jokers, win_lg, melds, wild_count, stand_ins)
 
 
@@ -292,6 +334,11 @@ def completes(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
         possible = shape.possible
         for counts, win_tile in _stand_in_variants(interp, spec, name):
             if possible is not None and not possible(counts):
+                continue
+            if name == "standard":  # the common question: answered without any groups
+                if concealed_sets >= 0 and D.standard_exists(counts, interp.jokers,
+                                                             concealed_sets):
+                    return True
                 continue
             codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape.coded else None
             if _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds), codes):

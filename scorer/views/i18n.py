@@ -225,8 +225,38 @@ def display_width(text: str) -> int:
     """
     if text.isascii():  # the English report: no need to load wcwidth at start-up
         return len(text)
+    known = known_width(text)
+    if known is not None:  # the Chinese report's words: no need to load wcwidth either
+        return known
     from wcwidth import wcswidth
 
     w = wcswidth(text)
     # a control character makes wcswidth give up (-1): count what can be counted
     return w if w >= 0 else sum(max(0, wcswidth(c)) for c in text)
+
+
+# Characters whose width is known without wcwidth (tests/test_batch_worker.py holds them to
+# wcwidth's): CJK ideographs, CJK punctuation and full-width forms take two columns; a
+# few symbols of the reports one.
+_WIDE = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0x3000, 0x3029), (0x3030, 0x303E),
+         (0xFF01, 0xFF60), (0xFFE0, 0xFFE6))
+_NARROW = frozenset("·×—…←→")
+
+
+def known_width(text: str) -> int | None:
+    """The columns ``text`` takes, if every character in it is printable ASCII or of
+    :data:`_WIDE` or :data:`_NARROW`; else None (wcwidth then counts).
+
+    >>> known_width("番种：3"), known_width("🀄") is None
+    (7, True)
+    """
+    n = 0
+    for ch in text:
+        o = ord(ch)
+        if 0x20 <= o < 0x7F or ch in _NARROW:
+            n += 1
+        elif any(lo <= o <= hi for lo, hi in _WIDE):
+            n += 2
+        else:
+            return None
+    return n

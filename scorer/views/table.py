@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .i18n import known_width
+
 MIN_PADDING = 2  # tabulate's: a header is two characters narrower than its column
 _WORDS = re.compile(r"[ -/:-~—]*")  # ASCII but digits, and the dash (one column wide)
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -21,10 +23,23 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 def _fast(cell: object, align: str) -> bool:
     """True for a cell this module writes as tabulate does: words without digits in a
-    left-aligned column, a whole number in a right-aligned one; nothing empty or padded."""
+    left-aligned column (Chinese ones too, of widths known without wcwidth), a whole
+    number in a right-aligned one; nothing empty or padded."""
     if not isinstance(cell, str) or not cell or cell != cell.strip():
         return False
-    return bool((_WORDS if align == "left" else _WHOLE).fullmatch(cell))
+    if align != "left":
+        return bool(_WHOLE.fullmatch(cell))
+    if cell.isascii():
+        return bool(_WORDS.fullmatch(cell))
+    return known_width(cell) is not None and not any(c.isdigit() for c in cell)
+
+
+def _width(cell: str) -> int:
+    """The columns a cell that passed :func:`_fast` takes (wide characters count two)."""
+    if cell.isascii():
+        return len(cell)
+    w = known_width(cell)
+    return len(cell) if w is None else w
 
 
 def simple(rows: Sequence[Sequence[str]], headers: Sequence[str], colalign: Sequence[str]
@@ -47,11 +62,12 @@ def simple(rows: Sequence[Sequence[str]], headers: Sequence[str], colalign: Sequ
 
         return str(tabulate(rows, headers=list(headers), tablefmt="simple",
                             colalign=tuple(colalign)))
-    widths = [max(len(h) + MIN_PADDING, *(len(r[i]) for r in rows))
+    widths = [max(_width(h) + MIN_PADDING, *(_width(r[i]) for r in rows))
               for i, h in enumerate(headers)]
 
     def line(r: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if a == "left" else c.rjust(w)
+        # padded to display columns, as tabulate pads wide characters
+        return "  ".join(c + " " * (w - _width(c)) if a == "left" else " " * (w - _width(c)) + c
                          for c, w, a in zip(r, widths, colalign, strict=True))
     return "\n".join([line(headers), "  ".join("-" * w for w in widths),
                       *(line(r) for r in rows)])

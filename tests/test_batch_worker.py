@@ -1,0 +1,106 @@
+"""The worker side of batch: a line split without shlex where shlex would split it the
+same way, the waits of the why lines remembered across hands, the batch's own ruleset
+loaded before the workers start. Oracles: shlex itself; wait_facts with its memo
+emptied; the loader's cache."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer import batch
+from scorer.engine.waits import wait_facts
+from scorer.errors import MjscoreError
+from scorer.rules.load import _CACHE, load_ruleset
+from scorer.views.report import to_json
+
+from .handgen import GenHand, winning_hands
+
+ASCII = st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=40)
+LINE_CHARS = st.text(st.sampled_from(list("12m5pEP[],= \t-#'\"\\x")), max_size=30)
+
+
+def by_shlex(text: str) -> list[str] | str | None:
+    try:
+        return shlex.split(text, comments=True) or None
+    except ValueError:
+        return "error"
+
+
+@settings(max_examples=500)
+@given(st.one_of(ASCII, LINE_CHARS))
+def test_split_line_is_shlex(text: str) -> None:
+    try:
+        got: list[str] | str | None = batch.split_line(text)
+    except ValueError:
+        got = "error"
+    assert got == by_shlex(text)
+
+
+def test_split_line_keeps_quotes_and_comments_to_shlex() -> None:
+    assert batch.split_line("'123m 456p'  --from S # 自摸") == ["123m 456p", "--from", "S"]
+    assert batch.split_line("11m\x0b22m") == ["11m\x0b22m"]  # shlex does not split on \x0b
+    assert batch.split_line("  \t ") is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(winning_hands())
+def test_remembered_waits_are_the_waits(g: GenHand) -> None:
+    try:
+        result = g.score()
+    except MjscoreError:
+        return
+    plan = result.ruleset.plan
+    try:
+        first = wait_facts(result)  # computed, or from an earlier hand
+        again = wait_facts(result)  # from the memo
+        plan.waits.clear()
+        fresh = wait_facts(result)
+    except MjscoreError:
+        return
+    for f in (first, again):
+        assert (f.tiles, f.any_tile) == (fresh.tiles, fresh.any_tile), g.line
+        assert f.without.sources == fresh.without.sources  # this hand's, not another's
+    plan.waits.clear()
+    plain = json.dumps(to_json(result, "en"), ensure_ascii=False)
+    assert json.dumps(to_json(result, "en"), ensure_ascii=False) == plain
+
+
+def test_warm_loads_the_batch_ruleset_before_the_workers() -> None:
+    _CACHE._recent.pop("xiamen", None)
+    batch._warm(["--players", "A,B,C,D", "--rules=xiamen"])
+    assert "xiamen" in _CACHE._recent
+    batch._warm(["--rules", "no-such-ruleset"])  # left to the lines, which report it
+    batch._warm(["--rules"])  # a flag without its value: the check of the flags says so
+    assert load_ruleset("xiamen") is _CACHE._recent["xiamen"][1]
+
+
+def testknown_widths_are_wcwidths() -> None:
+    from wcwidth import wcswidth, wcwidth
+
+    from scorer.views import i18n
+
+    chars = [chr(o) for lo, hi in i18n._WIDE for o in range(lo, hi + 1)]
+    chars += sorted(i18n._NARROW) + [chr(o) for o in range(0x20, 0x7F)]
+    for ch in chars:
+        assert i18n.known_width(ch) == wcwidth(ch), hex(ord(ch))
+    for text in ("番种：", "E（庄）", "底分 1 × 庄闲分 2", "听任意牌 — ←"):
+        assert i18n.display_width(text) == wcswidth(text)
+    assert i18n.known_width("🀄🀀") is None  # left to wcwidth
+    assert i18n.known_width("a\u0301") is None  # a combining accent: wcwidth counts 0
+
+
+def test_the_chinese_report_does_not_load_wcwidth_or_tabulate() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom scorer.cli.app import main\nsys.argv = ['mjscore', 'score', "
+            "'123m456p789s234sP9m', '--rules', 'hangzhou', '--self-draw']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('wcwidth', 'tabulate') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]", out
