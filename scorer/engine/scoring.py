@@ -27,7 +27,7 @@ from ..rules import facts as F
 from ..rules.facts import Env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
-from ..rules.plan import Memo
+from ..rules.plan import Loop, Memo
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
@@ -161,6 +161,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
+    rs.plan.generated.prepare(rs)  # the generated pattern loop, once it pays (rules.plan)
     with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         return _score(h, rs, context or Context())
 
@@ -238,7 +239,13 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     pay_cache = _pay_cache(rs, table)
     seen: dict[tuple[Any, ...], list[Variant]] = {}
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
-    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
+    many = len(renvs) >= _MANY_READINGS
+    gen = rs.plan.generated
+    gen.readings += len(renvs)
+    loop = gen.loop
+    # (with a generated loop, the closures run only to word an error: no memo for them)
+    fast = _hand_fast(rs) if many and loop is None else rs.plan.fast
+    memo: dict[int, Any] | None = {} if many else None  # the generated loop's _hand_fast
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
     # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
     # scoring, which names its errors itself), translated as ruleset_errors would.
@@ -259,7 +266,8 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                     excluded.append((renv["__reading__"], dropped))
                     continue
             at = 2
-            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast))
+            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast, loop,
+                                         memo))
     except Exception as e:
         if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise
@@ -352,7 +360,37 @@ Variant = tuple[list[Hit], list[Hit], dict[str, int], int, Settlement,
 def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: Memo[tuple[Any, ...], Settlement],
                    seen: dict[tuple[Any, ...], list[Variant]],
-                   fast: tuple[tuple[Any, ...], ...] | None = None) -> list[Scored]:
+                   fast: tuple[tuple[Any, ...], ...] | None = None,
+                   loop: Loop | None = None, memo: dict[int, Any] | None = None
+                   ) -> list[Scored]:
+    found = None
+    if loop is not None:  # the pattern loop as generated code (rules.plan)
+        try:
+            found = loop(renv, memo)
+        except Exception:  # the closures below say what failed, and where
+            found = None
+    if found is None:
+        found = _pattern_hits(rs, renv, fast)
+    reading = renv["__reading__"]
+    sub = renv["wild_substituted"]
+    # Readings of one hand that meet the same patterns with the same values score alike
+    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
+    # (the items a pattern's `each` counted are part of it: the report names them)
+    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
+    reusable = rs.plan.reusable
+    variants = seen.get(sig) if reusable else None
+    if variants is None:
+        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        if reusable:
+            seen[sig] = variants
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
+            for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | None
+                  ) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
+    """The patterns that count on a reading, by their closures: (pattern, value, count,
+    items) in the ruleset's order; an error is named by the expression that failed."""
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
@@ -382,20 +420,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     if rs.plan.families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
-    reading = renv["__reading__"]
-    sub = renv["wild_substituted"]
-    # Readings of one hand that meet the same patterns with the same values score alike
-    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
-    # (the items a pattern's `each` counted are part of it: the report names them)
-    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
-    reusable = rs.plan.reusable
-    variants = seen.get(sig) if reusable else None
-    if variants is None:
-        variants = _variants(rs, table, renv, winner, pay_cache, found)
-        if reusable:
-            seen[sig] = variants
-    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
-            for used, replaced, tallies, headline, settlement, also in variants]
+    return found
 
 
 def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:

@@ -126,6 +126,14 @@ class Compiled:
     compares: frozenset[Type] = frozenset()  # types compared with == / in (e.g. group)
     cost: int = 0  # worst-case evaluation steps, estimated at load time (see MAX_COST)
     where: str = ""  # 'file:line key' of the expression, set by the ruleset compiler
+    # What the code generator (scorer.lang.codegen) reads besides the tree, by id(node):
+    # the values folded or coerced at load, the attribute of each attribute node, the
+    # ticks per item of each comprehension; and the ticks of one evaluation (0: none)
+    consts: Mapping[int, Any] = field(default_factory=dict, repr=False)
+    attr_at: Mapping[int, tuple[Attr, bool]] = field(default_factory=dict, repr=False)
+    loop_weight: Mapping[int, int] = field(default_factory=dict, repr=False)
+    weight: int = 0
+    metered: bool = False
 
     def __call__(self, env: Any) -> Any:
         try:
@@ -267,10 +275,14 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True) -> Compiled:
     if cost > MAX_COST:
         raise ExprError(f"this expression may take up to {cost:,} steps to evaluate (its loops "
                         f"multiply); the limit is {MAX_COST:,}", lead)
+    weight = 0
     if metered and not const:
         fn = _metered_top(fn, comp.nodes)
+        weight = 1 + comp.nodes // 4
     return Compiled(text, fn, typ, frozenset(comp.used), tree.body, comp.node_fns, const,
-                    frozenset(comp.attrs_used), frozenset(comp.compared), cost)
+                    frozenset(comp.attrs_used), frozenset(comp.compared), cost,
+                    consts=comp.consts, attr_at=comp.attr_at, loop_weight=comp.loop_weight,
+                    weight=weight, metered=metered)
 
 
 def _check_size(tree: ast.AST) -> None:
@@ -320,6 +332,9 @@ class _Compiler:
         self.attrs_used: set[tuple[Type, str]] = set()
         self.compared: set[Type] = set()
         self.types: dict[int, Type] = {}  # node id -> type, for the cost estimate
+        # attribute node id -> its Attr, and whether the value it reads may be none
+        self.attr_at: dict[int, tuple[Attr, bool]] = {}
+        self.loop_weight: dict[int, int] = {}  # comprehension node id -> ticks per item
 
     # -- helpers -----------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> ExprError:
@@ -610,6 +625,7 @@ class _Compiler:
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"a {base(vt)} has no attribute '{node.attr}'{hint}")
         self.attrs_used.add((base(vt), node.attr))
+        self.attr_at[id(node)] = (attr, vt.optional)
         get = attr.fn
         if attr.env:
             fn_env: Fn = lambda env: get(vf(env), env)  # noqa: E731
@@ -651,6 +667,7 @@ class _Compiler:
         self.locals = saved
         metered = self.metered
         weight = 1 + (self.nodes - nodes_before) // 4  # ticks per item: the body's size
+        self.loop_weight[id(node)] = weight
 
         if len(loops) == 1:
             # one loop (nearly every ruleset comprehension): a plain loop, no recursion
