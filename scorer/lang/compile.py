@@ -4,10 +4,13 @@ Conditions and formulas in a ruleset (``when: lone_wild and self_draw``,
 ``value: 2 ** (1 + luxury + piao)``) are parsed with :func:`ast.parse` and then
 *compiled into a tree of closures* after every node has been checked against a
 whitelist and every name and attribute against the vocabulary of the place the
-expression is used in. Nothing is passed to ``eval``/``exec``/``compile``; a
-ruleset cannot reach attributes, builtins, imports or I/O, only the names it is
-given. (Measured against simpleeval and rule-engine in
-``benchmarks/expr_compare.py``: 0.8 µs per evaluation against 2.9 µs and 12 µs.)
+expression is used in. The text a ruleset holds is never passed to
+``eval``/``exec``/``compile``; a ruleset cannot reach attributes, builtins, imports or
+I/O, only the names it is given. (:mod:`scorer.lang.codegen` later writes *new* source
+from the checked tree, checks that text against an allowlist and compiles it; the
+closures built here stay, for rendering and for wording errors.) Measured against
+simpleeval and rule-engine in ``benchmarks/expr_compare.py``: 0.8 µs per evaluation
+against 2.9 µs and 12 µs.
 
 What is allowed:
 
