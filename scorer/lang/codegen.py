@@ -186,14 +186,32 @@ class Emitter:
         The text ticks nothing at its top (the caller writes the ``c.weight`` ticks where
         it evaluates it, as :func:`~scorer.lang.compile.compile_expr`'s wrapper does);
         loops and list functions tick inside it when ``c.metered``. Raises
-        :class:`CodegenError` when the tree is too deep or holds a loop variable that
-        shadows another.
+        :class:`CodegenError` when the tree is too deep or a loop variable is a dunder name.
 
         >>> from scorer.lang import Scope, compile_expr
         >>> Emitter().expr(compile_expr("a and not b", Scope({"a": "bool", "b": "bool"})))
         "(env['a'] and (not env['b']))"
         """
-        return _Writer(self, c, env).visit(c.tree, {}, 0)
+        try:
+            return _Writer(self, c, env).visit(c.tree, {}, 0)
+        except (RecursionError, MemoryError) as e:
+            raise CodegenError(f"{type(e).__name__} while writing an expression") from None
+
+    def evaluator(self, c: Compiled) -> Callable[[Any], Any]:
+        """Return one expression as a generated function ``env -> value``: the closure
+        ``c.fn``'s value and ticks (its top weight included); CodegenError if it cannot.
+
+        >>> from scorer.lang import Scope, compile_expr
+        >>> c = compile_expr("min(a, 3) * 2 if p else -1", Scope({"a": "int", "p": "bool"}))
+        >>> Emitter().evaluator(c)({"a": 5, "p": True})
+        6
+        """
+        text = self.expr(c)
+        lines = ["def _expr(env):"]
+        if c.weight:
+            lines.append(f"    {self.helper(budget.tick)}({c.weight})")
+        lines.append(f"    return {text}")
+        return self.function("\n".join(lines) + "\n", "_expr")
 
     # -- functions -----------------------------------------------------------------
     def function(self, source: str, name: str,
@@ -322,21 +340,23 @@ class _Writer:
         weight = self.c.loop_weight.get(id(node))
         if weight is None:
             raise CodegenError("a loop without its weight")
+        # The closures keep a loop variable in the environment, saved before the loop and
+        # restored after it, so an inner loop's variable shadows an outer one of the same
+        # name exactly as a fresh local does. A dunder name could meet the engine's own
+        # keys (__reading__), which a fact computed inside the loop reads: closures only.
         inner = dict(local)
         parts: list[str] = []
-        bound: set[str] = set()
         for gen in node.generators:
             if not isinstance(gen.target, ast.Name):
                 raise CodegenError("a loop variable that is not a name")
             var = gen.target.id
-            if var in local or var in bound:  # shadowing: the closures' env differs, keep them
-                raise CodegenError(f"loop variable '{var}' shadows another")
+            if var.startswith("__"):
+                raise CodegenError(f"loop variable '{var}'")
             it = self.visit(gen.iter, inner, depth)
             if self.metered:
                 it = f"{self.em.helper(_ticked)}({it}, {weight})"
             name = self.em.loop_variable()
             inner[var] = name
-            bound.add(var)
             parts.append(f"for {name} in {it}")
             parts += [f"if {self.visit(cond, inner, depth)}" for cond in gen.ifs]
         elt = self.visit(node.elt, inner, depth)
