@@ -292,11 +292,11 @@ def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]:
         if not memo or not c.names.isdisjoint(reading):
             return ticks, text
         # scoring._hand_fast: on a hand with many readings (a memo given), computed once
+        # (the ticks before the work, as the closure's: `_tick(w) or value`, None or value)
         k = next(memo_keys)
-        return [f"{pad}if _m is None:", *(" " * 4 + t for t in ticks),
-                f"{pad}    {target} = {text}", f"{pad}elif {k} in _m:",
-                f"{pad}    {target} = _m[{k}]", f"{pad}else:", *(" " * 4 + t for t in ticks),
-                f"{pad}    {target} = {text}", f"{pad}    _m[{k}] = {target}"], target
+        work = f"({tick}({c.weight}) or {text})" if c.weight else text
+        return [f"{pad}{target} = _m[{k}] if _m is not None and {k} in _m else {work}",
+                f"{pad}if _m is not None:", f"{pad}    _m[{k}] = {target}"], target
 
     def whole(c: Compiled, target: str, pad: str, memo: bool) -> tuple[list[str], str]:
         """Lines that check the value of ``c`` is a whole number, and its text as an int."""
