@@ -1,6 +1,6 @@
 """The generated pattern loop (scorer/rules/plan.py) against the closures, ruleset by ruleset.
 
-The oracle is the closure path, which the golden suites hold to RULES.md: every golden
+The oracle is the closure path, which the golden suites hold to docs/rulings.md: every golden
 hand and every example line, under every built-in ruleset and the house files of
 examples/house/, and then seeded mutations of the built-in files (operators swapped,
 constants changed, comprehensions added, loaded as a user's file, so metered) must
@@ -11,6 +11,7 @@ the CPU budget's ticks, or the same error, word for word.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shlex
@@ -31,6 +32,7 @@ from scorer.rules import plan as P
 from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
 from scorer.rules.model import Ruleset
 from scorer.search.decompose import Group
+from scorer.views import report
 from scorer.views.report import to_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,15 +119,39 @@ def _same(rs: Ruleset, lines: list[str]) -> int:
     """Assert both paths agree on every line; return how many lines scored."""
     gen, clo = _pair(rs)
     ok = 0
-    for line in lines:
-        want, got = _outcome(line, clo), _outcome(line, gen)
-        assert got == want, line
-        ok += want[0] == "ok"
+    try:
+        for line in lines:
+            want, got = _outcome(line, clo), _outcome(line, gen)
+            assert got == want, line
+            ok += want[0] == "ok"
+    finally:
+        # the report's memo of rendered formulas keeps each ruleset it rendered alive (4,096
+        # entries): these are throw-away copies, and later tests measure children's memory
+        # (a child starts with the parent's peak)
+        report._RENDERED.clear()
     return ok
+
+
+def _in_child(call: str) -> None:
+    """Run ``call`` (an expression using this module's functions) in a child process: the
+    comparisons load and render many rulesets, and later tests measure the memory of their
+    own children, which start with this process's peak."""
+    import subprocess
+    import sys
+
+    code = ("import pathlib, tempfile; from tests import test_codegen_rulesets as m; "
+            f"globals().update(vars(m)); {call}")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600, env={**os.environ, "MJSCORE_NO_CACHE": "1"})
+    assert r.returncode == 0, r.stdout + r.stderr[-4000:]
 
 
 @pytest.mark.parametrize("rid", list_builtin())
 def test_every_golden_hand_and_example_scores_alike(rid: str) -> None:
+    _in_child(f"_golden_alike({rid!r})")
+
+
+def _golden_alike(rid: str) -> None:
     lines = _golden(rid) + _examples(rid)
     assert lines
     assert _same(load_ruleset(rid), lines) > len(lines) // 3
@@ -134,7 +160,11 @@ def test_every_golden_hand_and_example_scores_alike(rid: str) -> None:
 @pytest.mark.parametrize("house", sorted((ROOT / "examples" / "house").glob("*.yaml")),
                          ids=lambda p: p.stem)
 def test_house_files_score_alike(house: Path) -> None:
-    rs = load_ruleset(str(house))
+    _in_child(f"_house_alike({str(house)!r})")
+
+
+def _house_alike(house: str) -> None:
+    rs = load_ruleset(house)
     assert not rs.trusted  # a user's file: its expressions are metered
     base = rs.chain[-1].removesuffix(".yaml")
     lines = _golden(base) + _examples(base)
@@ -189,7 +219,11 @@ MUTANTS_PER_RULESET = 6
 
 
 @pytest.mark.parametrize("rid", list_builtin())
-def test_mutated_user_rulesets_score_alike(rid: str, tmp_path: Path) -> None:
+def test_mutated_user_rulesets_score_alike(rid: str) -> None:
+    _in_child(f"_mutants_alike({rid!r}, pathlib.Path(tempfile.mkdtemp()))")
+
+
+def _mutants_alike(rid: str, tmp_path: Path) -> None:
     text = (ROOT / "rulesets" / f"{rid}.yaml").read_text(encoding="utf-8")
     lines = (_golden(rid) + _examples(rid))[:40]
     rng = random.Random(f"codegen-{rid}")
@@ -286,8 +320,11 @@ def test_any_generation_problem_keeps_the_closures(error: type[Exception],
     assert [_outcome(x, fresh) for x in lines] == [_outcome(x, clo) for x in lines]
 
 
-def test_deep_and_huge_expressions_in_a_ruleset(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_deep_and_huge_expressions_in_a_ruleset() -> None:
+    _in_child("mp = pytest.MonkeyPatch(); _huge(pathlib.Path(tempfile.mkdtemp()), mp)")
+
+
+def _huge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from scorer.lang import compile as C
 
     monkeypatch.setattr(C, "MAX_NODES", 60_000)
@@ -310,7 +347,11 @@ def test_an_error_inside_generated_code_is_worded_by_the_closures(tmp_path: Path
     assert _outcome("123m456p789s234sPP --self-draw", gen) == want
 
 
-def test_generated_code_stops_at_the_cpu_limit(tmp_path: Path) -> None:
+def test_generated_code_stops_at_the_cpu_limit() -> None:
+    _in_child("_stops_at_the_limit(pathlib.Path(tempfile.mkdtemp()))")
+
+
+def _stops_at_the_limit(tmp_path: Path) -> None:
     # generated loops run ~30x faster than the closures: 120 patterns of 18**3 items with
     # attribute reads and sums are still far over 0.4 s on a hand with four wildcards
     pats = "".join(f"  - id: slow{i}\n    when: \"count(1 for a in tiles for b in tiles for c in "
