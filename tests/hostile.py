@@ -12,7 +12,6 @@ import contextlib
 import io
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -65,17 +64,40 @@ def mjscore_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "scorer"]
 
 
-def _limits() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT))
-    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
+# The measured command is started by a small launcher (fork, limits, exec), never forked
+# from the test process itself: a peak RSS survives exec (Linux keeps the old memory's
+# high-water mark), so a child of a pytest process grown by the suite would be charged
+# that size (as tests/test_robust.py's launcher). The launcher passes on the child's exit
+# status and writes its CPU time and peak RSS to a pipe.
+_LAUNCH = """
+import os, resource, signal, sys
+fd, cpu, mem = (int(sys.argv.pop(1)) for _ in range(3))
+pid = os.fork()
+if pid == 0:
+    os.close(fd)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+os.write(fd, f"{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss}".encode())
+code = os.waitstatus_to_exitcode(status)
+if code < 0:
+    signal.signal(-code, signal.SIG_DFL)
+    os.kill(os.getpid(), -code)
+os._exit(code)
+"""
 
 
 def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> Run:
     """Run the installed command under CPU and memory limits; measure its wall time, its
     own CPU time and peak RSS (from os.wait4)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([*mjscore_cmd(), *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, preexec_fn=_limits)
+    r_fd, w_fd = os.pipe()
+    p = subprocess.Popen([sys.executable, "-c", _LAUNCH, str(w_fd), str(CPU_LIMIT),
+                          str(MEM_LIMIT), *mjscore_cmd(), *argv], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w_fd,),
+                         start_new_session=True)
+    os.close(w_fd)
     assert p.stdin is not None and p.stdout is not None and p.stderr is not None
     if stdin:
         with contextlib.suppress(BrokenPipeError):
@@ -96,7 +118,8 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
             status, usage = st, ru
             break
         if time.perf_counter() > deadline:
-            p.kill()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(p.pid, 9)  # the launcher and the command
             _, status, usage = os.wait4(p.pid, 0)
             break
         time.sleep(0.002)
@@ -107,9 +130,12 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
             chunks.append(data)
     p.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - t0
+    with os.fdopen(r_fd, "rb") as r:
+        cpu, rss = (r.read().decode() or "0 0").split()
+    del usage  # the launcher's own: the command's comes through the pipe
     return Run(p.returncode, b"".join(out_chunks).decode("utf-8", "replace"),
-               b"".join(err_chunks).decode("utf-8", "replace"), wall,
-               usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+               b"".join(err_chunks).decode("utf-8", "replace"), wall, float(cpu),
+               int(rss) / 1024)
 
 
 def check_one_line_error(r: Run, code: int, as_json: bool = False) -> str:
