@@ -8,10 +8,13 @@ a flag added to the table appears here, in ``--help`` and in batch lines at once
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import inspect
+import signal
 import sys
-from typing import Any
+import threading
+from typing import Any, NoReturn
 
 import typer
 
@@ -19,9 +22,9 @@ from ..argv import HAND_HELP, OPTIONS, REQUIRED, ScoreArgs, score_args
 from ..argv import context_from_params as context_from_params  # re-exported (older callers)
 from ..argv import parse_score_args as parse_score_args
 from ..rules.flags import Flag
-from . import batchcmd, roundcmd, rulescmd, waitscmd
+from . import batchcmd, roundcmd, rulescmd, servecmd, waitscmd
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
-from .output import dumps, fail, pipe_closed, usage_error
+from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, dumps, fail, pipe_closed, usage_error
 
 app = typer.Typer(
     name="mjscore",
@@ -119,26 +122,15 @@ app.command()(rulescmd.rules)
 app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
             epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
-_COMMANDS = ("score", "waits", "rules", "batch", "round")
+app.command("serve")(servecmd.serve)
+_COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
 
 
 def _dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from ..dispute import dispute, dispute_json, dispute_text, vs_context
-    from ..engine.context import parse_options
-    from ..errors import ContextError
-    from ..rules.load import load_ruleset
+    from ..dispute import dispute_json, dispute_of, dispute_text
 
-    if args.explain:
-        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
-    hand, rules, ctx, vs, lang = args.hand, args.rules, args.context, args.vs, args.lang
-
-    rs_a = load_ruleset(rules)
-    rs_b = load_ruleset(vs) if vs is not None else rs_a
-    parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
-    d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, args.vs_options))
-    d.a.spec, d.b.spec = rules, vs if vs is not None else rules
-    d.raise_if_both_failed()
+    d, lang = dispute_of(args), args.lang
     if args.as_json:
         import json
 
@@ -147,9 +139,35 @@ def _dispute(args: ScoreArgs) -> None:
         print(dispute_text(d, lang))
 
 
+def _on_term(signum: int, frame: Any) -> None:
+    """SIGTERM: unwind like Ctrl-C (a batch stops its workers and says what it did), exit 143."""
+    from ..errors import Terminated
+
+    raise Terminated(signum)
+
+
+def _command_name(args: list[str]) -> str:
+    """The command a run is of, for messages: ``mjscore batch`` (``mjscore`` if none).
+
+    >>> _command_name(["score", "11m", "--rules", "mcr"]), _command_name(["--help"])
+    ('mjscore score', 'mjscore')
+    """
+    first = next((a for a in args if not a.startswith("-")), "")
+    return f"mjscore {first}" if first in ("score", "waits", "rules", "batch", "round") else \
+        "mjscore"
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the app, turning usage errors into one line and exit 2."""
+    """Console entry point: run the app; every way a run can end is one line and an exit status.
+
+    Usage errors exit 2, Ctrl-C 130, SIGTERM 143, a closed stdout 141, a full disk 74
+    (``scorer.cli.output``). Returns nothing: raises SystemExit.
+    """
+    from ..errors import Terminated
+
     args = sys.argv[1:] if argv is None else argv
+    if sys.stdout is None:  # started with stdout closed (>&-): nothing can be shown
+        raise SystemExit(EXIT_PIPE)
     for stream in (sys.stdout, sys.stderr):
         # a terminal or pipe that cannot show Chinese (LANG=C, PYTHONIOENCODING=ascii) gets
         # \uXXXX escapes instead of a UnicodeEncodeError
@@ -160,16 +178,29 @@ def main(argv: list[str] | None = None) -> None:
     # and never rescan what was loaded at start-up (the compiled rulesets, the modules).
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_term)
+    command = _command_name(args)
     try:
-        app(args=args, prog_name="mjscore", standalone_mode=False)
+        rv = app(args=args, prog_name="mjscore", standalone_mode=False)
+        if rv == EXIT_INTERRUPT:
+            # typer turns Ctrl-C into a returned 130 (standalone_mode=False)
+            raise KeyboardInterrupt
         sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
+        if isinstance(rv, int) and rv:
+            raise SystemExit(rv)
     except BrokenPipeError:
         pipe_closed()
+    except KeyboardInterrupt:
+        _stopped(f"interrupted ({command})", EXIT_INTERRUPT)
+    except Terminated:
+        _stopped(f"terminated ({command})", EXIT_TERM)
+    except OSError as e:
+        fail(e)
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:
-        print("mjscore: aborted", file=sys.stderr)
-        raise SystemExit(130) from None
+        _stopped(f"aborted ({command})", EXIT_INTERRUPT)
     except typer.TyperException as e:  # usage errors of the vendored click
         if type(e).__name__ == "NoArgsIsHelpError":
             ctx = getattr(e, "ctx", None)
@@ -187,3 +218,15 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except Exception as e:  # pragma: no cover - last line of defence
         fail(e)
+
+
+def _stopped(message: str, status: int) -> NoReturn:
+    """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
+    # a second Ctrl-C while finishing must not leave a traceback instead of the status
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    with contextlib.suppress(Exception):
+        print(f"mjscore: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(status)
