@@ -16,6 +16,7 @@ dependencies. Not part of the test suite: timings belong here, not in tests.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -38,6 +39,7 @@ from gen import winning_hand  # noqa: E402
 from scorer import Context, Hand, load_ruleset, parse_hand, score  # noqa: E402
 from scorer.errors import MjscoreError  # noqa: E402
 from scorer.rules.load import list_builtin  # noqa: E402
+from scorer.rules.model import Ruleset  # noqa: E402
 from scorer.search.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
 
 
@@ -206,6 +208,72 @@ def time_records(rid: str, lines: list[str]) -> float:
     for line in lines:
         score_record(line, defaults)
     return len(lines) / (time.perf_counter() - t)
+
+
+def time_codegen(rid: str, lines: list[str], rounds: int = 3) -> dict[str, float]:
+    """The generated pattern loop against the closures on the same hands, in turn
+    (A/B alternating, CPU time): the ratios closures/generated for the pattern loop alone
+    (on readings whose facts are already computed), a whole hand steady and cold, and the
+    time to generate the loop (ms). See docs/speed.md."""
+    from scorer.engine import scoring
+    from scorer.engine.context import resolve
+    from scorer.rules.plan import generate_loop
+
+    rs = load_ruleset(rid)
+    t = time.process_time()
+    generate_loop(rs, rs.plan.families)
+    gen_ms = (time.process_time() - t) * 1e3
+    gen = rs.with_plan(rs.plan.generate_now(rs))
+    clo = rs.with_plan(rs.plan.closures_only())
+    jobs = []
+    for line in lines:
+        hand, *flags = line.split()
+        jobs.append((hand, context_from(flags)))
+    renvs = []
+    for hand, ctx in jobs:  # the readings, their facts computed once (pattern loop alone)
+        h = parse_hand(hand)
+        try:
+            table = resolve(rs, ctx, h)
+            renvs += scoring._build_readings(rs, table, scoring._check_input(h, rs, table))
+        except MjscoreError:
+            continue
+    loop = gen.plan.generated.loop
+    assert loop is not None
+    for e in renvs:
+        scoring._pattern_hits(rs, e, None)
+
+    def hands(r: Ruleset, cold: bool) -> float:
+        if cold:
+            clear_caches()
+        t0 = time.process_time()
+        for hand, ctx in jobs:
+            with contextlib.suppress(MjscoreError):
+                score(hand, r, ctx)
+        return time.process_time() - t0
+
+    def pats(use_loop: bool) -> float:
+        t0 = time.process_time()
+        if use_loop:
+            for e in renvs:
+                loop(e, None)
+        else:
+            for e in renvs:
+                scoring._pattern_hits(rs, e, None)
+        return time.process_time() - t0
+
+    hands(gen, False)
+    hands(clo, False)
+    tot = {k: 0.0 for k in ("pg", "pc", "sg", "sc", "cg", "cc")}
+    for _ in range(rounds):
+        tot["pg"] += pats(True)
+        tot["pc"] += pats(False)
+        tot["sg"] += hands(gen, False)
+        tot["sc"] += hands(clo, False)
+        tot["cg"] += hands(gen, True)
+        tot["cc"] += hands(clo, True)
+    return {"patterns": tot["pc"] / tot["pg"], "steady": tot["sc"] / tot["sg"],
+            "cold": tot["cc"] / tot["cg"], "generate_ms": gen_ms,
+            "pattern_us": tot["pg"] / rounds / max(1, len(renvs)) * 1e6}
 
 
 def batch_memory(rid: str, lines: list[str]) -> int:
@@ -474,6 +542,13 @@ def main() -> None:
             print(f"  worst {max(sets)}-wildcard hand: {w4:.2f} ms")
             if max(sets) >= 4:
                 targets.append(Target(f"{rid}: worst 4-wildcard hand, ms", w4, 10.0, False))
+        cg = time_codegen(rid, low)
+        fig(f"{rid}.codegen.patterns", cg["patterns"])
+        fig(f"{rid}.codegen.steady", cg["steady"])
+        print(f"  generated pattern loop over the closures (0-2 wildcards, in turn): pattern "
+              f"loop alone ×{cg['patterns']:.2f} ({cg['pattern_us']:.1f} µs a reading), whole "
+              f"hand ×{cg['steady']:.2f} steady, ×{cg['cold']:.2f} cold; generating it "
+              f"{cg['generate_ms']:.1f} ms")
         records = time_records(rid, everything)
         fig(f"{rid}.records", records)
         direct = time_in_process(rid, everything, cold=False)[0]

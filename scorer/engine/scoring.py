@@ -27,7 +27,7 @@ from ..rules import facts as F
 from ..rules.facts import Env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
-from ..rules.plan import Memo
+from ..rules.plan import Loop, Memo
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
@@ -161,6 +161,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
+    rs.plan.generated.prepare(rs)  # the generated pattern loop, once it pays (rules.plan)
     if rs.trusted and budget.current() is None:
         return _score(h, rs, context or Context())  # no budget, as limited(None) would be
     with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
@@ -248,11 +249,19 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
         also_key = tuple(repr(env[n]) for n in plan.also_names)
         seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(256))
     reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
-    fast = _hand_fast(rs) if len(renvs) >= _MANY_READINGS else rs.plan.fast
+    many = len(renvs) >= _MANY_READINGS
+    gen = plan.generated
+    gen.readings += len(renvs)
+    loop = gen.loop
+    # (with a generated loop, the closures run only to word an error: no memo for them)
+    fast = _hand_fast(rs) if many and loop is None else plan.fast
+    memo: dict[int, Any] | None = {} if many else None  # the generated loop's _hand_fast
     # A hand with many readings (four wildcards: a thousand) meets few distinct values of
     # the reading names its patterns read: the patterns met are remembered by those values
+    # (not for a user's ruleset: its budget counts every evaluation, and the generated loop
+    # ticks exactly as the closures do; nor beside a generated loop, which has its own memo)
     met: Met | None = None
-    if len(renvs) >= _MANY_READINGS:
+    if many and loop is None and rs.trusted:
         met = (tuple(n for n in plan.pattern_names if n not in env), {})
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
     # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
@@ -274,7 +283,8 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                     excluded.append((renv["__reading__"], dropped))
                     continue
             at = 2
-            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast, met))
+            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast, met,
+                                         loop, memo))
     except Exception as e:
         if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise
@@ -376,7 +386,39 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
                    pay_cache: Memo[tuple[Any, ...], Settlement],
                    seen: Memo[tuple[Any, ...], list[Outcome]],
                    fast: tuple[tuple[Any, ...], ...] | None = None,
-                   met: Met | None = None) -> list[Scored]:
+                   met: Met | None = None,
+                   loop: Loop | None = None, memo: dict[int, Any] | None = None
+                   ) -> list[Scored]:
+    found = None
+    if loop is not None:  # the pattern loop as generated code (rules.plan)
+        try:
+            found = loop(renv, memo)
+        except Exception:  # the closures below say what failed, and where
+            found = None
+    if found is None:
+        found = _pattern_hits(rs, renv, fast, met)
+    reading = renv["__reading__"]
+    sub = renv["wild_substituted"]
+    # Readings of one hand that meet the same patterns with the same values score alike
+    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
+    # (the items a pattern's `each` counted are part of it: the report names them)
+    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
+    reusable = rs.plan.reusable
+    known = seen.get(sig) if reusable else None
+    variants = _settled(known, pay_cache) if known is not None else None
+    if variants is None:
+        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        if reusable:
+            seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
+    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
+            for used, replaced, tallies, headline, settlement, also in variants]
+
+
+def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | None,
+                  met: Met | None = None) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
+    """The patterns that count on a reading, by their closures: (pattern, value, count,
+    items) in the ruleset's order; an error is named by the expression that failed. With
+    ``met``, the patterns met are remembered by the values of the names they read."""
     key = _met_key(renv, met[0]) if met is not None else None
     met_before = met[1].get(key) if met is not None and key is not None else None
     found: Found = list(met_before) if met_before is not None else []
@@ -410,21 +452,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     if rs.plan.families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
-    reading = renv["__reading__"]
-    sub = renv["wild_substituted"]
-    # Readings of one hand that meet the same patterns with the same values score alike
-    # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
-    # (the items a pattern's `each` counted are part of it: the report names them)
-    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
-    reusable = rs.plan.reusable
-    known = seen.get(sig) if reusable else None
-    variants = _settled(known, pay_cache) if known is not None else None
-    if variants is None:
-        variants = _variants(rs, table, renv, winner, pay_cache, found)
-        if reusable:
-            seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
-    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
-            for used, replaced, tallies, headline, settlement, also in variants]
+    return found
 
 
 def _met_key(renv: Env, names: tuple[str, ...]) -> tuple[Any, ...] | None:

@@ -5,6 +5,7 @@
 * :mod:`.budget` — the CPU budget of one hand, per thread (a ``ContextVar``)
 * :mod:`.functions` — the callable functions, one row each
 * :mod:`.compile` — the whitelist compiler: source text -> checked tree of closures
+* :mod:`.codegen` — Python source written from a checked tree, held to an allowlist, compiled
 * :mod:`.cost` — the load-time bound on the steps an expression can take
 * :mod:`.render` — a formula shown with the values it was computed from
 

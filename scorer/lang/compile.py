@@ -4,10 +4,13 @@ Conditions and formulas in a ruleset (``when: lone_wild and self_draw``,
 ``value: 2 ** (1 + luxury + piao)``) are parsed with :func:`ast.parse` and then
 *compiled into a tree of closures* after every node has been checked against a
 whitelist and every name and attribute against the vocabulary of the place the
-expression is used in. Nothing is passed to ``eval``/``exec``/``compile``; a
-ruleset cannot reach attributes, builtins, imports or I/O, only the names it is
-given. (Measured against simpleeval and rule-engine in
-``benchmarks/expr_compare.py``: 0.8 µs per evaluation against 2.9 µs and 12 µs.)
+expression is used in. The text a ruleset holds is never passed to
+``eval``/``exec``/``compile``; a ruleset cannot reach attributes, builtins, imports or
+I/O, only the names it is given. (:mod:`scorer.lang.codegen` later writes *new* source
+from the checked tree, checks that text against an allowlist and compiles it; the
+closures built here stay, for rendering and for wording errors.) Measured against
+simpleeval and rule-engine in ``benchmarks/expr_compare.py``: 0.8 µs per evaluation
+against 2.9 µs and 12 µs.
 
 What is allowed:
 
@@ -126,6 +129,14 @@ class Compiled:
     compares: frozenset[Type] = frozenset()  # types compared with == / in (e.g. group)
     cost: int = 0  # worst-case evaluation steps, estimated at load time (see MAX_COST)
     where: str = ""  # 'file:line key' of the expression, set by the ruleset compiler
+    # What the code generator (scorer.lang.codegen) reads besides the tree, by id(node):
+    # the values folded or coerced at load, the attribute of each attribute node, the
+    # ticks per item of each comprehension; and the ticks of one evaluation (0: none)
+    consts: Mapping[int, Any] = field(default_factory=dict, repr=False)
+    attr_at: Mapping[int, tuple[Attr, bool]] = field(default_factory=dict, repr=False)
+    loop_weight: Mapping[int, int] = field(default_factory=dict, repr=False)
+    weight: int = 0
+    metered: bool = False
 
     def __call__(self, env: Any) -> Any:
         try:
@@ -267,10 +278,14 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True) -> Compiled:
     if cost > MAX_COST:
         raise ExprError(f"this expression may take up to {cost:,} steps to evaluate (its loops "
                         f"multiply); the limit is {MAX_COST:,}", lead)
+    weight = 0
     if metered and not const:
         fn = _metered_top(fn, comp.nodes)
+        weight = 1 + comp.nodes // 4
     return Compiled(text, fn, typ, frozenset(comp.used), tree.body, comp.node_fns, const,
-                    frozenset(comp.attrs_used), frozenset(comp.compared), cost)
+                    frozenset(comp.attrs_used), frozenset(comp.compared), cost,
+                    consts=comp.consts, attr_at=comp.attr_at, loop_weight=comp.loop_weight,
+                    weight=weight, metered=metered)
 
 
 def _check_size(tree: ast.AST) -> None:
@@ -320,6 +335,9 @@ class _Compiler:
         self.attrs_used: set[tuple[Type, str]] = set()
         self.compared: set[Type] = set()
         self.types: dict[int, Type] = {}  # node id -> type, for the cost estimate
+        # attribute node id -> its Attr, and whether the value it reads may be none
+        self.attr_at: dict[int, tuple[Attr, bool]] = {}
+        self.loop_weight: dict[int, int] = {}  # comprehension node id -> ticks per item
 
     # -- helpers -----------------------------------------------------------------
     def err(self, node: ast.AST, message: str) -> ExprError:
@@ -610,6 +628,7 @@ class _Compiler:
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"a {base(vt)} has no attribute '{node.attr}'{hint}")
         self.attrs_used.add((base(vt), node.attr))
+        self.attr_at[id(node)] = (attr, vt.optional)
         get = attr.fn
         if attr.env:
             fn_env: Fn = lambda env: get(vf(env), env)  # noqa: E731
@@ -651,6 +670,7 @@ class _Compiler:
         self.locals = saved
         metered = self.metered
         weight = 1 + (self.nodes - nodes_before) // 4  # ticks per item: the body's size
+        self.loop_weight[id(node)] = weight
 
         if len(loops) == 1:
             # one loop (nearly every ruleset comprehension): a plain loop, no recursion

@@ -8,15 +8,27 @@ per-reading loop, the combination families, and whether readings that meet the s
 patterns can share their outcome. It also holds the ruleset's caches (the context
 checked per set of flags, the settlements per tallies), each bounded, so that they go
 when the ruleset goes.
+
+The per-reading pattern loop is also *generated* as one Python function
+(:func:`generate_loop`, from the expressions' checked trees by :mod:`scorer.lang.codegen`),
+kept in ``plan.generated``. Generating costs about as much as scoring a few hundred
+readings with the closures, so by default it is made once the ruleset has scored
+``AUTO_READINGS`` readings in this process (a long batch, a server), never for one
+``mjscore score``. The engine runs it and goes back to the closures for a reading where
+it raises, so that every error is worded and placed as the closures word and place it.
+``MJSCORE_CODEGEN=off`` in the environment keeps the closures only, ``eager`` generates
+when the plan is built (docs/speed.md).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from ..lang import GROUP, Compiled
+from ..lang import GROUP, Compiled, EvalError, budget
+from ..lang.codegen import CodegenError, Emitter
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
 from .model import Pattern, Ruleset
@@ -26,6 +38,44 @@ V = TypeVar("V")
 
 # (pattern, when, value, count, each): the compiled closures, unwrapped
 Fast = tuple[tuple[Pattern, Any, Any, Any, Any], ...]
+# the generated pattern loop: (reading env, per-hand memo or None) -> the patterns that
+# count, in the ruleset's order, as (pattern, value, count, items)
+Loop = Callable[[Any, "dict[int, Any] | None"], list[tuple[Pattern, int, int, tuple[Any, ...]]]]
+CODEGEN_ENV = "MJSCORE_CODEGEN"  # off: closures only; eager: at once; else auto
+AUTO_READINGS = 512  # readings scored with the closures before the loop is generated
+MAX_LOOP_SOURCE = 128 * 1024  # a longer generated loop is not compiled (the closures run)
+
+
+class Generated:
+    """The generated pattern loop of one plan, made when it pays (see the module docstring).
+
+    ``mode`` is ``'auto'``, ``'eager'`` or ``'off'``; ``loop`` the function once made
+    (None before, or when it could not be generated), ``source`` its text; ``readings``
+    counts the readings scored so far.
+
+    >>> g = Generated("off"); g.prepare(None), g.loop  # closures only: nothing is made
+    (None, None)
+    """
+
+    __slots__ = ("loop", "mode", "readings", "source", "tried")
+
+    def __init__(self, mode: str | None = None) -> None:
+        if mode is None:
+            mode = os.environ.get(CODEGEN_ENV, "auto").strip().lower() or "auto"
+        self.mode = mode if mode in ("off", "eager") else "auto"
+        self.readings = 0
+        self.loop: Loop | None = None
+        self.source = ""
+        self.tried = False
+
+    def prepare(self, rs: Ruleset | None) -> None:
+        """Generate the loop of ``rs`` now if it is time (call it outside any CPU budget:
+        the work is the engine's own, bounded by ``MAX_LOOP_SOURCE``); return None."""
+        if self.tried or self.mode == "off" or rs is None or (
+                self.mode == "auto" and self.readings < AUTO_READINGS):
+            return
+        self.tried = True
+        self.loop, self.source = generate_loop(rs, rs.plan.families)
 
 
 class Memo(Generic[K, V]):
@@ -85,6 +135,10 @@ class Plan:
     also_names: tuple[str, ...] = ()
     # every name the conditions, values, counts and each: of the patterns in ``fast`` read
     pattern_names: frozenset[str] = frozenset()
+    # the pattern loop generated as one function (generate_loop), when it pays; a plan
+    # made by dataclasses.replace generates its own
+    generated: Generated = field(default_factory=Generated, init=False, compare=False,
+                                 repr=False)
     # The caches (not arguments: a plan made by dataclasses.replace starts with empty ones,
     # as what they hold was computed under the other plan):
     # the context checked once per set of flags (scorer.engine.context.resolve)
@@ -128,7 +182,8 @@ class Plan:
         reading_only = (set(F.names_at("reading")) - set(F.names_at("context", "hand"))
                         - set(rs.options))
         tally_names = {t.name for t in rs.tallies}
-        return cls(
+        fams = families(rs.patterns)
+        plan = cls(
             detail=F.detail_level(reading_exprs),
             features=F.class_features(reading_exprs),
             placement=F.placement_sensitive(reading_exprs),
@@ -147,15 +202,186 @@ class Plan:
             # an `also` value that reads no reading fact is the same on every reading
             reusable=not pay.per_reading and not any(
                 set(c.names) & reading_only for p in rs.patterns for _, c in p.also),
-            families=families(rs.patterns),
+            families=fams,
             also_names=tuple(sorted({n for p in rs.patterns for _, c in p.also
                                      for n in c.names})),
             pattern_names=frozenset(n for p in rs.patterns if p.count_once is None
                                     for c in (p.when, p.value, p.count, p.each)
                                     if c is not None for n in c.names),
         )
+        if plan.generated.mode == "eager":
+            plan.generated.tried = True
+            plan.generated.loop, plan.generated.source = generate_loop(rs, fams)
+        return plan
+
+    def closures_only(self) -> Plan:
+        """A copy of the plan that never generates code (the differential tests' reference).
+
+        >>> from scorer.rules.load import load_ruleset
+        >>> load_ruleset("mcr").plan.closures_only().generated.mode
+        'off'
+        """
+        out = replace(self)
+        out.generated.mode = "off"
+        return out
+
+    def generate_now(self, rs: Ruleset) -> Plan:
+        """A copy of the plan of ``rs`` with its loop generated at once (tests, benchmarks).
+
+        >>> from scorer.rules.load import load_ruleset
+        >>> rs = load_ruleset("mcr")
+        >>> rs.plan.generate_now(rs).generated.loop is not None
+        True
+        """
+        out = replace(self)
+        g = out.generated
+        g.mode, g.tried = "eager", True
+        g.loop, g.source = generate_loop(rs, self.families)
+        return out
 
 
+class _Bad(EvalError):
+    """Raised by generated code where the closures raise (the engine runs them again)."""
+
+
+def _bad() -> None:
+    raise _Bad("not a whole number")
+
+
+def generate_loop(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[Loop | None, str]:
+    """The per-reading pattern loop of ``rs`` as one generated function, and its source;
+    ``(None, '')`` when it cannot be generated (the engine keeps the closures).
+
+    The function does what ``scorer.engine.scoring`` does with the closures, in the same
+    order and with the same short-circuits: each pattern's ``when``, then ``each`` or
+    ``count``, then ``value`` (whole numbers required), the combination families'
+    counts, and per hand with many readings (a memo given) an expression that reads no
+    reading fact computed once. A metered ruleset ticks the budget as its closures do.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> loop, src = generate_loop(load_ruleset("hangzhou"), ())
+    >>> src.splitlines()[0], loop is not None
+    ('def _loop(env, _m):', True)
+    """
+    try:
+        src, em = _loop_source(rs, fams)
+        if len(src) > MAX_LOOP_SOURCE:
+            return None, ""
+        return em.function(src, "_loop"), src
+    except (CodegenError, RecursionError, SyntaxError, MemoryError, ValueError):
+        return None, ""
+
+
+# Tile and group attributes written inline in generated code (a call of the accessor
+# costs more than the attribute itself): the accessor of facts.TILE_ATTRS/GROUP_ATTRS ->
+# the same computation as source, '{}' standing for the tile or group (a Group is a
+# NamedTuple: .kind, .tiles, .meld, ...). tests/test_codegen.py holds each to its
+# accessor on every kind of group and every tile.
+_G, _T = F.GROUP_ATTRS, F.TILE_ATTRS
+INLINE_ATTRS: dict[Callable[..., Any], str] = {
+    _G["kind"].fn: "{}.kind",
+    _G["tiles"].fn: "{}.tiles",
+    _G["tile"].fn: "{}.tiles[0]",
+    _G["pair"].fn: "{}.kind == 'pair'",
+    _G["chow"].fn: "{}.kind == 'chow'",
+    _G["pung"].fn: "{}.kind in ('pung', 'kong')",
+    _G["kong"].fn: "{}.kind == 'kong'",
+    _G["honor"].fn: "{}.tiles[0] >= 27",
+    _G["suited"].fn: "{}.tiles[0] < 27",
+    _G["wind"].fn: "27 <= {}.tiles[0] <= 30",
+    _G["dragon"].fn: "{}.tiles[0] >= 31",
+    _G["exposed"].fn: "{}.exposed",
+    _G["melded"].fn: "{}.meld >= 0",
+    _G["concealed"].fn: "{}.concealed",
+    _G["has_win"].fn: "{}.has_win",
+    _T["honor"].fn: "{} >= 27",
+    _T["wind"].fn: "27 <= {} <= 30",
+    _T["dragon"].fn: "{} >= 31",
+}
+
+
+def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]:
+    em = Emitter(INLINE_ATTRS)
+    reading = frozenset(F.names_at("reading"))
+    out = ["def _loop(env, _m):", "    _found = []"]
+    memo_keys = iter(range(1 << 30))
+    tick, int_, isint, len_, tuple_ = (em.helper(x) for x in (budget.tick, int, isinstance,
+                                                             len, tuple))
+    bad = em.helper(_bad)
+
+    def operand(c: Compiled, target: str, pad: str, memo: bool) -> tuple[list[str], str]:
+        """Lines to run first and the text of the value of ``c`` (as its closure, ticks
+        included): the text is ``target`` where the lines set it, else to be used once."""
+        if c.const:
+            return [], em.literal(c.consts[id(c.tree)])
+        ticks = [f"{pad}{tick}({c.weight})"] if c.weight else []
+        text = em.expr(c)
+        if not memo or not c.names.isdisjoint(reading):
+            return ticks, text
+        # scoring._hand_fast: on a hand with many readings (a memo given), computed once
+        # (the ticks before the work, as the closure's: `_tick(w) or value`, None or value)
+        k = next(memo_keys)
+        work = f"({tick}({c.weight}) or {text})" if c.weight else text
+        return [f"{pad}{target} = _m[{k}] if _m is not None and {k} in _m else {work}",
+                f"{pad}if _m is not None:", f"{pad}    _m[{k}] = {target}"], target
+
+    def whole(c: Compiled, target: str, pad: str, memo: bool) -> tuple[list[str], str]:
+        """Lines that check the value of ``c`` is a whole number, and its text as an int."""
+        if c.const and type(c.consts[id(c.tree)]) in (int, bool):
+            return [], str(int(c.consts[id(c.tree)]))
+        lines, text = operand(c, target, pad, memo)
+        if text != target:
+            lines.append(f"{pad}{target} = {text}")
+        return [*lines, f"{pad}if not {isint}({target}, {int_}):", f"{pad}    {bad}()"], \
+            f"{int_}({target})"
+
+    where: dict[int, tuple[int, int]] = {}  # pattern index -> (family, position)
+    for f, fam in enumerate(fams):
+        out.append(f"    _c{f} = {em.helper(fam.counts)}(env[{fam.of!r}])")
+        for j, k in enumerate(fam.patterns):
+            where[k] = (f, j)
+    size, mark = 0, 0
+    for p in rs.patterns:
+        size += sum(len(line) + 1 for line in out[mark:])
+        mark = len(out)
+        if size > MAX_LOOP_SOURCE:  # stop writing: it will not be compiled
+            raise CodegenError(f"the generated loop is longer than {MAX_LOOP_SOURCE} characters")
+        pat = em.helper(p)
+        if p.count_once is not None:  # scoring._family_hits: the value of each that counts
+            f, j = where[p.index]
+            out.append(f"    if _c{f}[{j}]:")
+            lines, text = operand(p.value, "_x", " " * 8, False)
+            if p.value.const and type(p.value.consts[id(p.value.tree)]) in (int, bool):
+                text = str(int(p.value.consts[id(p.value.tree)]))
+            else:
+                text = f"{int_}({text})"
+            out += lines
+            out.append(f"        _found += (({pat}, {text}, _c{f}[{j}], ()),)")
+            continue
+        pad = " " * 4
+        if p.when.const:
+            if not p.when.consts[id(p.when.tree)]:
+                continue  # never counts
+        else:
+            lines, text = operand(p.when, "_w", pad, True)
+            out += [*lines, f"{pad}if {text}:"]
+            pad += " " * 4
+        items = "()"
+        if p.each is not None:
+            lines, text = operand(p.each, "_e", pad, True)
+            out += [*lines, f"{pad}_i = {tuple_}({text})", f"{pad}if {len_}(_i) > 0:"]
+            items, n = "_i", f"{len_}(_i)"
+            pad += " " * 4
+        elif p.count is not None:
+            lines, n = whole(p.count, "_n", pad, True)
+            out += [*lines, f"{pad}if {n} > 0:"]
+            pad += " " * 4
+        else:
+            n = "1"
+        lines, v = whole(p.value, "_x", pad, True)
+        out += [*lines, f"{pad}_found += (({pat}, {v}, {n}, {items}),)"]
+    out.append("    return _found")
+    return "\n".join(out) + "\n", em
 def families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
     """The combination patterns grouped by the list they combine, in the ruleset's order.
 
