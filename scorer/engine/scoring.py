@@ -356,6 +356,9 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
     found: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
+    # Any, not int: an `int?` count may give None, which _whole refuses with its message
+    # (a compiled build checks an int variable's type on assignment, before _whole could)
+    n: Any
     try:
         for p, when, value, count, each in fast or rs.plan.fast:
             part = "when"
