@@ -11,6 +11,7 @@ first on ``sys.path``), or an install that quietly fell back to pure Python, can
 from __future__ import annotations
 
 import ast
+import doctest
 import importlib
 import json
 import os
@@ -19,6 +20,8 @@ import sys
 import textwrap
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+
+import pytest
 
 import scorer
 
@@ -62,7 +65,7 @@ def test_the_build_under_test_is_the_one_expected() -> None:
     expected = expected_build()
     if os.environ.get("MJSCORE_EXPECT_BUILD") == "compiled":
         # the installed package, not the source tree that cwd would put first
-        assert not Path(scorer.__file__).resolve().is_relative_to(ROOT), scorer.__file__
+        assert not Path(scorer.__file__).resolve().is_relative_to(ROOT / "scorer"), scorer.__file__
     kinds = {m: is_extension(m) for m in compiled_modules()}
     if expected is not None:
         assert set(kinds.values()) == {expected == "compiled"}, kinds
@@ -90,6 +93,44 @@ def test_version_names_the_build() -> None:
         r = subprocess.run([sys.executable, "-P", "-m", "scorer", "--version"], cwd=ROOT,
                            capture_output=True, text=True, timeout=60, check=False)
         assert (r.returncode, r.stdout) == (0, f"mjscore {scorer.__version__} ({expected})\n")
+
+
+def source_doctests(module: str) -> list[doctest.DocTest]:
+    """The doctests of ``module`` as written in its .py file (the module's docstring, its
+    functions', classes' and methods'), each to run in the namespace of the module as
+    imported: a compiled module's functions carry no source for pytest's doctest finder,
+    which finds none of them, so this is how its examples run against the compiled code."""
+    path = ROOT / (module.replace(".", "/") + ".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes: list[ast.AST] = [tree]
+    for node in tree.body:
+        nodes.append(node)
+        if isinstance(node, ast.ClassDef):
+            nodes += node.body
+    found = []
+    parser = doctest.DocTestParser()
+    namespace = vars(importlib.import_module(module))
+    for node in nodes:
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node)
+            if doc and ">>>" in doc:
+                name = f"{module}.{getattr(node, 'name', '')}".rstrip(".")
+                found.append(parser.get_doctest(doc, dict(namespace), name, str(path),
+                                                getattr(node, "lineno", 0)))
+    return found
+
+
+@pytest.mark.parametrize("module", compiled_modules())
+def test_the_examples_of_the_compiled_modules_hold_in_this_build(module: str) -> None:
+    tests = source_doctests(module)
+    assert tests, f"{module} has no examples: docstrings show one (README, standards)"
+    runner = doctest.DocTestRunner(verbose=False)
+    report: list[str] = []
+    for t in tests:
+        runner.run(t, out=report.append)
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0, "".join(report)
+    assert results.attempted >= len(tests)
 
 
 # -- setup.py's choice ---------------------------------------------------------------------
