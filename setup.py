@@ -87,6 +87,7 @@ def _why_pure() -> str | None:
 
 
 WHY_PURE = _why_pure()
+BUILDING = bool({"bdist_wheel", "build", "build_ext", "install"} & set(sys.argv[1:]))
 
 
 class CompiledDistribution(Distribution):
@@ -107,8 +108,11 @@ class BuildExtOrPure(build_ext):
     def finalize_options(self) -> None:
         # mypycify type-checks and writes the C code; setuptools' own finalize_options must
         # see the extensions it returns, so they are made here (only when build_ext runs).
-        compile_now = WHY_PURE is None and not getattr(self, "editable_mode", False)
-        if compile_now and not self.inplace and not self.distribution.ext_modules:
+        # Only for a command that builds: metadata commands (egg_info, dist_info) finalize
+        # build_ext too, to list its sources, and must not pay for a translation.
+        compile_now = (WHY_PURE is None and BUILDING and not self.inplace
+                       and not getattr(self, "editable_mode", False))
+        if compile_now and not self.distribution.ext_modules:
             try:
                 from mypyc.build import mypycify
 
@@ -142,7 +146,7 @@ class BuildExtOrPure(build_ext):
                     os.remove(os.path.join(folder, name))
 
 
-if WHY_PURE is not None and {"bdist_wheel", "build", "build_ext", "install"} & set(sys.argv[1:]):
+if WHY_PURE is not None and BUILDING:
     _warn(f"building pure Python: {WHY_PURE}")
 
 options: dict[str, Any] = {}

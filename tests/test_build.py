@@ -15,6 +15,7 @@ import doctest
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -230,3 +231,33 @@ def test_a_failed_c_build_falls_back_and_leaves_nothing_built(tmp_path: Path) ->
     assert got["out"] == {"compiling": 2, "extensions": 0, "built": []}, got
     assert "the C build failed" in str(got["stderr"]) and "installing pure Python instead" \
         in str(got["stderr"])
+
+
+def test_only_a_build_that_may_compile_asks_pip_for_mypy(tmp_path: Path) -> None:
+    # build_backend.py's hooks in a copy of the project (they write its egg-info), with a C
+    # compiler present: a wheel asks for mypy, an editable install and MJSCORE_PURE=1 do not
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", ".ci-venv", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*cache"))
+    script = textwrap.dedent("""
+        import json, sys
+        sys.path.insert(0, ".")
+        import build_backend as b
+        print(json.dumps([b.get_requires_for_build_wheel(), b.get_requires_for_build_editable()]))
+    """)
+    base = {k: v for k, v in os.environ.items() if k not in ("MJSCORE_PURE", "CC")}
+
+    def requires(env: dict[str, str]) -> list[list[str]]:
+        r = subprocess.run([sys.executable, "-c", script], cwd=tree, env={**base, **env},
+                           capture_output=True, text=True, timeout=120, check=False)
+        assert r.returncode == 0, r.stderr
+        got: list[list[str]] = json.loads(r.stdout.strip().splitlines()[-1])
+        return got
+
+    def mypy(reqs: list[str]) -> bool:
+        return any(r.startswith("mypy[mypyc]") for r in reqs)
+
+    wheel, editable = requires({"CC": sys.executable})
+    assert mypy(wheel) and not mypy(editable), (wheel, editable)
+    wheel, editable = requires({"CC": sys.executable, "MJSCORE_PURE": "1"})
+    assert not mypy(wheel) and not mypy(editable), (wheel, editable)
