@@ -273,18 +273,9 @@ def _keep_input(rec: dict[str, Any], text: str, argv: Sequence[str] | None) -> N
 def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
     """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
     seat's payment difference B − A; raises the error when neither side scores."""
-    from .dispute import dispute, dispute_json, vs_context
-    from .errors import ContextError
-    from .rules.load import load_ruleset
+    from .dispute import dispute_json, dispute_of
 
-    if args.explain:
-        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
-    rs_a = load_ruleset(args.rules)
-    rs_b = load_ruleset(args.vs) if args.vs is not None else rs_a
-    d = dispute(args.hand, rs_a, args.context, rs_b,
-                vs_context(args.context, rs_a, rs_b, args.vs_options))
-    d.a.spec, d.b.spec = args.rules, args.vs if args.vs is not None else args.rules
-    d.raise_if_both_failed()
+    d = dispute_of(args)
     rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}
     # each side's unit beside the sides, which stay exactly what `score --vs --json` prints
     rec["units"] = {k: side.ruleset.label("score", lang) for k, side in (("a", d.a), ("b", d.b))

@@ -22,8 +22,9 @@ still shows the other side. The CLI (``mjscore score HAND --rules A --vs B``) re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine.context import Context
 from .engine.scoring import Result, score
@@ -32,6 +33,9 @@ from .model.hand import Hand
 from .model.notation import parse_hand
 from .rules.load import load_ruleset
 from .rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from .argv import ScoreArgs
 
 # The rows compared, in the order shown ("result" is "scored" or the side's error).
 ROWS = ("result", "decomposition", "wildcards", "patterns", "chain", "score", "payment",
@@ -142,6 +146,36 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
     d = Dispute(sides[0], sides[1])
     va, vb = compared(d.a), compared(d.b)
     d.differences = [r for r in ROWS if va.get(r) != vb.get(r)]
+    return d
+
+
+def dispute_of(args: ScoreArgs, load: Callable[[str], Ruleset] = load_ruleset) -> Dispute:
+    """The dispute that ``score HAND --rules A --vs B`` (or ``--vs-option``) asks for.
+
+    Returns the :class:`Dispute` with each side's ``spec`` as written; raises when neither
+    side scored (:meth:`Dispute.raise_if_both_failed`), when ``--explain`` is given, and for
+    a bad ``--vs-option`` (naming that flag). ``load`` turns a ``--rules``/``--vs`` value into
+    a ruleset: :func:`load_ruleset` for the CLI and batch, the server's own for uploads.
+    ``score --vs``, a batch ``--vs`` line and ``POST /api/score`` all come here.
+
+    >>> from scorer.argv import parse
+    >>> d = dispute_of(parse(["1111m2222m3333p55s", "--rules", "hangzhou", "--self-draw",
+    ...                       "--vs-option", "cap=64", "--dealer-streak", "3"]))
+    >>> d.a.spec, d.b.spec, d.b.result.payments["E"] if d.b.result else None
+    ('hangzhou', 'hangzhou', 192)
+    """
+    from .engine.context import parse_options
+    from .errors import ContextError
+
+    if args.explain:
+        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
+    rs_a = load(args.rules)
+    rs_b = load(args.vs) if args.vs is not None else rs_a
+    parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
+    d = dispute(args.hand, rs_a, args.context, rs_b,
+                vs_context(args.context, rs_a, rs_b, args.vs_options))
+    d.a.spec, d.b.spec = args.rules, args.vs if args.vs is not None else args.rules
+    d.raise_if_both_failed()
     return d
 
 

@@ -267,7 +267,16 @@ def _commands() -> list[str]:
 @pytest.mark.parametrize("extra", [[], ["--help"], ["--bogus"], ["/nonexistent/file"],
                                    ["/"], ["X", "Y", "Z"], ["-"], ["--rules"],
                                    ["--rules", "nope"], ["--json"], ["\udcff"]])
-def test_cli_surface_never_crashes(command: str, extra: list[str], tmp_path) -> None:
+def test_cli_surface_never_crashes(command: str, extra: list[str], tmp_path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    if command == "serve":
+        # `mjscore serve` that starts serves until Ctrl-C: here Ctrl-C comes at once
+        from scorer.serve.server import Server
+
+        def ctrl_c(self: Server, poll_interval: float = 0.5) -> None:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(Server, "serve_forever", ctrl_c)
     r = cli(command, *extra, stdin="12\udcff\n")
     assert "Traceback" not in r.out + r.err
     assert r.code in EXIT_CODES, (r.code, r.err)

@@ -19,7 +19,7 @@ from ..argv import HAND_HELP, OPTIONS, REQUIRED, ScoreArgs, score_args
 from ..argv import context_from_params as context_from_params  # re-exported (older callers)
 from ..argv import parse_score_args as parse_score_args
 from ..rules.flags import Flag
-from . import batchcmd, roundcmd, rulescmd, waitscmd
+from . import batchcmd, roundcmd, rulescmd, servecmd, waitscmd
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .output import dumps, fail, pipe_closed, usage_error
 
@@ -120,26 +120,15 @@ app.command()(rulescmd.rules)
 app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
             epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
-_COMMANDS = ("score", "waits", "rules", "batch", "round")
+app.command("serve")(servecmd.serve)
+_COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
 
 
 def _dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from ..dispute import dispute, dispute_json, dispute_text, vs_context
-    from ..engine.context import parse_options
-    from ..errors import ContextError
-    from ..rules.load import load_ruleset
+    from ..dispute import dispute_json, dispute_of, dispute_text
 
-    if args.explain:
-        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
-    hand, rules, ctx, vs, lang = args.hand, args.rules, args.context, args.vs, args.lang
-
-    rs_a = load_ruleset(rules)
-    rs_b = load_ruleset(vs) if vs is not None else rs_a
-    parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
-    d = dispute(hand, rs_a, ctx, rs_b, vs_context(ctx, rs_a, rs_b, args.vs_options))
-    d.a.spec, d.b.spec = rules, vs if vs is not None else rules
-    d.raise_if_both_failed()
+    d, lang = dispute_of(args), args.lang
     if args.as_json:
         import json
 

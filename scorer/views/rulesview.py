@@ -552,21 +552,15 @@ def markdown(rs: Ruleset) -> str:
             for k, (zh, en) in rs.labels.items() if zh) + ".")
         out.append("")
 
-    if rs.not_a_win:
-        out.append("## Not a legal win (exit status 3)")
-        out.append("")
-        out.append("| id | checked on | when | message |")
-        out.append("|---|---|---|---|")
-        for c in rs.not_a_win:
-            out.append(f"| `{c.id}` | {c.on} | {_code(c.when.src)} | {_md(c.template)} |")
-        out.append("")
-    if rs.errors:
-        out.append("## Input errors (exit status 2)")
-        out.append("")
-        out.append("| id | when | message |")
-        out.append("|---|---|---|")
-        for c in rs.errors:
-            out.append(f"| `{c.id}` | {_code(c.when.src)} | {_md(c.template)} |")
+    # the two kinds of check share one table; only a not-a-win check says what it is checked on
+    for title, checks, on in (("Not a legal win (exit status 3)", rs.not_a_win, True),
+                              ("Input errors (exit status 2)", rs.errors, False)):
+        if not checks:
+            continue
+        out += [f"## {title}", "", "| id | checked on | when | message |" if on
+                else "| id | when | message |", "|---|---|---|---|" if on else "|---|---|---|"]
+        out += [f"| `{c.id}` |{f' {c.on} |' if on else ''} {_code(c.when.src)} | {_md(c.template)} |"
+                for c in checks]
         out.append("")
 
     out.append("## Payment")
