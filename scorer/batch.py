@@ -15,15 +15,18 @@ memory stays flat on a file of any length, and yields records in input order.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import itertools
 import os
 import shlex
+import signal
 import sys
+import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
@@ -184,6 +187,9 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     places: list[int] = []
     seating: dict[str, str] | None = None
     try:
+        if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
+            raise NotationError(f"the line is {text.size:,} bytes long; at most {MAX_LINE} "
+                                "characters", MAX_LINE + 1)
         if len(text) > MAX_LINE:
             raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
                                 MAX_LINE + 1)  # where it becomes too long, like a long hand
@@ -362,7 +368,8 @@ def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int
 
 def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] = (),
                jobs: int = 1, lang: str = "zh", chunk: int = CHUNK,
-               fmt: str | None = None, players: str | None = None) -> Iterator[Record]:
+               fmt: str | None = None, players: str | None = None
+               ) -> Generator[Record, None, None]:
     """Score lines in order, in this process (jobs=1) or in ``jobs`` processes.
 
     ``lines`` are texts (numbered from 1) or ``(line number, text)`` pairs; blank
@@ -374,15 +381,21 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
     line changes it for the lines after it (:func:`seated`).
     """
     numbered = ((i, x) if isinstance(x, str) else x for i, x in enumerate(lines, 1))
+    if jobs <= 1:  # each line scored as soon as it is read (a pipe may pause)
+        for item in seated(numbered, players):
+            yield from _score_chunk([item], defaults, lang, fmt)
+        return
     chunks = _chunks(seated(numbered, players), chunk)
     # Starting processes costs ~0.1 s: score a small input here, and only start the pool
     # once there is more than two chunks of work.
-    head = [c for _, c in zip(range(2), chunks, strict=False)] if jobs > 1 else []
-    if jobs <= 1 or len(head) < 2:
-        for c in [*head, *chunks]:
+    head = [c for _, c in zip(range(2), chunks, strict=False)]
+    if len(head) < 2:
+        # one chunk at a time, read as it is scored: memory does not grow with the input
+        for c in itertools.chain(head, chunks):
             yield from _score_chunk(c, defaults, lang, fmt)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    try:
         pending: deque[Future[list[Record]]] = deque()
         for c in itertools.chain(head, chunks):
             pending.append(pool.submit(_score_chunk, c, list(defaults), lang, fmt))
@@ -390,11 +403,100 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
                 yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()
+    except BaseException:  # Ctrl-C, SIGTERM, the caller closing the generator, an error
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_init() -> None:
+    """In each worker: Ctrl-C is the parent's to handle (it stops the workers), SIGTERM
+    ends the worker at once, and on Linux the worker goes when its parent dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now, in bounded time: cancel what waits, end every worker, wait a moment.
+
+    ``shutdown(wait=True)`` after Ctrl-C can wait forever (the workers block on the call
+    queue, the parent in waitpid); here a second Ctrl-C is ignored while the workers go.
+    """
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(timeout=2)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=1)
+
+
+class LongLine(str):
+    """A line longer than :data:`MAX_LINE` characters, as :func:`read_lines` gives it: its
+    first characters only (the rest was skipped unread into memory); ``size`` is its length
+    in bytes. :func:`score_record` reports it as an error of that line."""
+
+    size: int = 0
+
+
+# bytes read of one line at most: MAX_LINE characters of UTF-8 (4 bytes each at most), a
+# BOM and a CRLF; a longer line is skipped in blocks of this size
+MAX_LINE_BYTES = 4 * MAX_LINE + 8
+
+
+def _reader(lines: Iterable[bytes]) -> Callable[[int], bytes]:
+    """``readline(limit)`` over an iterable of byte lines (each already a whole line)."""
+    it = iter(lines)
+    return lambda _limit: next(it, b"")
 
 
 def read_lines(stream: io.BufferedIOBase | Any) -> Iterator[tuple[int, str]]:
-    """Decode a byte stream line by line, numbering the lines from 1."""
-    for n, raw in enumerate(stream, 1):
+    r"""Decode a byte stream line by line, numbering the lines from 1.
+
+    Memory stays bounded whatever the stream holds: a line is read :data:`MAX_LINE_BYTES`
+    at a time, and one longer than that (a 200 MB line without a newline) is skipped to its
+    end and given as a :class:`LongLine`. A UTF-8 byte order mark on line 1 and a CRLF
+    line end are dropped.
+
+    >>> list(read_lines(io.BytesIO(b"\xef\xbb\xbf11m\r\n\n22p")))
+    [(1, '11m'), (2, ''), (3, '22p')]
+    >>> [(n, type(t).__name__, len(t)) for n, t in read_lines(io.BytesIO(b"1" * 20000 + b"\nx"))]
+    [(1, 'LongLine', 4097), (2, 'str', 1)]
+    """
+    readline: Callable[[int], bytes] = getattr(stream, "readline", None) or _reader(stream)
+    n = 0
+    while True:
+        raw = readline(MAX_LINE_BYTES)
+        if not raw:
+            return
+        n += 1
+        if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        size = len(raw)
+        if not raw.endswith(b"\n") and size >= MAX_LINE_BYTES:
+            more = b""
+            while True:  # skip the rest of the line, a block at a time
+                more = readline(MAX_LINE_BYTES)
+                size += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            long = LongLine(raw[:MAX_LINE + 1].decode("utf-8", errors="replace"))
+            long.size = size - more.endswith(b"\n")  # the newline is not the line's
+            yield n, long
+            continue
         # Undecodable bytes become lone surrogates, so that line (and only it) fails with
         # its number and position while the rest of the file is scored.
         text = raw.decode("utf-8", errors="surrogateescape")
@@ -424,7 +526,8 @@ def check_defaults(defaults: Sequence[str]) -> None:
                 raise
             raise LedgerError(f"--players {spec}: {e.message.removeprefix('players: ')}",
                               flag="--players") from None
-    # a stand-in ruleset first: the batch's own --rules, if given, comes later and wins
+    # a stand-in ruleset first: the batch's own --rules, if given, comes later and wins;
+    # --rules may be left to the lines (each line that lacks one says so)
     probe = parse_params(["1m", "--rules", "-", *flags])
     if any(not a.startswith("-") for a in flags) and probe.get("hand") != "1m":
         raise ContextError("batch takes the hands from the file; other arguments must be flags")
@@ -443,8 +546,9 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     of kind ``totals`` and ``transfer`` under their own header rows, or a table.
     Returns the exit status: 1 if any line failed, else 0.
     """
-    from .errors import ContextError
+    from .errors import ContextError, Terminated
     from .ledger import Builder, LedgerError, parse_stake
+    from .rules.yamlsafe import printable
     from .views.ledger import totals_csv_rows, totals_record, totals_table
 
     out = out or sys.stdout
@@ -467,8 +571,9 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
             raise ContextError(f"cannot read {file}: {e.strerror}") from None
         size = os.fstat(stream.fileno()).st_size
     if jobs is None:
-        # a process pool costs ~0.1 s to start: only worth it for a large file
-        jobs = (os.cpu_count() or 1) if size is None or size > 64 * 1024 else 1
+        # a process pool costs ~0.1 s to start: only worth it for a large file; a pipe or a
+        # terminal is read as it comes (each line answered at once), so one job unless asked
+        jobs = (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
     show = progress if progress is not None else (err.isatty() and (size or 0) > 1 << 20)
     failed = total = 0
     start = last = time.perf_counter()
@@ -476,19 +581,18 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     ledger = Builder()
     if fmt == "csv":
         out.write(csv_text(CSV_FIELDS))
+    records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
+    stopped: tuple[str, int] | None = None
+    # lines from a pipe or a terminal may come slowly: each answer is written at once
+    live = size is None
+    previous = _handlers()
+    signalled = _catch_signals()
     try:
-        for rec in score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt):
-            total += 1
-            if not rec.ok:
-                failed += 1
-                print(f"line {rec.line}: {rec.error}", file=err)
-            if totals:
-                try:
-                    ledger.add(rec, None)  # a failed line joins the totals' "failed"
-                except LedgerError as e:  # e.g. names on some hands and not on others
-                    failed += 1
-                    print(f"line {rec.line}: not counted in the totals: {e.detail}", file=err)
-                    ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
+        for rec in records:
+            signalled.raise_if_seen()  # its exception was swallowed (a __del__, a callback)
+            # a signal while a record is written and counted waits until both are done:
+            # the output stays line-whole and the summary's count is what was written
+            signalled.defer = True
             if fmt != "table":
                 out.write(rec.text)
             else:
@@ -496,12 +600,39 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
                 if len(table_rows_) >= 1000:
                     print(table_text(table_rows_, lang), file=out)
                     table_rows_.clear()
+            # counted once written, so that an interrupted run's count is what it wrote
+            # (and before the flush: a signal may arrive as soon as the reader has it)
+            total += 1
+            if live and fmt != "table":
+                out.flush()
+            if not rec.ok:
+                failed += 1
+                # a message may echo a file's text: one line, control characters escaped
+                print(f"line {rec.line}: {printable(rec.error or '', keep='')}", file=err)
+            if totals:
+                try:
+                    ledger.add(rec, None)  # a failed line joins the totals' "failed"
+                except LedgerError as e:  # e.g. names on some hands and not on others
+                    failed += 1
+                    print(f"line {rec.line}: not counted in the totals: "
+                          f"{printable(e.detail, keep='')}", file=err)
+                    ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
+            signalled.defer = False
+            signalled.raise_if_seen()
             if show and time.perf_counter() - last > 0.25:
                 last = time.perf_counter()
                 rate = total / max(last - start, 1e-9)
                 print(f"\r{total:,} lines, {failed:,} failed, {rate:,.0f} hands/s",
                       end="", file=err, flush=True)
+    except KeyboardInterrupt:
+        stopped = ("interrupted", 130)
+    except Terminated:
+        stopped = ("terminated", 143)
     finally:
+        if stopped is not None:
+            _ignore_signals()  # a second Ctrl-C while the workers stop must not hang or trace
+        records.close()  # stops the worker processes, if any (score_many)
+        _restore(previous)  # a library caller keeps its own handlers
         if stream is not sys.stdin.buffer:
             stream.close()
     if table_rows_:
@@ -518,6 +649,71 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     elapsed = max(time.perf_counter() - start, 1e-9)
     if show:
         print("\r" + " " * 60 + "\r", end="", file=err)
-    print(f"mjscore batch: {total:,} lines, {failed:,} failed, {total / elapsed:,.0f} hands/s "
-          f"({jobs} job{'s' if jobs != 1 else ''})", file=err)
+    what = f"{stopped[0]} after " if stopped else ""
+    print(f"mjscore batch: {what}{total:,} lines, {failed:,} failed, {total / elapsed:,.0f} "
+          f"hands/s ({jobs} job{'s' if jobs != 1 else ''})"
+          + ("; the output holds every line scored before" if stopped else ""), file=err,
+          flush=True)
+    if stopped:
+        return stopped[1]
     return 1 if failed else 0
+
+
+def _handlers() -> dict[int, Any]:
+    """The handlers of SIGINT and SIGTERM now (none outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    for sig, h in handlers.items():
+        with contextlib.suppress(ValueError, OSError, TypeError):
+            signal.signal(sig, h)
+
+
+class _Signals:
+    """The SIGINT / SIGTERM seen during a batch run; ``defer``: note them, raise later."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+        self.defer = False
+
+    def raise_if_seen(self) -> None:
+        """Raise KeyboardInterrupt (SIGINT) or Terminated (SIGTERM) if one was seen."""
+        from .errors import Terminated
+
+        if self.seen:
+            raise KeyboardInterrupt if self.seen[0] == signal.SIGINT else Terminated()
+
+
+def _catch_signals() -> _Signals:
+    """Ctrl-C and SIGTERM raise KeyboardInterrupt / Terminated as usual (unless deferred),
+    and are also noted in the object returned, which the batch loop looks at after every
+    line: an exception raised while Python runs a finaliser is printed and dropped, the
+    note is not."""
+    from .errors import Terminated
+
+    seen = _Signals()
+    if threading.current_thread() is not threading.main_thread():
+        return seen
+
+    def on_signal(signum: int, frame: Any) -> None:
+        seen.seen.append(signum)
+        # deferred while a record is written; a second signal stops even that (a write
+        # blocked on a full pipe must not keep the run from stopping)
+        if not seen.defer or len(seen.seen) > 1:
+            raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, on_signal)
+    return seen
+
+
+def _ignore_signals() -> None:
+    """Ignore Ctrl-C and SIGTERM from now on (the run is already stopping)."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(sig, signal.SIG_IGN)

@@ -134,3 +134,15 @@ class NotAWin(MjscoreError):
         self.reason = reason
         self.details = details
         super().__init__(message)
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (see :func:`scorer.cli.app.main`): unwind like Ctrl-C, exit 143.
+
+    A BaseException, like KeyboardInterrupt, so that no ``except Exception`` turns it into
+    an error record; ``signal`` is the signal's number.
+    """
+
+    def __init__(self, signal: int = 15) -> None:
+        super().__init__(f"terminated by signal {signal}")
+        self.signal = signal

@@ -8,10 +8,13 @@ a flag added to the table appears here, in ``--help`` and in batch lines at once
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import inspect
+import signal
 import sys
-from typing import Any
+import threading
+from typing import Any, NoReturn
 
 import typer
 
@@ -21,7 +24,7 @@ from ..argv import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, roundcmd, rulescmd, servecmd, waitscmd
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
-from .output import dumps, fail, pipe_closed, usage_error
+from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, dumps, fail, pipe_closed, usage_error
 
 app = typer.Typer(
     name="mjscore",
@@ -137,9 +140,35 @@ def _dispute(args: ScoreArgs) -> None:
         print(dispute_text(d, lang))
 
 
+def _on_term(signum: int, frame: Any) -> None:
+    """SIGTERM: unwind like Ctrl-C (a batch stops its workers and says what it did), exit 143."""
+    from ..errors import Terminated
+
+    raise Terminated(signum)
+
+
+def _command_name(args: list[str]) -> str:
+    """The command a run is of, for messages: ``mjscore batch`` (``mjscore`` if none).
+
+    >>> _command_name(["score", "11m", "--rules", "mcr"]), _command_name(["--help"])
+    ('mjscore score', 'mjscore')
+    """
+    first = next((a for a in args if not a.startswith("-")), "")
+    return f"mjscore {first}" if first in ("score", "waits", "rules", "batch", "round") else \
+        "mjscore"
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the app, turning usage errors into one line and exit 2."""
+    """Console entry point: run the app; every way a run can end is one line and an exit status.
+
+    Usage errors exit 2, Ctrl-C 130, SIGTERM 143, a closed stdout 141, a full disk 74
+    (``scorer.cli.output``). Returns nothing: raises SystemExit.
+    """
+    from ..errors import Terminated
+
     args = sys.argv[1:] if argv is None else argv
+    if sys.stdout is None:  # started with stdout closed (>&-): nothing can be shown
+        raise SystemExit(EXIT_PIPE)
     for stream in (sys.stdout, sys.stderr):
         # a terminal or pipe that cannot show Chinese (LANG=C, PYTHONIOENCODING=ascii) gets
         # \uXXXX escapes instead of a UnicodeEncodeError
@@ -150,16 +179,29 @@ def main(argv: list[str] | None = None) -> None:
     # and never rescan what was loaded at start-up (the compiled rulesets, the modules).
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_term)
+    command = _command_name(args)
     try:
-        app(args=args, prog_name="mjscore", standalone_mode=False)
+        rv = app(args=args, prog_name="mjscore", standalone_mode=False)
+        if rv == EXIT_INTERRUPT:
+            # typer turns Ctrl-C into a returned 130 (standalone_mode=False)
+            raise KeyboardInterrupt
         sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
+        if isinstance(rv, int) and rv:
+            raise SystemExit(rv)
     except BrokenPipeError:
         pipe_closed()
+    except KeyboardInterrupt:
+        _stopped(f"interrupted ({command})", EXIT_INTERRUPT)
+    except Terminated:
+        _stopped(f"terminated ({command})", EXIT_TERM)
+    except OSError as e:
+        fail(e)
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:
-        print("mjscore: aborted", file=sys.stderr)
-        raise SystemExit(130) from None
+        _stopped(f"aborted ({command})", EXIT_INTERRUPT)
     except typer.TyperException as e:  # usage errors of the vendored click
         if type(e).__name__ == "NoArgsIsHelpError":
             ctx = getattr(e, "ctx", None)
@@ -177,3 +219,15 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except Exception as e:  # pragma: no cover - last line of defence
         fail(e)
+
+
+def _stopped(message: str, status: int) -> NoReturn:
+    """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
+    # a second Ctrl-C while finishing must not leave a traceback instead of the status
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    with contextlib.suppress(Exception):
+        print(f"mjscore: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(status)

@@ -7,19 +7,32 @@ Exit statuses (README, docs/contract.md):
 * 2 — bad input: hand notation, impossible hand, bad flag, bad ruleset
 * 3 — the hand is not a legal win (the message says why)
 * 70 — an internal error (a bug: please report it with the hand)
+* 74 — the output could not be written (a full disk, an I/O error)
+* 130 — interrupted (Ctrl-C, SIGINT)
 * 141 — the output pipe was closed by its reader (``mjscore ... | head``)
+* 143 — terminated (SIGTERM)
+
+A file that cannot be read (missing, a directory, no permission, a name too long or
+holding a NUL byte) is bad input: exit 2, one line naming the file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
 from typing import NoReturn
 
 EXIT_INTERNAL = 70
-EXIT_PIPE = 141
+EXIT_IOERR = 74  # sysexits.h EX_IOERR
+EXIT_INTERRUPT = 130  # 128 + SIGINT, as a shell reports a process killed by Ctrl-C
+EXIT_PIPE = 141  # 128 + SIGPIPE
+EXIT_TERM = 143  # 128 + SIGTERM
+
+# errors of writing, not of what was asked: the disk is full, the device failed
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EROFS})
 
 
 def one_line(text: str) -> str:
@@ -61,6 +74,15 @@ def fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
 
     if isinstance(e, BrokenPipeError):
         pipe_closed()
+    if isinstance(e, OSError) and e.errno in WRITE_ERRNOS:
+        write_failed(e)
+    if isinstance(e, OSError) or (type(e) is ValueError and "null byte" in str(e)):
+        # a file named by the user that cannot be opened: bad input, like a missing file
+        from ..errors import ContextError
+
+        name = getattr(e, "filename", None)
+        what = f"{e.strerror or e}" if isinstance(e, OSError) else "the name holds a NUL byte"
+        e = ContextError(f"cannot open {name!r}: {what}" if name else f"cannot open a file: {what}")
     if isinstance(e, MjscoreError):
         if as_json:
             out = error_json(e, lang)
@@ -84,8 +106,21 @@ def usage_error(message: str, where: str, as_json: bool) -> NoReturn:
     raise SystemExit(2)
 
 
+def write_failed(e: OSError) -> NoReturn:
+    """The output cannot be written (``> /dev/full``): one line on stderr, exit 74.
+
+    Whatever is still buffered for stdout is dropped (stdout goes to /dev/null), so the
+    interpreter's last flush does not fail again with a second message.
+    """
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(f"mjscore: cannot write the output: {e.strerror or e}", file=sys.stderr, flush=True)
+    raise SystemExit(EXIT_IOERR)
+
+
 def pipe_closed() -> NoReturn:
     """The reader went away (`mjscore ... | head`): stop quietly, as Unix tools do."""
-    with contextlib.suppress(OSError, ValueError):  # (no real stdout under tests)
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # (no real stdout in tests)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     raise SystemExit(EXIT_PIPE)

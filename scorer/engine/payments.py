@@ -9,6 +9,8 @@ relation involving the winner applies on its own and nobody else pays.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import MjscoreError
@@ -46,6 +48,25 @@ class Settlement:
     @property
     def won(self) -> int:
         return max(self.payments.values(), default=0)
+
+
+def detached(s: Settlement, names: Iterable[str]) -> Settlement:
+    """A copy of ``s`` whose shares keep only the values of ``names`` (what the payment
+    expressions read), not the chain of environments back to the hand and its readings.
+
+    A cached settlement is shared by later hands: holding the first hand's readings alive
+    through ``Share.env.parent`` made 1,000 lines of one hand with different ``--base`` peak
+    at 1.4 GB. Returns the copy; ``s`` is unchanged.
+    """
+    keep = tuple(names)
+    shares = []
+    for sh in s.shares:
+        flat = Env()
+        for n in keep:
+            with contextlib.suppress(Exception):  # a name this payer's branch never read
+                flat[n] = sh.env[n]
+        shares.append(Share(sh.payer, sh.amount, sh.pays, flat, dict(sh.lets)))
+    return Settlement(dict(s.payments), shares, list(s.chengbao))
 
 
 def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,

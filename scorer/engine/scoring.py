@@ -31,7 +31,7 @@ from ..rules.plan import Memo
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
-from .payments import Settlement, settle
+from .payments import Settlement, detached, settle
 
 
 @dataclass
@@ -341,7 +341,7 @@ def _pay_cache(rs: Ruleset, table: Table) -> Memo[tuple[Any, ...], Settlement]:
     plan = rs.plan
     key = (table.seats, table.env["seat"], table.discarder, table.chengbao,
            tuple(repr(table.env.get(n)) for n in plan.payment_names))
-    return plan.settlements.get_or(key, lambda: Memo(4096))
+    return plan.settlements.get_or(key, lambda: Memo(256))
 
 
 # (patterns used, patterns replaced, tallies, headline, settlement, also contributions)
@@ -491,7 +491,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             # an EvalError here already names the payment expression (file, line, key)
             settlement = settle(rs, renv, table.seats, winner, table.discarder,
                                 table.chengbao, tallies, headline)
-            if not rs.payment.per_reading:
-                pay_cache.put(key, settlement)
+            if not rs.payment.per_reading:  # a copy that keeps this hand's readings unheld
+                pay_cache.put(key, detached(settlement, rs.plan.payment_reads))
         out.append((used, replaced, tallies, headline, settlement, also))
     return out

@@ -7,13 +7,17 @@ text of at most :data:`MAX_BYTES`; nothing else is ever opened.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..errors import RulesetError
-from ..text import suggest
+from ..text import Known, closest
 
 V = TypeVar("V")
 MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
@@ -36,6 +40,58 @@ def builtin_dir() -> Path:
     return Path(str(resources.files("scorer.rulesets")))  # pragma: no cover
 
 
+# The did-you-mean search is bounded per load: text.suggest costs O(log n) comparisons per
+# word (6,000 unknown among 6,000 known: about 0.6 s), but a file may hold more unknown
+# names than that, and difflib's ratio is quadratic in a word's length. So a word or name
+# longer than MAX_HINT_LEN gets no hint and one load gives at most MAX_HINTS hints (see
+# hint_budget): 20,000 misspelt ids in a file cost 30 searches.
+MAX_HINT_LEN = 64
+MAX_HINT_SCAN = 5000  # names of a plain list looked at (a Known is prepared once, whole)
+MAX_HINTS = 30
+_HINTS: ContextVar[list[int] | None] = ContextVar("mjscore_hints", default=None)
+
+
+@contextmanager
+def hint_budget(n: int = MAX_HINTS) -> Iterator[None]:
+    """Within this block at most ``n`` did-you-mean hints are searched for (one load)."""
+    token = _HINTS.set([n])
+    try:
+        yield
+    finally:
+        _HINTS.reset(token)
+
+
+def nearest(word: object, known: Iterable[str] | Known) -> str | None:
+    """:func:`scorer.text.closest` within the load's hint budget: the closest known name,
+    or None (none close, the word too long, or the budget spent).
+
+    >>> nearest("hangzou", ["hangzhou", "mcr"])
+    'hangzhou'
+    >>> with hint_budget(0):
+    ...     nearest("hangzou", ["hangzhou"])
+    """
+    w = str(word)
+    left = _HINTS.get()
+    if len(w) > MAX_HINT_LEN or (left is not None and left[0] <= 0):
+        return None
+    if left is not None:
+        left[0] -= 1
+    if not isinstance(known, Known):  # a plain list is prepared afresh: its first names only
+        known = Known(k for k in itertools.islice(known, MAX_HINT_SCAN) if len(k) <= MAX_HINT_LEN)
+    return closest(w, known)
+
+
+def did_you_mean(word: object, known: Iterable[str] | Known) -> str:
+    """The hint the rules layer's messages end with (:func:`scorer.text.suggest`, bounded
+    like :func:`nearest`): ``; did you mean 'x'?``, or "".
+
+    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
+    ("; did you mean 'hangzhou'?", '')
+    """
+    found = nearest(word, known)
+    return f"; did you mean '{found}'?" if found is not None else ""
+
+
 def builtin_path(rid: str) -> Path:
     """Path of a built-in ruleset file, e.g. ``.../rulesets/hangzhou.yaml``."""
     return builtin_dir() / f"{rid}.yaml"
@@ -50,7 +106,7 @@ def stamp(path: str) -> Any:
     """What tells a file's content apart cheaply: (mtime, size), or None if it is gone."""
     try:
         st = Path(path).stat()
-    except OSError:
+    except (OSError, ValueError):
         return None
     return (st.st_mtime_ns, st.st_size)
 
@@ -74,32 +130,79 @@ def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, st
     in the message when the ruleset is missing.
     """
     via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
+    bad = _bad_name(spec)
+    if bad:
+        raise RulesetError(f"cannot read ruleset {show(spec)}: {bad}{via}")
+    try:
+        return _locate(spec, base_dir, via)
+    except (OSError, ValueError) as e:  # a name the system refuses, a device, a race
+        raise RulesetError(f"cannot read ruleset {show(spec)}: "
+                           f"{getattr(e, 'strerror', None) or e}{via}") from None
+
+
+MAX_NAME = 255  # bytes of one file name (NAME_MAX on Linux and macOS)
+MAX_PATH = 4096  # bytes of a path (PATH_MAX on Linux)
+
+
+def _bad_name(spec: str) -> str:
+    """Why the system could not open a file of this name, or "" (checked before it tries).
+
+    >>> _bad_name("a" * 300 + ".yaml"), _bad_name("x\\0.yaml"), _bad_name("ok.yaml")
+    ('a file name is at most 255 bytes (this one has 305)', 'the name holds a NUL byte', '')
+    """
+    if "\0" in spec:
+        return "the name holds a NUL byte"
+    raw = spec.encode("utf-8", errors="surrogateescape")
+    if len(raw) > MAX_PATH:
+        return f"a path is at most {MAX_PATH} bytes (this one has {len(raw):,})"
+    longest = max((len(part) for part in re.split(rb"[/\\]", raw)), default=0)
+    if longest > MAX_NAME:
+        return f"a file name is at most {MAX_NAME} bytes (this one has {longest:,})"
+    return ""
+
+
+def show(spec: str, limit: int = 80, quote: bool = True) -> str:
+    r"""A name as it can be shown in a one-line message: control characters escaped, and cut
+    to ``limit`` characters (a 300-byte name says nothing more than its start).
+
+    >>> show("a\x1b[31mb"), show("x" * 100)[-5:], show("my.yaml", quote=False)
+    ("'a\\x1b[31mb'", "x...'", 'my.yaml')
+    """
+    cut = spec if len(spec) <= limit else spec[:limit] + "..."
+    if not cut.isprintable():
+        cut = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in cut)
+    return f"'{cut}'" if quote else cut
+
+
+def _locate(spec: str, base_dir: Path | None, via: str) -> tuple[Path, str]:
     if not is_path(spec):
         path = builtin_path(spec)
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
-            hint = suggest(spec, known)
+            hint = did_you_mean(spec, known)
             raise RulesetError(
-                f"no built-in ruleset '{spec}'{hint}; built-in: {', '.join(known)}; "
+                f"no built-in ruleset {show(spec)}{hint}; built-in: {', '.join(known)}; "
                 f"or give a path to a YAML file{via}"
             )
     else:
         path = Path(spec)
         if base_dir is not None and not path.is_absolute():
             path = base_dir / path
+        if path.is_dir():
+            raise RulesetError(f"cannot read ruleset {show(spec)}: it is a folder, not a file{via}")
         if not path.is_file():
             where = f" (looked for {path}, relative to the file that extends it)" if str(
                 path) != spec else ""
             stem = Path(spec).stem
             if stem in list_builtin() and Path(spec).name == f"{stem}.yaml":
                 where += f"; a built-in ruleset is named by its id: extends: {stem}"
-            raise RulesetError(f"ruleset file not found: {spec}{where}{via}")
+            raise RulesetError(f"ruleset file not found: {show(spec, quote=False)}{where}{via}")
     try:
         # read at most one byte more than allowed: a huge file is refused without loading it
         with path.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as e:
-        raise RulesetError(f"cannot read ruleset {path}: {e.strerror}") from None
+        raise RulesetError(f"cannot read ruleset {show(str(path))}: {e.strerror}") from None
     if len(raw) > MAX_BYTES:
         raise RulesetError(f"{path}: file is larger than 512 KiB; refused")
     try:
@@ -131,7 +234,10 @@ def is_builtin(path: str) -> bool:
 def ident(path: str) -> str:
     """What tells two names of one file apart: its resolved path if it exists, else the name."""
     p = Path(path)
-    return str(p.resolve()) if p.exists() else path
+    try:
+        return str(p.resolve()) if p.exists() else path
+    except (OSError, ValueError):
+        return path
 
 
 # the stamps of the files a ruleset was read from: (path, stamp(path)) each
@@ -158,7 +264,7 @@ class LoadCache(Generic[V]):
         path = builtin_path(spec) if not is_path(spec) else Path(spec)
         try:
             st = path.stat()
-        except OSError:
+        except (OSError, ValueError):  # too long, a NUL byte: locate() says what is wrong
             return (spec,)
         return (str(path), st.st_mtime_ns, st.st_size)
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from ..text import Known, closest, suggest
-from .files import display, ident, is_builtin, is_path, locate
-from .yamlsafe import Mark, YList, YMap, load
+from ..text import Known
+from .files import did_you_mean, display, ident, is_builtin, is_path, locate, nearest
+from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
 MAX_EXTENDS = 8
 
@@ -42,7 +42,7 @@ def read_merged(text: str, file: str, chain: list[str] | None = None,
     chain = list(chain or [])
     shown = display(file)
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
-    data = load(text, shown, trusted=is_builtin(file), problems=problems)
+    data = load(text, shown, trusted=is_builtin(file), problems=problems, max_items=MAX_ITEMS)
     if not isinstance(data, YMap):
         raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
     chain.append(ident(file))
@@ -206,7 +206,7 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
                 "when" not in item):
             # An override whose id matches nothing would silently add a pattern that always
             # applies (when defaults to true): almost surely a misspelt id.
-            close = closest(pid, known)
+            close = nearest(pid, known)  # bounded per load (files.hint_budget)
             hint = f"did you mean '{close}'? " if close else ""
             mark = item.vmarks.get("id") or mk
             problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
@@ -232,11 +232,11 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
                                 m.column if m else None, "remove",
                                 "must be a list of inherited ids, e.g. [qingqidui, gangkai]"))
         return set()
-    known: list[str] = []
+    known: dict[str, None] = {}  # ordered (the hint takes the first close one), and O(1) `in`
     for key in ID_LISTS:
         entries = parent.get(key)
         if isinstance(entries, list):
-            known += [str(i["id"]) for i in entries if isinstance(i, dict) and "id" in i]
+            known.update((str(i["id"]), None) for i in entries if isinstance(i, dict) and "id" in i)
     out: set[str] = set()
     prepared = Known(known)
     for j, rid in enumerate(raw):
@@ -247,7 +247,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
                                     "must be the id of an inherited entry (text)"))
             continue
         if rid not in known:
-            hint = suggest(str(rid), prepared)
+            hint = did_you_mean(str(rid), prepared)
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
                                     mk.column if mk else None, f"remove[{j}]",
                                     f"no inherited pattern, error or not_a_win with id "
@@ -267,17 +267,17 @@ def _without(parent: YMap, removed: set[str]) -> YMap:
             continue
         kept = _new_list(lst.mark)
         for i, (item, mk) in enumerate(zip(lst, lst.marks, strict=False)):
-            if isinstance(item, dict) and item.get("id") in removed:
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] in removed:
                 continue
             if key == "patterns" and isinstance(item, YMap) and item.get("replaces"):
                 rep = item["replaces"]
                 reps = [rep] if isinstance(rep, str) else rep
-                if isinstance(reps, list) and any(r in removed for r in reps):
+                if isinstance(reps, list) and any(isinstance(r, str) and r in removed for r in reps):
                     item = merge(item, YMap())
                     new = YList(getattr(rep, "mark", None))
                     for r, rm in zip(reps, getattr(rep, "marks", [item.vmarks.get("replaces")]
                                                    * len(reps)), strict=False):
-                        if r not in removed:
+                        if not (isinstance(r, str) and r in removed):
                             new.append(r)
                             new.marks.append(rm)
                     item["replaces"] = new

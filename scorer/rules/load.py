@@ -13,7 +13,17 @@ from pathlib import Path
 
 from ..errors import Problem, RulesetError
 from . import cache
-from .files import LoadCache, builtin_path, display, is_builtin, is_path, list_builtin, locate, stamp
+from .files import (
+    LoadCache,
+    builtin_path,
+    display,
+    hint_budget,
+    is_builtin,
+    is_path,
+    list_builtin,
+    locate,
+    stamp,
+)
 from .model import Ruleset
 from .schema import Compiler
 
@@ -58,17 +68,19 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     ('mine.yaml', 'hangzhou.yaml')
     """
     found: list[Problem] = []
+    trusted = is_builtin(file)
     hit = cache.get(file, text)  # the merged document of an earlier run (scorer.rules.cache)
-    if hit is None:
-        from .inherit import read_merged  # imports PyYAML: only when the cache misses
+    with hint_budget():  # did-you-mean searches are bounded per load (files.did_you_mean)
+        if hit is None:
+            from .inherit import read_merged  # imports PyYAML: only when the cache misses
 
-        data, chain = read_merged(text, file, problems=found)
-    else:
-        data, chain = hit
-    shown = display(file)
-    c = Compiler(shown, data, metered=not is_builtin(file))
-    c.snippets_checked = hit is not None
-    rs = c.build()
+            data, chain = read_merged(text, file, problems=found)
+        else:
+            data, chain = hit
+        shown = display(file)
+        c = Compiler(shown, data, metered=not trusted)
+        c.snippets_checked = hit is not None
+        rs = c.build()
     # a value the YAML reader refused was read as none: drop the schema's echo of it
     # ("missing", "must be a mapping") so each mistake is reported once
     seen = {(p.file, p.key) for p in found}
@@ -85,4 +97,4 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     for note in c.notices:  # an old spelling that still works: say once where and what
         print(f"mjscore: {note}", file=sys.stderr)
     return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
-                   data=data, trusted=is_builtin(file))
+                   data=data, trusted=trusted)

@@ -76,6 +76,8 @@ class Plan:
     fast: Fast  # the closures of the patterns that are not combination patterns
     max_tallies: frozenset[str]  # tallies that take one pattern's value (combine: max)
     payment_names: tuple[str, ...]  # context/hand names the payment rule reads
+    # every name the payment expressions read (a cached settlement keeps only these)
+    payment_reads: tuple[str, ...]
     reusable: bool  # a reading's outcome depends only on its patterns' values
     families: tuple[Family, ...]  # combination patterns, grouped by list (scorer.search.combine)
     # The caches (not arguments: a plan made by dataclasses.replace starts with empty ones,
@@ -84,7 +86,9 @@ class Plan:
     tables: Memo[Any, Any] = field(default_factory=lambda: Memo(512), init=False,
                                    compare=False, repr=False)
     # settlements by payment inputs, then by tallies (scorer.engine.scoring)
-    settlements: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(256),
+    # (64 x 256 small entries at most: a cached settlement keeps no readings alive, see
+    # scorer.engine.payments.detached)
+    settlements: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64),
                                                    init=False, compare=False, repr=False)
 
     @classmethod
@@ -122,6 +126,9 @@ class Plan:
                  | {n for x in pay.lets for n in x.value.names}
                  | (set(pay.chengbao.reverse_factor.names) if pay.chengbao else set()))
                 - tally_names - set(F.names_at("payment")) - {x.name for x in pay.lets})),
+            payment_reads=tuple(sorted(
+                set(pay.pays.names) | set(pay.amount.names)
+                | {n for x in pay.lets for n in x.value.names} | {x.name for x in pay.lets})),
             # an `also` value that reads no reading fact is the same on every reading
             reusable=not pay.per_reading and not any(
                 set(c.names) & reading_only for p in rs.patterns for _, c in p.also),

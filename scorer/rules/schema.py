@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import Problem, RulesetError
@@ -23,8 +23,9 @@ from ..lang.types import ANY, NONE, Type, base, is_list, list_of, maybe
 from ..model import tiles as T
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.shapes import SHAPES
-from ..text import Known, show, suggest
+from ..text import Known, show
 from . import facts as F
+from .files import did_you_mean
 from .flags import ALWAYS_FLAGS
 from .flags import FEEDS as FLAGS
 from .flags import FLAG as FLAG_ROWS
@@ -44,7 +45,7 @@ from .model import (
     Tier,
     Wildcard,
 )
-from .yamlsafe import Mark, YList, YMap, load
+from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
 TOP_KEYS = {
     "id": "the ruleset's id (letters, digits, - and _)",
@@ -91,6 +92,13 @@ PATTERN_KEYS = {"id", "name", "name_en", "tally", "when", "value", "count", "eac
                 "also", "notes", "fallback", COUNT_ONCE, OLD_COUNT_ONCE, "tiers"}
 CHECK_KEYS = {"id", "when", "message", "on", "reason"}
 COMBINES = ("max", "sum", "product")
+# The load budget (docs/robustness.md): the largest built-in ruleset has 94 patterns and
+# 6,000 characters of expressions; these bounds keep 'rules check' of any file under a second.
+MAX_ENTRIES = 1000  # entries of one list or mapping (patterns, errors, options, ...)
+# characters of expressions compiled, aliases and extends included: more than one file can
+# hold (a file of big conditions loads), less than a chain of them or an alias's repeats
+MAX_EXPR_TEXT = 600 * 1024
+HOUSE_NODES = 10_000  # values of all house_examples snippets together (the built-ins': 200)
 
 
 @dataclass(frozen=True)
@@ -159,6 +167,11 @@ class Compiler:
         self.file = file
         self.data = data
         self.problems: list[Problem] = []
+        # The load budget (docs/robustness.md): an expression written once and used many
+        # times (a YAML alias, a parent's condition) is compiled once per scope; the text
+        # compiled in all is held to MAX_EXPR_TEXT characters.
+        self._compiled: dict[tuple[str, int], tuple[Scope, Compiled | ExprError]] = {}
+        self.expr_text = 0
         # True for a document from the ruleset cache: its house_examples' YAML was read
         # when it was cached, and reading it again would import PyYAML at every start-up
         self.snippets_checked = False
@@ -216,7 +229,7 @@ class Compiler:
         """Report every key of ``m`` not in ``allowed``, with the closest allowed one."""
         for k in m:
             if k not in allowed:
-                hint = suggest(k, allowed)
+                hint = did_you_mean(k, allowed)
                 self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
                              f"unknown key '{k}'{hint}")
 
@@ -259,6 +272,13 @@ class Compiler:
         kind = YList if sec.many == "list" else YMap
         if self._misfit(raw, sec, path, where, kind):
             return None
+        if len(raw) > MAX_ENTRIES:  # fatal: each entry is compiled, and checked against all
+            mk = getattr(raw, "mark", None) or self.data.vmarks.get(path)
+            raise RulesetError(Problem(
+                mk.file if mk else self.file, mk.line if mk else None,
+                mk.column if mk else None, path,
+                f"{len(raw):,} entries (with what this ruleset extends); at most "
+                f"{MAX_ENTRIES:,}; refused"))
         out: list[tuple[Any, str, Any]] = []
         items: Iterable[tuple[Any, Any]] = enumerate(raw) if kind is YList else raw.items()
         for k, item in items:
@@ -286,7 +306,7 @@ class Compiler:
             self.problem(self.mark_of(container, key), path, "missing")
             return None
         try:
-            c = compile_expr(value, scope, metered=self.metered)
+            c = self._compile(value, scope)
         except ExprError as e:
             mk = self.mark_of(container, key) if (isinstance(container, dict) and
                                                   key in container) else None
@@ -305,6 +325,33 @@ class Compiler:
             else None
         c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
+
+    def _compile(self, value: Any, scope: Scope) -> Compiled:
+        """``compile_expr(value, scope)``, once per text and scope; a copy, as ``where`` is
+        set per use. Raises RulesetError (fatal) past :data:`MAX_EXPR_TEXT` characters.
+
+        >>> c = Compiler("f.yaml", YMap())
+        >>> s = Scope({"n": "int"})
+        >>> c._compile("n + 1", s) is not c._compile("n + 1", s), c.expr_text
+        (True, 5)
+        """
+        src = value if isinstance(value, str) else repr(value)
+        key = (src, id(scope))  # the scope is kept in the entry, so its id is not reused
+        hit = self._compiled.get(key)
+        if hit is None:
+            self.expr_text += len(src)
+            if self.expr_text > MAX_EXPR_TEXT:
+                raise RulesetError(Problem(
+                    self.file, None, None, "", f"the expressions of this ruleset (with what it "
+                    f"extends) are more than {MAX_EXPR_TEXT:,} characters in all; refused"))
+            try:
+                result: Compiled | ExprError = compile_expr(value, scope, metered=self.metered)
+            except ExprError as e:
+                result = e
+            hit = self._compiled[key] = (scope, result)
+        if isinstance(hit[1], ExprError):
+            raise hit[1]
+        return replace(hit[1])
 
     def flag(self, m: YMap, key: str, path: str) -> bool:
         """A true/false key (default false)."""
@@ -429,13 +476,23 @@ class Compiler:
                        where: Mark | None = None) -> tuple[HouseExample, ...]:
         """``tooling.house_examples:``: each {title, yaml}, the yaml a mapping of keys."""
         out: list[HouseExample] = []
+        # The snippets share one node budget (an alias makes one text into many snippets,
+        # each read again otherwise), and a text written twice is read once.
+        budget = [HOUSE_NODES, HOUSE_NODES]
+        checked: set[str] = set()
         for _, path, item in self.entries(raw, HOUSE_EXAMPLES, at, where) or ():
             title = self.text(item, "title", f"{path}.title", required=True)
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
-            if text and not self.snippets_checked:
+            fresh = bool(text) and not self.snippets_checked and text not in checked
+            if fresh and budget[0] <= 0:
+                self.problem(self.mark_of(item, "yaml"), f"{path}.yaml", "not read: the "
+                             f"house examples hold more than {HOUSE_NODES} values in all")
+                break  # the rest is not read either (each would cost a parse)
+            if fresh:
+                checked.add(text)
                 # the snippet is added to a file that extends this one: it must be a mapping
                 try:
-                    snippet = load(text, self.file)
+                    snippet = load(text, self.file, budget=budget, max_items=MAX_ITEMS)
                 except RulesetError as e:
                     self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
                                  e.problems[0].message)
@@ -475,7 +532,7 @@ class Compiler:
                 if when is not None and s in known:
                     conds.append((str(s), when))
             if s not in known:
-                hint = suggest(str(s), known)
+                hint = did_you_mean(str(s), known)
                 self.problem(self.mark_of(raw, i), f"shapes[{i}]", f"unknown shape '{s}'{hint}")
             else:
                 out.append(str(s))
@@ -541,7 +598,7 @@ class Compiler:
         for name, spec in items:
             path = f"context.{name}"
             if name not in FLAGS:
-                hint = suggest(name, list(FLAGS))
+                hint = did_you_mean(name, list(FLAGS))
                 extra = " (always accepted, no need to list)" if name in ALWAYS_FLAGS else ""
                 self.problem(self.key_mark(raw, name) if isinstance(raw, YMap) else raw.mark,
                              path, f"unknown context flag '{name}'{hint}{extra}")
@@ -691,7 +748,7 @@ class Compiler:
             ids[pid] = origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
-                hint = suggest(str(tally), known_tallies)
+                hint = did_you_mean(str(tally), known_tallies)
                 self.problem(self.mark_of(item, "tally"), f"{path}.tally",
                              f"unknown tally '{tally}'{hint}")
                 continue
@@ -759,7 +816,7 @@ class Compiler:
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
                 if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
-                    hint = suggest(str(r), known_ids)
+                    hint = did_you_mean(str(r), known_ids)
                     container = item.get("replaces")
                     self.problem(self.mark_of(container, j) if isinstance(container, YList)
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
@@ -807,7 +864,7 @@ class Compiler:
         known = Known(ids)
         for j, pid in enumerate(prefer):
             if pid not in ids:
-                hint = suggest(str(pid), known)
+                hint = did_you_mean(str(pid), known)
                 self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
                              else self.mark_of(raw, "prefer"), f"{at}.prefer[{j}]",
                              f"no pattern with id '{pid}'{hint}")
@@ -856,7 +913,7 @@ class Compiler:
                  for e in (GROUP, TILE) if t == list_of(e)}
         of = raw.get("of")
         if not isinstance(of, str) or of not in lists:
-            hint = suggest(of, lists) if isinstance(of, str) else ""
+            hint = did_you_mean(of, lists) if isinstance(of, str) else ""
             self.problem(self.mark_of(raw, "of") if "of" in raw else raw.mark, f"{path}.of",
                          ("missing: " if of is None else f"'{of}' is not a list of groups or "
                           f"tiles{hint}; ") + f"of: names one of {', '.join(sorted(lists))}")
@@ -872,7 +929,7 @@ class Compiler:
             attr = attrs.get(k)
             if attr is None:
                 self.problem(self.key_mark(raw, k), f"{path}.{k}",
-                             f"'{k}' is not an attribute of a {elem}{suggest(k, attrs)}")
+                             f"'{k}' is not an attribute of a {elem}{did_you_mean(k, attrs)}")
                 ok = False
             elif attr.type == BOOL:
                 if not isinstance(v, bool):

@@ -7,8 +7,9 @@ error can say ``rulesets/x.yaml:42 patterns[3].value``.
 
 Hostile files are refused cheaply: a size limit, a limit on the number of
 nodes visited (aliases are followed, so an alias-expansion "billion laughs" bomb
-hits the limit instead of the memory), a nesting limit, and a digit limit on
-numbers.
+hits the limit instead of the memory), a limit on the text that aliases expand to
+(an alias counts as one value but its text is compiled again at every use), a
+nesting limit, and a digit limit on numbers. Every limit is named in its message.
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ MAX_NODES = 50_000
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 30
 MAX_FLOW_DEPTH = 200  # brackets: PyYAML's scanner is quadratic in their depth
+# The text of every scalar as read, aliases expanded: twice what a file may hold, so a file
+# that uses aliases to save typing loads, while 12,000 uses of one 1,250-character
+# condition (15 MB of expressions to compile) is refused before anything is compiled.
+MAX_TEXT = 2 * MAX_BYTES
+# Items of one list or mapping: every entry of a list is compiled and merged by id (the
+# largest built-in list has 94 patterns); 20,000 ids in a remove: list are refused unread.
+MAX_ITEMS = 1000
 
 
 def _c_loader() -> type[Any]:
@@ -92,7 +100,8 @@ def _mark(node: yaml.Node, file: str) -> Mark:
 
 
 def load(text: str, file: str, trusted: bool = False,
-         problems: list[Problem] | None = None) -> Any:
+         problems: list[Problem] | None = None, budget: list[int] | None = None,
+         max_items: int | None = None) -> Any:
     """Parse YAML text into YMap/YList/scalars; raise RulesetError on any problem.
 
     With a ``problems`` list, problems that leave the rest of the file readable (a key
@@ -107,6 +116,11 @@ def load(text: str, file: str, trusted: bool = False,
     {'a': None, 'b': 2}
     >>> [str(p) for p in found]
     ["t.yaml:1:4 a: '1.5': numbers in rulesets are whole numbers", 't.yaml:3:1 b: key given twice']
+
+    ``budget``, a list [left, limit], is a node budget shared by several texts (the snippets
+    of ``house_examples``): what this text uses is taken from ``left``, so that many
+    snippets together are held to ``limit`` values. ``max_items`` refuses a
+    list or mapping of more items (a ruleset file is read with :data:`MAX_ITEMS`).
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
@@ -131,8 +145,13 @@ def load(text: str, file: str, trusted: bool = False,
         raise RulesetError(Problem(file, None, None, "", "YAML nested too deeply")) from None
     if node is None:
         return None
-    conv = _Converter(file)
+    conv = _Converter(file, max_items)
+    if budget is not None:
+        conv.budget = budget[0]
+        conv.limit = budget[1] if len(budget) > 1 else budget[0]
     data = conv.convert(node, 0, "")
+    if budget is not None:
+        budget[0] = conv.budget
     if problems is not None:
         problems.extend(conv.problems)
     elif conv.problems:
@@ -193,12 +212,30 @@ def _check_flow_depth(text: str, file: str) -> None:
             depth = max(depth - 1, 0)
 
 
+def printable(text: str, keep: str = "\n\t") -> str:
+    r"""``text`` with every character that is not printable (but those in ``keep``) escaped.
+
+    Names, labels and messages of a ruleset are shown on terminals by every command: an
+    ESC/OSC sequence or a bidi override in a file must reach them as text, never as a
+    control. Escaped once, here, every output (report, --explain, rules, JSON, batch
+    errors) gets the escaped text.
+
+    >>> printable("自摸\x1b]0;x\x07 \u202e"), printable("a\nb"), printable("a\nb", keep="")
+    ('自摸\\x1b]0;x\\x07 \\u202e', 'a\nb', 'a\\nb')
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in keep else repr(ch)[1:-1] for ch in text)
+
+
 class _Converter:
     """Turns composed nodes into YMap/YList/scalars, following aliases within a budget."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, max_items: int | None = None) -> None:
         self.file = file
-        self.budget = MAX_NODES
+        self.max_items = max_items
+        self.budget = self.limit = MAX_NODES
+        self.text_budget = MAX_TEXT
         self.problems: list[Problem] = []
 
     def problem(self, node: yaml.Node, key: str, message: str) -> None:
@@ -210,7 +247,7 @@ class _Converter:
         if self.budget < 0:  # fatal: aliases are followed, so a "billion laughs" bomb ends here
             raise RulesetError(Problem(
                 self.file, None, None, "",
-                f"more than {MAX_NODES} values (an alias-expansion bomb?); refused",
+                f"more than {self.limit} values (an alias-expansion bomb?); refused",
             ))
         if depth > MAX_DEPTH:
             m = _mark(node, self.file)
@@ -222,6 +259,12 @@ class _Converter:
             # but a tag there is a mistake or an attempt: say so rather than read it)
             self.problem(node, path, f"YAML tag {node.tag} is not allowed")
             return None
+        if self.max_items is not None and isinstance(
+                node, yaml.MappingNode | yaml.SequenceNode) and len(node.value) > self.max_items:
+            m = _mark(node, self.file)
+            raise RulesetError(Problem(self.file, m.line, m.column, path,
+                                       f"{len(node.value):,} items; at most {self.max_items:,} in "
+                                       "one list or mapping of a ruleset; refused"))
         if isinstance(node, yaml.MappingNode):
             out = YMap(_mark(node, self.file))
             for k, v in node.value:
@@ -232,7 +275,7 @@ class _Converter:
                     self.problem(k, f"{path}.<<" if path else "<<",
                                  "YAML merge keys (<<) are not supported")
                     continue
-                key = str(k.value)
+                key = printable(str(k.value), keep="")
                 sub = f"{path}.{key}" if path else key
                 if key in out:
                     self.problem(k, sub, "key given twice")
@@ -253,6 +296,13 @@ class _Converter:
     def scalar(self, node: yaml.ScalarNode, path: str) -> Any:
         tag = node.tag
         value = node.value
+        self.text_budget -= len(value)
+        if self.text_budget < 0:  # fatal, like the node budget: the rest is not read
+            m = _mark(node, self.file)
+            raise RulesetError(Problem(
+                self.file, m.line, m.column, path,
+                f"the file's text with its aliases expanded is more than {MAX_TEXT:,} "
+                "characters (an alias is read again at every use); refused"))
         if tag == "tag:yaml.org,2002:int":
             digits = value.lstrip("+-").replace("_", "")
             if len(digits) > MAX_INT_DIGITS:
@@ -273,6 +323,6 @@ class _Converter:
             return None
         if tag in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp",
                    "tag:yaml.org,2002:binary"):
-            return str(value)
+            return printable(str(value))
         self.problem(node, path, f"YAML tag {tag} is not allowed")
         return None

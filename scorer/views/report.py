@@ -579,6 +579,14 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
 
 
 # ----------------------------------------------------------------------------- human report
+def _claimed(rs: Any) -> str:
+    """`` (hangzhou from my.yaml)`` for a file that takes a built-in ruleset's id, else "":
+    its scores are the file's, and the report says so (docs/robustness.md#provenance)."""
+    from ..rules.files import list_builtin
+
+    return f" ({rs.id} from {rs.file})" if not rs.trusted and rs.id in list_builtin() else ""
+
+
 def title_line(result: Result, lang: str = "zh") -> str:
     """The first line: ruleset, winner, how the tile came, e.g.
     ``杭州麻将 Hangzhou — winner W (idle), self-drawn``."""
@@ -590,7 +598,7 @@ def title_line(result: Result, lang: str = "zh") -> str:
         how = (t("robbing_of", lang, seat=d) if d else t("robbing_a_kong", lang)) + (
             t("counts_as_self_drawn", lang) if table.self_draw else "")
     role = t("dealer" if result.winner == "E" else "idle", lang)
-    return t("winner_line", lang, name=f"{rs.name} {rs.name_en}", seat=result.winner,
+    return t("winner_line", lang, name=f"{rs.name} {rs.name_en}{_claimed(rs)}", seat=result.winner,
              role=role, how=how)
 
 
@@ -854,6 +862,10 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
         "self_draw": result.table.self_draw,
         "readings": len(result.candidates),
         "flags": echo(result.table.context),
+        # provenance (docs/robustness.md#provenance): a built-in ruleset, or the file it was
+        # loaded from (its id is the file's own: no file may take a built-in id)
+        "source": "builtin" if rs.trusted else "file",
+        **({} if rs.trusted else {"path": rs.file}),
     }
 
 
