@@ -29,9 +29,28 @@ from .rules.model import Ruleset
 
 __all__ = [
     "Context", "ContextError", "EvaluationError", "Hand", "HandError", "Meld", "MjscoreError",
-    "NotAWin", "NotationError", "Result", "Ruleset", "RulesetError", "dispute", "load_ruleset",
-    "parse_hand", "score", "score_many", "score_record",
+    "NotAWin", "NotationError", "Result", "Ruleset", "RulesetError", "build", "dispute",
+    "load_ruleset", "parse_hand", "score", "score_many", "score_record",
 ]
+
+
+
+def build() -> str:
+    """Which build is running: ``"compiled"`` when the hot modules were compiled with mypyc
+    at install (setup.py's ``COMPILED``), ``"pure Python"`` when they run from their source.
+
+    It looks at the module actually imported (an extension module wins over the .py of the
+    same name), so it cannot disagree with what runs. ``mjscore --version`` prints it::
+
+        >>> build() in ("compiled", "pure Python")
+        True
+    """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from .engine import scoring
+
+    return "compiled" if scoring.__file__.endswith(tuple(EXTENSION_SUFFIXES)) else "pure Python"
+
 
 # Imported on first use, so that `import scorer` (and `mjscore score`) stays fast.
 _LAZY = {"score_many": "batch", "score_record": "batch", "dispute": "dispute"}

@@ -150,8 +150,12 @@ def test_loop_free_big_number_patterns_stop_at_the_limit(tmp_path: Path) -> None
 
 
 # load a ruleset, then score one hand and print what happened and the CPU the scoring used
+# The child finds the suite's helpers in the checkout (its cwd) appended to sys.path, so
+# that the build under test comes first: under PYTHONSAFEPATH (.ci/run's compiled step)
+# the cwd is not on the path at all, and scorer is the installed compiled package.
 _SCORE_TIMED = """
-import json, sys, time
+import json, os, sys, time
+sys.path.append(os.getcwd())
 from tests.conftest import run_line
 from scorer.rules.load import load_ruleset
 path = sys.argv[1]

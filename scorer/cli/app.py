@@ -106,9 +106,10 @@ for _command in (score, waits):  # waits takes exactly the score flags
     app.command()(_command)
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from .. import __version__, build
 
-        print(f"mjscore {__version__}")
+        # the first two words stay `mjscore VERSION` (docs/contract.md); then the build
+        print(f"mjscore {__version__} ({build()})")
         raise typer.Exit()
 
 

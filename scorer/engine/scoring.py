@@ -424,6 +424,9 @@ def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | No
     found: Found = list(met_before) if met_before is not None else []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
+    # Any, not int: an `int?` count may give None, which _whole refuses with its message
+    # (a compiled build checks an int variable's type on assignment, before _whole could)
+    n: Any
     try:
         for p, when, value, count, each in () if met_before is not None else fast or rs.plan.fast:
             part = "when"
