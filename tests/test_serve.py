@@ -200,6 +200,9 @@ def test_uploaded_house_file_scores_as_the_cli_with_the_path(server: Server) -> 
     body = {"hand": hand, "flags": ["--rules", "jinhua-renhu4.yaml", *flags],
             "files": {"jinhua-renhu4.yaml": text}}
     status, got, _ = call(server, "POST", "/api/score", body)
+    # where the ruleset came from: the CLI read a file on this machine; the server was sent
+    # its text, which it never writes anywhere, so it names the upload, not a path of its own
+    assert (got.pop("path"), want.pop("path")) == ("upload/jinhua-renhu4.yaml", str(house))
     assert (status, got) == (200, want)
     assert got["payments"] == {"E": -32, "S": 96, "W": -32, "N": -32}
     # and the README's dispute with the built-in (×8: each pays 16)
@@ -208,11 +211,14 @@ def test_uploaded_house_file_scores_as_the_cli_with_the_path(server: Server) -> 
     status, got, _ = call(server, "POST", "/api/dispute", body)
     assert (code, status, got["a"].pop("rules"), want_vs["a"].pop("rules")) == \
         (0, 200, "jinhua-renhu4.yaml", str(house))  # each names the ruleset as it was given
+    assert (got["a"].pop("path"), want_vs["a"].pop("path")) == ("upload/jinhua-renhu4.yaml",
+                                                               str(house))
     assert got == want_vs
     assert got["b"]["payments"] == {"E": -16, "S": 48, "W": -16, "N": -16}
     # the same file started with the server (mjscore serve --rules PATH), by its id
     status, got, _ = call(server, "POST", "/api/score",
                           {"hand": hand, "flags": ["--rules", want["ruleset"], *flags]})
+    assert got.pop("path") == str(house)  # a file the server itself was started with
     assert (status, got) == (200, want)
     status, got, _ = call(server, "POST", "/api/rules", {"name": "jinhua-renhu4.yaml", "text": text})
     assert status == 200 and got["id"] == want["ruleset"]
@@ -449,12 +455,12 @@ def test_serve_command_prints_its_url_and_stops_cleanly() -> None:
         line = proc.stdout.readline()
         m = re.match(r"mjscore serve: http://127\.0\.0\.1:(\d+)/", line)
         assert m, line
-        conn = http.client.HTTPConnection("127.0.0.1", int(m.group(1)), timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", int(m.group(1)), timeout=30)
         conn.request("GET", "/api/rules")
         assert conn.getresponse().status == 200
         conn.close()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(10) == 0
+        assert proc.wait(30) == 0
         err = proc.stderr.read() if proc.stderr else ""
         assert "Traceback" not in err and "stopped" in err
     finally:
