@@ -95,12 +95,15 @@ def _serve(host: str, port: int, rules: list[str]) -> None:
     def _stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, _stop)
+    # SIGINT too: a process started in the background by a shell inherits SIGINT ignored,
+    # and `kill -INT` (or a test's Ctrl-C) must still stop the server
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         srv.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:
         print("mjscore serve: stopped", file=sys.stderr)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         srv.server_close()
     raise SystemExit(0)
