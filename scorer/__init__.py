@@ -2,9 +2,9 @@
 
 The library is the product; the ``mjscore`` command is a thin layer over it::
 
-    >>> from scorer import score, Context
-    >>> result = score("[EEE][123m]55p789s23p4p", "mcr", Context(discarder="N"))  # doctest: +SKIP
-    >>> result.best.score, result.payments  # doctest: +SKIP
+    from scorer import score, Context
+    result = score("[EEE][123m]55p789s23p4p", "mcr", Context(discarder="N"))
+    result.best.score, result.payments
 
 Pipeline: :mod:`scorer.model.notation` → :mod:`scorer.model.hand` → :mod:`scorer.search.decompose`
 / :mod:`scorer.search.readings` → :mod:`scorer.rules.load` → :mod:`scorer.engine.scoring` →
