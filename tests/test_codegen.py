@@ -220,7 +220,10 @@ def _in_child(check: str) -> None:
     import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, "-c", f"from tests.test_codegen import {check}; {check}()"],
+    # the tree's folder appended, not prepended: `scorer` stays the package under test (the
+    # installed, compiled one in .ci/run's last step, which runs without cwd on the path)
+    code = f"import sys; sys.path.append({str(ROOT)!r}); from tests.test_codegen import {check}; {check}()"
+    r = subprocess.run([sys.executable, "-c", code],
                        cwd=ROOT, capture_output=True, text=True, timeout=300,
                        env={**os.environ, "MJSCORE_NO_CACHE": "1"})
     assert r.returncode == 0, r.stdout + r.stderr

@@ -139,7 +139,10 @@ def _in_child(call: str) -> None:
     import subprocess
     import sys
 
-    code = ("import pathlib, tempfile; from tests import test_codegen_rulesets as m; "
+    # the tree's folder is appended, not prepended: `scorer` stays the package under test
+    # (the installed, compiled one in .ci/run's last step, which runs without cwd on the path)
+    code = (f"import sys; sys.path.append({str(ROOT)!r}); "
+            "import pathlib, tempfile; from tests import test_codegen_rulesets as m; "
             f"globals().update(vars(m)); {call}")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                        timeout=600, env={**os.environ, "MJSCORE_NO_CACHE": "1"})
