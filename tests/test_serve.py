@@ -32,6 +32,8 @@ from scorer.serve.api import Api
 from scorer.serve.labels import NAMES
 from scorer.serve.server import STATIC, Server, json_depth, make_server
 
+from .serving import running
+
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
@@ -41,12 +43,8 @@ def server() -> Iterator[Server]:
     house = ROOT / "examples" / "house" / "jinhua-renhu4.yaml"
     srv = make_server("127.0.0.1", 0, Api([(str(house), load_ruleset(str(house)))]))
     srv.idle, srv.read_deadline = 1.0, 2.0  # short, so the slow-client tests are quick
-    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    t.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    t.join(5)
+    with running(srv):
+        yield srv
 
 
 def call(srv: Server, method: str, path: str, body: Any = None, raw: bytes | None = None,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,8 @@ from typer.testing import CliRunner
 
 from scorer.cli.app import app
 from scorer.serve.server import Server, make_server
+
+from .serving import running
 
 pytestmark = pytest.mark.browser
 # Without the [browser] extra this module still collects (its tests are deselected unless
@@ -41,13 +42,8 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    srv = make_server("127.0.0.1", 0)
-    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    t.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    t.join(5)
+    with running(make_server("127.0.0.1", 0)) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
