@@ -25,13 +25,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..lang import GROUP, Compiled, EvalError, budget
-from ..lang.codegen import CodegenError, Emitter
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
 from .model import Pattern, Ruleset
+
+if TYPE_CHECKING:
+    from ..lang.codegen import Emitter
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -263,6 +265,10 @@ def generate_loop(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[Loop | None, s
     >>> src.splitlines()[0], loop is not None
     ('def _loop(env, _m):', True)
     """
+    # imported here: a single `mjscore score` never generates code, and the module is
+    # 6 ms of its cold start
+    from ..lang.codegen import CodegenError
+
     try:
         src, em = _loop_source(rs, fams)
         if len(src) > MAX_LOOP_SOURCE:
@@ -301,6 +307,8 @@ INLINE_ATTRS: dict[Callable[..., Any], str] = {
 
 
 def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]:
+    from ..lang.codegen import CodegenError, Emitter
+
     em = Emitter(INLINE_ATTRS)
     reading = frozenset(F.names_at("reading"))
     out = ["def _loop(env, _m):", "    _found = []"]
