@@ -207,26 +207,43 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     """Every reading of the hand in the ruleset's shapes, each with its own Env; raises
     NotAWin when there is none or a ``not_a_win`` check on the hand holds."""
     env = table.env
-    with ruleset_errors(f"{rs.file} shapes"):
-        shapes = rs.shapes_for(env) if rs.shape_when else rs.shapes
+    shapes = rs.shapes
+    if rs.shape_when:
+        with ruleset_errors(f"{rs.file} shapes"):
+            shapes = rs.shapes_for(env)
     rds = readings(interp, table.wild, shapes, rs.sets, table.self_draw,
                    place_once=not rs.plan.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
                       f"{shape_words(shapes, rs.sets)}", "not_winning")
     renvs = []
+    win = interp.win_tile
+    face = env["wild_face"]
+    # every reading's wild_substituted is asked for (the ranking): its family is filled in
+    # at once, unless a name of the hand's shadows one of its facts (then on first use)
+    family = env.keys().isdisjoint(F.READING_FAMILY)
+    # Seed each reading's names with the hand's (a C-level dict copy), so only reading
+    # facts are computed through Env.__missing__; not where most readings are never
+    # evaluated (_keyed: _choose seeds a reading it evaluates)
+    seed = not _keyed(rs)
+    update = dict.update
     for r in rds:
-        # Seed each reading's names with the hand's (a C-level dict copy), so only
-        # reading facts are computed through Env.__missing__.
         renv = Env(env)
-        dict.update(renv, env)
+        if seed:
+            update(renv, env)
         renv["__reading__"] = r
-        if interp.win_tile is not None:
-            renv["__win_natural__"] = interp.win_tile
+        if win is not None:
+            renv["__win_natural__"] = win
+        if family:
+            update(renv, F.reading_facts(r, face, win))
         renvs.append(renv)
     env["__readings__"] = renvs
-    for chk in rs.not_a_win:
-        if chk.on == "hand" and _holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'"):
+    for chk in rs.plan.hand_checks:
+        try:
+            held = chk.when.fn(env)
+        except Exception:  # evaluated again, to be worded and placed as _holds does
+            held = _holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'")
+        if held:
             raise NotAWin(chk.message(env), chk.reason)
     return renvs
 
@@ -245,10 +262,10 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     # readings that meet the same patterns with the same values score alike, in this hand
     # and in every hand with the same payment inputs and `also` values (reusable plans)
     seen: Memo[tuple[Any, ...], list[Outcome]] = Memo(256)
+    also_key = tuple([repr(env[n]) for n in plan.also_names]) if plan.also_names else ()
     if plan.reusable:
-        also_key = tuple(repr(env[n]) for n in plan.also_names)
         seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(256))
-    reading_checks = [(c.when.fn, c) for c in rs.not_a_win if c.on == "reading"]
+    reading_checks = plan.reading_checks
     many = len(renvs) >= _MANY_READINGS
     gen = plan.generated
     gen.readings += len(renvs)
@@ -263,28 +280,75 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     met: Met | None = None
     if many and loop is None and rs.trusted:
         met = (tuple(n for n in plan.pattern_names if n not in env), {})
+    # A built-in ruleset's patterns met are a function of the values of plan.found_names
+    # (the hand's are the same for every reading), its reading checks of plan.check_names':
+    # a reading whose values were seen before in this hand is not evaluated at all, nor
+    # are its patterns where they were seen in a hand with the same values and payment
+    # inputs (keyed: the reading names, this hand's (dropped, variants) by their values,
+    # the outcomes remembered across hands)
+    keyed: Keyed | None = None
+    seeded = not _keyed(rs)  # (_build_readings)
+    if not seeded:
+        hand_names = tuple([n for n in plan.found_names if n in env])
+        hand_key = _met_key(env, hand_names)
+        if hand_key is not None:
+            names = tuple([n for n in plan.key_names if n not in env])
+            keyed = (names, {}, plan.met.get_or((pay_key, also_key, names, hand_names,
+                                                 hand_key), lambda: Memo(512)))
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
     # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
     # scoring, which names its errors itself), translated as ruleset_errors would.
     at = 0
+    update = dict.update
     try:
         for renv in renvs:
             at = 0
             budget.check()
-            if reading_checks:
-                at = 1
+            rkey = None
+            hit = None
+            if keyed is not None:
+                rkey = _met_key(renv, keyed[0])
+                if rkey is not None:
+                    hit = keyed[1].get(rkey)
+            if hit is None:
+                if not seeded:  # evaluated: the hand's names copied (see _build_readings)
+                    update(renv, env)
                 dropped = None
-                for fn, chk in reading_checks:
-                    if fn(renv):
-                        dropped = chk.message(renv)
-                        break
-                if dropped is not None:
-                    first_drop = first_drop or dropped
-                    excluded.append((renv["__reading__"], dropped))
-                    continue
+                if reading_checks:
+                    at = 1
+                    for chk in reading_checks:
+                        if chk.when.fn(renv):
+                            dropped = chk.message(renv)
+                            break
+                variants: list[Variant] | None = None
+                if dropped is None:
+                    at = 2
+                    if keyed is not None and rkey is not None:
+                        known = keyed[2].get(rkey)
+                        if known is not None:
+                            variants = _settled(known, pay_cache)
+                        if variants is None:
+                            variants = _reading_variants(rs, table, renv, winner, pay_cache,
+                                                         seen, fast, met, loop, memo)
+                            keyed[2].put(rkey, [(u, r, t, h, a)
+                                                for u, r, t, h, _, a in variants])
+                    else:
+                        variants = _reading_variants(rs, table, renv, winner, pay_cache, seen,
+                                                     fast, met, loop, memo)
+                hit = (dropped, variants)
+                if keyed is not None and rkey is not None:
+                    keyed[1][rkey] = hit
+            dropped, variants = hit
+            if variants is None:
+                first_drop = first_drop or dropped
+                excluded.append((renv["__reading__"], dropped or ""))
+                continue
             at = 2
-            scored.extend(_score_reading(rs, table, renv, winner, pay_cache, seen, fast, met,
-                                         loop, memo))
+            reading = renv["__reading__"]
+            sub = renv["wild_substituted"]
+            scored += [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub,
+                              also)
+                       for used, replaced, tallies, headline, settlement, also in variants]
     except Exception as e:
         if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise
@@ -293,7 +357,9 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
         raise NotAWin(first_drop or "not a winning hand", "illegal")
     if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
         _rank_ties(rs, scored)
-    scored.sort(key=lambda s: s.key(winner), reverse=True)
+    # (Scored.key, written out: a call less per reading)
+    scored.sort(key=lambda s: (s.settlement.payments[winner], s.score, -s.wild_substituted,
+                               s.tie), reverse=True)
     best = scored[0]
     for chk in rs.not_a_win:
         if chk.on == "result":
@@ -382,13 +448,45 @@ Found = list[tuple[Pattern, int, int, tuple[Any, ...]]]
 Met = tuple[tuple[str, ...], dict[tuple[Any, ...], Found]]
 
 
-def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
-                   pay_cache: Memo[tuple[Any, ...], Settlement],
-                   seen: Memo[tuple[Any, ...], list[Outcome]],
-                   fast: tuple[tuple[Any, ...], ...] | None = None,
-                   met: Met | None = None,
-                   loop: Loop | None = None, memo: dict[int, Any] | None = None
-                   ) -> list[Scored]:
+# the reading names of plan.found_names and plan.check_names, one hand's readings by
+# their values (the message of a not_a_win check that ruled it out, or its variants), and
+# the outcomes by their values across hands (see _choose)
+Keyed = tuple[tuple[str, ...], dict[tuple[Any, ...], tuple[str | None, list[Variant] | None]],
+              Memo[tuple[Any, ...], list[Outcome]]]
+
+
+def _keyed(rs: Ruleset) -> bool:
+    """Whether the readings of ``rs`` are scored by the values of the names they read
+    (_choose): a built-in ruleset whose outcomes depend on its patterns' values only (a
+    user's ruleset has a CPU budget that counts every evaluation), which reads no list or
+    group of a reading (with those, nearly every reading has values of its own).
+
+    >>> _keyed(load_ruleset("hangzhou")), _keyed(load_ruleset("mcr"))
+    (True, False)
+    """
+    return rs.trusted and rs.plan.reusable and rs.plan.scalar_key
+
+
+def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+                      pay_cache: Memo[tuple[Any, ...], Settlement],
+                      seen: Memo[tuple[Any, ...], list[Outcome]],
+                      fast: tuple[tuple[Any, ...], ...] | None = None,
+                      met: Met | None = None,
+                      loop: Loop | None = None, memo: dict[int, Any] | None = None
+                      ) -> list[Variant]:
+    """The variants of one reading (patterns used and replaced, tallies, headline,
+    settlement, ``also``): one, or one per choice of a 'max' tally.
+
+    >>> from scorer import load_ruleset, Context
+    >>> from scorer.engine.context import resolve
+    >>> from scorer.model.notation import parse_hand
+    >>> rs = load_ruleset("hangzhou"); h = parse_hand("123m456p789s234s99m")
+    >>> table = resolve(rs, Context(self_draw=True), h)  # 自摸 1 番, each pays 庄闲分 2
+    >>> renv = _build_readings(rs, table, _check_input(h, rs, table))[0]
+    >>> [(headline, settlement.payments["E"]) for _, _, _, headline, settlement, _
+    ...  in _reading_variants(rs, table, renv, "E", Memo(8), Memo(8))]
+    [(1, 6)]
+    """
     found = None
     if loop is not None:  # the pattern loop as generated code (rules.plan)
         try:
@@ -397,12 +495,10 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
             found = None
     if found is None:
         found = _pattern_hits(rs, renv, fast, met)
-    reading = renv["__reading__"]
-    sub = renv["wild_substituted"]
     # Readings of one hand that meet the same patterns with the same values score alike
     # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
     # (the items a pattern's `each` counted are part of it: the report names them)
-    sig = tuple((p.index, v, n, items) for p, v, n, items in found)
+    sig = tuple([(p.index, v, n, items) for p, v, n, items in found])
     reusable = rs.plan.reusable
     known = seen.get(sig) if reusable else None
     variants = _settled(known, pay_cache) if known is not None else None
@@ -410,8 +506,7 @@ def _score_reading(rs: Ruleset, table: Table, renv: Env, winner: str,
         variants = _variants(rs, table, renv, winner, pay_cache, found)
         if reusable:
             seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
-    return [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub, also)
-            for used, replaced, tallies, headline, settlement, also in variants]
+    return variants
 
 
 def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | None,

@@ -85,6 +85,9 @@ def given(name: str, typ: Type, doc: str, level: str = "context") -> None:
     FACTS[name] = Fact(name, typ, level, doc, None)
 
 
+_ABSENT = object()  # no value (None is one)
+
+
 class Env(dict[str, Any]):
     """Names visible to an expression; facts are computed on first use.
 
@@ -99,6 +102,14 @@ class Env(dict[str, Any]):
         self.parent = parent
 
     def __missing__(self, key: str) -> Any:
+        parent = self.parent
+        if parent is not None:
+            # a name the parent holds is its value (a reading's Env need not copy the
+            # hand's names, and an option or hand fact shadows a reading fact)
+            value = dict.get(parent, key, _ABSENT)
+            if value is not _ABSENT:
+                self[key] = value
+                return value
         f = FACTS.get(key)
         if f is not None and f.fn is not None and (f.level == "reading") == (
             "__reading__" in self
@@ -107,12 +118,12 @@ class Env(dict[str, Any]):
                 # the whole family at once; a name already here (an option or hand fact
                 # of the same name shadows the fact) keeps its value
                 for k, v in f.family(self).items():
-                    if k not in self:
+                    if k not in self and (parent is None or k not in parent):
                         self[k] = v
                 return self[key]
             value = f.fn(self)
-        elif self.parent is not None:
-            value = self.parent[key]
+        elif parent is not None:
+            value = parent[key]
         else:
             raise KeyError(key)
         self[key] = value
@@ -483,18 +494,31 @@ def _pair(env: Env) -> Group | None:
 def _reading_family(env: Env) -> dict[str, Any]:
     """The reading's shape, its winning group and its wildcards, in one pass (the facts of
     the same names: shape, standard, seven_pairs, groups, win_group, win_tile, win_wild,
-    lone_wild, luxury, wild_substituted, wild_as_self)."""
-    r = _reading(env)
-    face = env["wild_face"]
+    lone_wild, luxury, wild_substituted, wild_as_self): :func:`reading_facts` of the
+    reading in ``env``."""
+    return reading_facts(_reading(env), env["wild_face"], env.get("__win_natural__"))
+
+
+def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict[str, Any]:
+    """The facts of :func:`_reading_family` of reading ``r`` at a table whose wildcard face
+    is ``face``, the hand's natural winning tile being ``win_natural`` (the engine fills
+    them into each reading's Env at once, see :data:`READING_FAMILY`).
+
+    >>> from scorer.search.decompose import Group
+    >>> g = Group("pair", (4, 4), (4, 4), has_win=True)  # two wildcards read as 5m
+    >>> r = Reading("standard", (Group("chow", (0, 1, 2)), g), 1, True)
+    >>> f = reading_facts(r, 33, None)  # the winning wildcard pairs the other: 暴头
+    >>> f["lone_wild"], f["wild_as_self"], f["wild_substituted"], f["win_tile"]
+    (True, 0, 2, 4)
+    """
     shape = r.shape
     groups = r.groups
-    sub = own = 0
+    n = own = 0
     for group in groups:
-        for w in group.wild:
-            if w == face:
-                own += 1
-            else:
-                sub += 1
+        w = group.wild
+        if w:
+            n += len(w)
+            own += w.count(face)
     win_wild = r.win_wild
     g = groups[r.win] if r.win >= 0 else None
     win_tile: int | None
@@ -505,17 +529,18 @@ def _reading_family(env: Env) -> dict[str, Any]:
     elif r.win_natural is not None:
         win_tile = r.win_natural
     else:
-        win_tile = env["__win_natural__"]
+        win_tile = win_natural
     luxury = 0
-    if shape == "seven_pairs":
+    seven = shape == "seven_pairs"
+    if seven:
         c = Counter(p.tiles[0] for p in groups if p.kind == "pair")
-        luxury = sum(n // 2 for n in c.values())
+        luxury = sum(k // 2 for k in c.values())
     return {"shape": shape, "standard": shape == "standard", "luxury": luxury,
-            "seven_pairs": shape == "seven_pairs", "groups": groups, "win_group": g,
+            "seven_pairs": seven, "groups": groups, "win_group": g,
             "win_tile": win_tile, "win_wild": win_wild,
             "lone_wild": g is not None and g.kind == "pair"
             and len(g.wild) >= (2 if win_wild else 1),
-            "wild_substituted": sub, "wild_as_self": own}
+            "wild_substituted": n - own, "wild_as_self": own}
 
 
 def _lists_family(env: Env) -> dict[str, Any]:
@@ -547,8 +572,12 @@ def _lists_family(env: Env) -> dict[str, Any]:
             "pair": pairs[0] if len(pairs) == 1 else None}
 
 
-fuse(_reading_family, "shape", "standard", "seven_pairs", "groups", "win_group", "win_tile",
-     "win_wild", "lone_wild", "luxury", "wild_substituted", "wild_as_self")
+# the facts of reading_facts(), which the engine fills into every reading's Env at once
+# where no name of the hand's shadows one of them
+READING_FAMILY = frozenset({"shape", "standard", "seven_pairs", "groups", "win_group",
+                            "win_tile", "win_wild", "lone_wild", "luxury", "wild_substituted",
+                            "wild_as_self"})
+fuse(_reading_family, *sorted(READING_FAMILY))
 fuse(_lists_family, "sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair")
 
 

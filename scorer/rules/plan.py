@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ..lang import GROUP, Compiled, EvalError, budget
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
-from .model import Pattern, Ruleset
+from .model import PLACEHOLDER, Check, Pattern, Ruleset
 
 if TYPE_CHECKING:
     from ..lang.codegen import Emitter
@@ -137,6 +137,21 @@ class Plan:
     also_names: tuple[str, ...] = ()
     # every name the conditions, values, counts and each: of the patterns in ``fast`` read
     pattern_names: frozenset[str] = frozenset()
+    # every name a reading's patterns met depend on: ``pattern_names``, the lists the
+    # combination families combine and their values' names (scorer.engine.scoring keys
+    # the patterns met by these names' values), in a fixed order
+    found_names: tuple[str, ...] = ()
+    # every name the reading-level not_a_win checks read, conditions and messages
+    check_names: tuple[str, ...] = ()
+    # every reading fact among found_names and check_names is a plain value (a number, a
+    # truth value, a word or a tile; no list or group): the readings of a hand then have
+    # few distinct values of them, and are scored by those values (scorer.engine.scoring)
+    scalar_key: bool = False
+    # found_names and check_names together, sorted (what a reading is keyed by)
+    key_names: tuple[str, ...] = ()
+    # the not_a_win checks on the hand and on each reading, in the ruleset's order
+    hand_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
+    reading_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
     # the pattern loop generated as one function (generate_loop), when it pays; a plan
     # made by dataclasses.replace generates its own
     generated: Generated = field(default_factory=Generated, init=False, compare=False,
@@ -157,6 +172,12 @@ class Plan:
     # reading: the settlement is looked up in ``settlements``)
     outcomes: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(32),
                                                 init=False, compare=False, repr=False)
+    # the same outcomes by the values of ``found_names`` instead of the patterns met (a
+    # reading whose names have the values of one seen before is not evaluated at all):
+    # by payment inputs, ``also`` values and the hand's values, then by the reading's
+    # (built-in rulesets only: a user's budget counts every evaluation)
+    met: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64), init=False,
+                                           compare=False, repr=False)
     # the tiles a hand without its winning tile waits on, by that hand and the flags
     # (scorer.engine.waits.wait_facts, for the report's why lines)
     waits: Memo[Any, Any] = field(default_factory=lambda: Memo(1024), init=False,
@@ -185,6 +206,15 @@ class Plan:
                         - set(rs.options))
         tally_names = {t.name for t in rs.tallies}
         fams = families(rs.patterns)
+        pattern_names = frozenset(n for p in rs.patterns if p.count_once is None
+                                  for c in (p.when, p.value, p.count, p.each)
+                                  if c is not None for n in c.names)
+        # a combination's condition reads only the sets it is given (combine.predicate)
+        family_names = {n for f in fams for n in (f.of, *(
+            m for k in f.patterns for m in rs.patterns[k].value.names))}
+        check_names = tuple(sorted({n for c in rs.not_a_win if c.on == "reading"
+                                    for n in (*c.when.names, *PLACEHOLDER.findall(c.template))}))
+        found_names = tuple(sorted(pattern_names | family_names))
         plan = cls(
             detail=F.detail_level(reading_exprs),
             features=F.class_features(reading_exprs),
@@ -207,9 +237,13 @@ class Plan:
             families=fams,
             also_names=tuple(sorted({n for p in rs.patterns for _, c in p.also
                                      for n in c.names})),
-            pattern_names=frozenset(n for p in rs.patterns if p.count_once is None
-                                    for c in (p.when, p.value, p.count, p.each)
-                                    if c is not None for n in c.names),
+            pattern_names=pattern_names,
+            found_names=found_names,
+            check_names=check_names,
+            scalar_key=all(_plain(n, reading_only) for n in (*found_names, *check_names)),
+            key_names=tuple(sorted({*found_names, *check_names})),
+            hand_checks=tuple(c for c in rs.not_a_win if c.on == "hand"),
+            reading_checks=tuple(c for c in rs.not_a_win if c.on == "reading"),
         )
         if plan.generated.mode == "eager":
             plan.generated.tried = True
@@ -240,6 +274,19 @@ class Plan:
         g.mode, g.tried = "eager", True
         g.loop, g.source = generate_loop(rs, self.families)
         return out
+
+
+def _plain(name: str, reading_only: set[str]) -> bool:
+    """True unless ``name`` is a reading fact (not shadowed) whose values are lists or
+    groups (``reading_only``: the reading facts no hand name shadows).
+
+    >>> _plain("lone_wild", {"lone_wild"}), _plain("pungs", {"pungs"}), _plain("pungs", set())
+    (True, False, True)
+    """
+    f = F.FACTS.get(name)
+    if f is None or name not in reading_only:
+        return True
+    return f.type.elem is None and f.type.kind in ("int", "bool", "str", "tile")
 
 
 class _Bad(EvalError):

@@ -472,25 +472,29 @@ def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...
 def _place_win(shape: Shape, melds: tuple[Group, ...], groups: tuple[Group, ...],
                win_tile: int | None, self_draw: bool, out: dict[Reading, None],
                once: bool = False) -> None:
+    """Add to ``out`` the readings of one decomposition: the winning tile placed in each
+    distinct group that can hold it (in the first only, with ``once``)."""
+    name = shape.name
     if not shape.needs_win:
         # judged without the winning tile: it completes no group
-        out[Reading(shape.name, melds + groups, -1, win_tile is None, win_tile)] = None
+        out[Reading(name, melds + groups, -1, win_tile is None, win_tile)] = None
         return
     seen: set[Group] = set()
+    base = len(melds)
+    wild_win = win_tile is None
     for k, g in enumerate(groups):
-        if g in seen:
-            continue
-        if win_tile is None:
+        if wild_win:
             if not g.wild:
                 continue
-        elif win_tile not in g.naturals:
+        elif win_tile not in g.tiles or (win_tile in g.wild and g.tiles.count(win_tile)
+                                         <= g.wild.count(win_tile)):
+            continue  # the winning tile is none of the group's natural tiles
+        if g in seen:
             continue
         seen.add(g)
-        concealed = self_draw or g.kind not in ("pung", "kong")
-        won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True, concealed)
-        rest = (*groups[:k], won, *groups[k + 1:])
-        out[Reading(shape.name, melds + rest, len(melds) + k, win_tile is None, win_tile)] = None
+        won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
+                    self_draw or g.kind not in ("pung", "kong"))
+        out[Reading(name, (*melds, *groups[:k], won, *groups[k + 1:]), base + k, wild_win,
+                    win_tile)] = None
         if once:
             return
-
-

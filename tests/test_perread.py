@@ -1,0 +1,167 @@
+"""The per-reading path: readings scored by the values of the names they read, the
+reading's facts filled in at once, Envs that do not copy the hand's names.
+
+Oracle: the same engine with the keyed scoring switched off (``scoring._keyed`` false:
+every reading's Env seeded with the hand's names, every reading evaluated, as before the
+keyed path existed), whose results the golden suites hold; the names a plan reads are
+written out by hand from rulesets/hangzhou.yaml.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer import Context, load_ruleset, score
+from scorer.engine import scoring
+from scorer.errors import EvaluationError, MjscoreError
+from scorer.rules import facts as F
+from scorer.rules.facts import Env
+from scorer.views.report import explain_json, to_json
+
+from .handgen import GenHand, winning_hands
+
+ROOT = Path(__file__).resolve().parent.parent
+# Hangzhou's worst hands: four wildcards, a thousand readings
+WORST = ("3m2mP7m8m9m8m9m9m4m8mPPP", "5s8p4sP4pP9pP8p9p7p7p4pP", "[7p8p9p,1]EEP7mPEP4m5m6mP")
+
+
+def _context(flags: list[str]) -> Context:
+    from scorer.cli.app import context_from_params, parse_score_args
+
+    return context_from_params(parse_score_args(["1m", "--rules", "x", *flags]))
+
+
+def outcome(line: str, rid: str) -> Any:
+    """Everything a scored line shows: each candidate in order (reading, patterns, tallies,
+    score, payments, tie rank), the readings ruled out, the JSON and the explain list."""
+    hand, *flags = shlex.split(line)
+    try:
+        r = score(hand, load_ruleset(rid), _context(flags))
+    except MjscoreError as e:
+        return (type(e).__name__, str(e))
+    return ([(s.reading, [(h.pattern.id, h.value, h.count, h.items, h.replaced_by)
+                          for h in s.hits], [h.pattern.id for h in s.replaced], s.tallies,
+              s.score, s.payments, s.wild_substituted, s.tie) for s in r.candidates],
+            r.excluded, json.dumps(to_json(r, "en"), ensure_ascii=False),
+            json.dumps(explain_json(r, "en"), ensure_ascii=False))
+
+
+class unkeyed:
+    """``with unkeyed():`` every reading evaluated and seeded, as before the keyed path."""
+
+    def __enter__(self) -> None:
+        self.was = scoring._keyed
+        scoring._keyed = lambda rs: False
+
+    def __exit__(self, *exc: object) -> None:
+        scoring._keyed = self.was
+
+
+def forget(rid: str) -> None:
+    plan = load_ruleset(rid).plan
+    for memo in (plan.met, plan.outcomes, plan.settlements):
+        memo.clear()
+
+
+def both(lines: list[str], rid: str) -> Iterator[tuple[Any, Any]]:
+    """Each line's outcome keyed (twice: the second from the memos) and unkeyed."""
+    forget(rid)
+    first = [outcome(x, rid) for x in lines]
+    again = [outcome(x, rid) for x in lines]
+    forget(rid)
+    with unkeyed():
+        plain = [outcome(x, rid) for x in lines]
+    for a, b, p in zip(first, again, plain, strict=True):
+        yield a, p
+        yield b, p
+
+
+def test_the_keyed_path_is_taken_where_it_is_meant_to_be() -> None:
+    assert scoring._keyed(load_ruleset("hangzhou"))
+    # their patterns read a reading's sets and groups: nearly every reading is new
+    for rid in ("jinhua", "xiamen", "mcr"):
+        assert not scoring._keyed(load_ruleset(rid))
+
+
+def test_hangzhou_plan_names_as_its_file_writes_them() -> None:
+    plan = load_ruleset("hangzhou").plan
+    # patterns zimo .. qingqidui: when, value
+    assert plan.found_names == ("discard", "kong_draw", "kongs", "lone_wild", "luxury", "piao",
+                                "self_draw", "seven_pairs", "standard", "wild_count")
+    # caibikao: "must_baotou_with_wild and wild_count > 0 and not lone_wild", no placeholder
+    assert plan.check_names == ("lone_wild", "must_baotou_with_wild", "wild_count")
+    assert plan.scalar_key
+    assert [c.id for c in plan.reading_checks] == ["caibikao"]
+    assert [c.id for c in plan.hand_checks] == ["discard_off", "discard_streak", "discard_idle",
+                                               "baotou_discard", "wild_discard"]
+
+
+@pytest.mark.parametrize("hand", WORST)
+@pytest.mark.parametrize("flags", [["--self-draw"], ["--self-draw", "--piao", "2"],
+                                   ["--self-draw", "--kong-draw", "--kongs", "2"],
+                                   ["--self-draw", "--option", "must_baotou_with_wild=true"]])
+def test_the_worst_hands_score_as_every_reading_evaluated(hand: str, flags: list[str]) -> None:
+    line = shlex.join([hand, *flags])
+    for keyed, plain in both([line], "hangzhou"):
+        assert keyed == plain
+    if "must_baotou_with_wild=true" in flags:  # ruled-out readings are kept, with the rule
+        assert plain[1] and all("才比拷" in m for _, m in plain[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(winning_hands("hangzhou"), min_size=1, max_size=5))
+def test_hangzhou_hands_score_as_every_reading_evaluated(gs: list[GenHand]) -> None:
+    for keyed, plain in both([g.line for g in gs], "hangzhou"):
+        assert keyed == plain
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(winning_hands(), min_size=1, max_size=4))
+def test_every_ruleset_scores_as_before(gs: list[GenHand]) -> None:
+    # the others are not keyed, but their readings' facts are filled in at once too
+    for g in gs:
+        for keyed, plain in both([g.line], g.setup.rules):
+            assert keyed == plain
+
+
+def test_a_reading_env_sees_the_hand_names_it_does_not_copy() -> None:
+    reading = score("123m456p789s234sPP", "hangzhou", Context(self_draw=True)).best.reading
+    hand = Env(wild_face=33, luxury="an option", self_draw=True)
+    renv = Env(hand, __reading__=reading)
+    assert renv["self_draw"] is True
+    assert renv["luxury"] == "an option"  # a hand name shadows the reading fact
+    # the family asked for by another of its facts keeps the shadowed one too
+    other = Env(hand, __reading__=reading)
+    assert other["standard"] is True and other["luxury"] == "an option"
+    assert Env(Env(wild_face=33), __reading__=reading)["luxury"] == 0
+
+
+def test_reading_facts_are_each_fact_computed_alone() -> None:
+    r = score("3m2mP7m8m9m8m9m9m4m8mPPP", "hangzhou", Context(self_draw=True))
+    for s in r.candidates[:200]:
+        got = F.reading_facts(s.reading, 33, None)
+        assert set(got) == F.READING_FAMILY
+        for name, value in got.items():
+            fn = F.FACTS[name].fn
+            assert fn is not None
+            assert fn(Env(Env(wild_face=33), __reading__=s.reading)) == value, name
+
+
+def test_a_failing_hand_check_is_named_where_it_is_written(tmp_path: Path) -> None:
+    text = (ROOT / "rulesets" / "hangzhou.yaml").read_text(encoding="utf-8")
+    when = 'when: "discard and not discard_win"'
+    line = text[:text.index(when)].count("\n") + 1
+    path = tmp_path / "bad.yaml"
+    path.write_text(text.replace(when, 'when: "1 // (dealer_streak - 1) > 5"'),
+                    encoding="utf-8")
+    with pytest.raises(EvaluationError) as e:  # --dealer-streak defaults to 1
+        score("123m456p789s234s99m", str(path), Context(self_draw=True))
+    assert str(e.value) == (f"{path}:{line} not_a_win[0].when: division by zero in 1 // 0")
