@@ -40,6 +40,7 @@ from scorer import Context, Hand, load_ruleset, parse_hand, score  # noqa: E402
 from scorer.errors import MjscoreError  # noqa: E402
 from scorer.rules.load import list_builtin  # noqa: E402
 from scorer.rules.model import Ruleset  # noqa: E402
+from scorer.search import readings as readings_module  # noqa: E402
 from scorer.search.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
 
 
@@ -92,10 +93,14 @@ def gen_lines(rid: str, n: int, seed: int) -> dict[int, list[str]]:
 
 
 def clear_caches() -> None:
-    """Forget every decomposition: the next hands are scored from a cold start."""
+    """Forget every decomposition and remembered reading: the next hands are scored from a
+    cold start."""
     standard.cache_clear()
     seven_pairs.cache_clear()
     _suit_parts.cache_clear()
+    clear_memo = getattr(readings_module, "clear_memo", None)  # (an older checkout: none)
+    if clear_memo is not None:
+        clear_memo()
 
 
 def time_in_process(rid: str, lines: list[str], cold: bool = True

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from scorer import Context, load_ruleset, score
 from scorer.engine import scoring
 from scorer.errors import EvaluationError, MjscoreError
+from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.facts import Env
 from scorer.views.report import explain_json, to_json
@@ -165,3 +166,42 @@ def test_a_failing_hand_check_is_named_where_it_is_written(tmp_path: Path) -> No
     with pytest.raises(EvaluationError) as e:  # --dealer-streak defaults to 1
         score("123m456p789s234s99m", str(path), Context(self_draw=True))
     assert str(e.value) == (f"{path}:{line} not_a_win[0].when: division by zero in 1 // 0")
+
+
+def test_remembered_readings_are_the_readings_searched_afresh() -> None:
+    from scorer.search import readings as R
+
+    rs = load_ruleset("hangzhou")
+    spec = R.WildSpec(face=33, detail=rs.plan.detail, features=rs.plan.features)
+    hands = ["123m456p789s234sP9m", "123m456p789s234s99m", "11223344556677s", "112233445566sP7s",
+             WORST[0]]
+    R.clear_memo()
+    for text in hands * 2:  # the second time from the memo where it was kept
+        interp = R.interpret(parse_hand(text), spec)
+        args = (interp, spec, rs.shapes, rs.sets, True, False)
+        assert R.readings(*args) == R._readings(*args)
+    # the four-wildcard hand has more readings than are kept; the others are held
+    assert sorted(len(v) for v in R._MEMO.values()) == sorted(
+        len(R._readings(R.interpret(parse_hand(t), spec), spec, rs.shapes, rs.sets, True, False))
+        for t in hands[:4])
+    assert R._held[0] == sum(len(v) for v in R._MEMO.values()) <= R.MEMO_HELD
+    R.clear_memo()
+    assert not R._MEMO and R._held[0] == 0
+
+
+def test_the_readings_memo_holds_a_bounded_number_of_readings() -> None:
+    from scorer.search import readings as R
+
+    R.clear_memo()
+    rs = load_ruleset("mcr")
+    spec = R.WildSpec()
+    for k in range(3000):  # 3000 distinct hands, one reading or a few each
+        a, b = k % 7, k // 7 % 7
+        text = f"{a + 1}{a + 2}{a + 3}m{b + 1}{b + 2}{b + 3}p123s789s{k % 9 + 1}{k % 9 + 1}p"
+        try:
+            interp = R.interpret(parse_hand(text), spec)
+        except MjscoreError:
+            continue
+        R.readings(interp, spec, rs.shapes, rs.sets, k % 2 == 0, False)
+        assert R._held[0] <= R.MEMO_HELD
+    R.clear_memo()

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import HandError
 from ..model import tiles as T
@@ -271,6 +271,22 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
     return Interpretation(tuple(counts), jokers, win_lg, melds, wild_count, stand_ins)
 
 
+# The readings of recent hands (a batch meets the same hands again), by every argument of
+# readings(); only hands with few readings are kept (a thousand readings of a four-wildcard
+# hand would hold memory for a case that costs most elsewhere), MEMO_HELD readings in all
+# (about 3 MB). Emptied when full.
+_MEMO: dict[tuple[Any, ...], tuple[Reading, ...]] = {}
+MEMO_HELD = 8192
+MEMO_READINGS = 64  # hands with more readings are not remembered
+_held = [0]  # readings held by _MEMO
+
+
+def clear_memo() -> None:
+    """Forget the remembered readings (a benchmark's cold start); returns None."""
+    _MEMO.clear()
+    _held[0] = 0
+
+
 def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
              self_draw: bool, place_once: bool = False) -> list[Reading]:
     """Every distinct reading of the hand in the given shapes.
@@ -279,8 +295,30 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     hands), melds included. With ``place_once`` (a ruleset whose expressions never
     ask which group the winning tile completed, see
     :attr:`scorer.rules.plan.Plan.placement`) a natural winning tile is placed in the
-    first group that holds it only, instead of once per such group.
+    first group that holds it only, instead of once per such group. A hand with few
+    readings is remembered (``_MEMO``): the same arguments give the same readings.
+
+    >>> from scorer.model.notation import parse_hand
+    >>> h = parse_hand("123m456p789s234s99m")
+    >>> [r.describe() for r in readings(interpret(h, NO_WILD), NO_WILD, ("standard",), 4,
+    ...                                  True)]  # groups by kind, then tiles (m p s)
+    [['123m', '456p', '234s', '789s', '99m']]
     """
+    key = (interp, spec, shapes, sets, self_draw, place_once)
+    known = _MEMO.get(key)
+    if known is not None:
+        return list(known)
+    found = _readings(interp, spec, shapes, sets, self_draw, place_once)
+    if len(found) <= MEMO_READINGS:
+        if _held[0] + len(found) > MEMO_HELD:
+            clear_memo()
+        _MEMO[key] = tuple(found)
+        _held[0] += len(found)
+    return found
+
+
+def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
+              self_draw: bool, place_once: bool) -> list[Reading]:
     out: dict[Reading, None] = {}
     concealed_sets = sets - len(interp.melds)
     cands = free_candidates(interp, spec)
