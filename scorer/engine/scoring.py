@@ -222,20 +222,21 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     # every reading's wild_substituted is asked for (the ranking): its family is filled in
     # at once, unless a name of the hand's shadows one of its facts (then on first use)
     family = env.keys().isdisjoint(F.READING_FAMILY)
+    lists = rs.plan.fill_lists and env.keys().isdisjoint(F.LISTS_FAMILY)
     # Seed each reading's names with the hand's (a C-level dict copy), so only reading
     # facts are computed through Env.__missing__; not where most readings are never
     # evaluated (_keyed: _choose seeds a reading it evaluates)
     seed = not _keyed(rs)
     update = dict.update
+    child = F.child_env
     for r in rds:
-        renv = Env(env)
+        renv = child(env, r, win)
         if seed:
             update(renv, env)
-        renv["__reading__"] = r
-        if win is not None:
-            renv["__win_natural__"] = win
         if family:
-            update(renv, F.reading_facts(r, face, win))
+            F.fill_reading(renv, r, face, win)
+        if lists:
+            update(renv, F.lists_facts(r.groups))
         renvs.append(renv)
     env["__readings__"] = renvs
     for chk in rs.plan.hand_checks:
@@ -300,10 +301,12 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     # scoring, which names its errors itself), translated as ruleset_errors would.
     at = 0
     update = dict.update
+    metered = budget.current() is not None  # (a built-in ruleset has no budget)
     try:
         for renv in renvs:
             at = 0
-            budget.check()
+            if metered:
+                budget.check()
             rkey = None
             hit = None
             if keyed is not None:
@@ -346,9 +349,9 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
             at = 2
             reading = renv["__reading__"]
             sub = renv["wild_substituted"]
-            scored += [Scored(reading, used, replaced, tallies, headline, settlement, renv, sub,
-                              also)
-                       for used, replaced, tallies, headline, settlement, also in variants]
+            for used, replaced, tallies, headline, settlement, also in variants:
+                scored.append(Scored(reading, used, replaced, tallies, headline, settlement,
+                                     renv, sub, also))
     except Exception as e:
         if at == 2 or (at == 0 and not isinstance(e, EvalError)):
             raise

@@ -499,6 +499,28 @@ def _reading_family(env: Env) -> dict[str, Any]:
     return reading_facts(_reading(env), env["wild_face"], env.get("__win_natural__"))
 
 
+def child_env(parent: Env, r: Reading, win_natural: int | None) -> Env:
+    """A reading's Env under the hand's ``parent``: ``Env(parent, __reading__=r)``, with
+    ``__win_natural__`` when the hand's winning tile is natural, made without the keyword
+    arguments of ``Env()`` (the engine makes one per reading).
+
+    >>> e = child_env(Env(x=1), None, 5)  # type: ignore[arg-type]
+    >>> sorted(e), e["x"]  # the parent's names are read through, not copied
+    (['__reading__', '__win_natural__'], 1)
+    """
+    env = Env(parent)
+    env["__reading__"] = r
+    if win_natural is not None:
+        env["__win_natural__"] = win_natural
+    return env
+
+
+def fill_reading(env: Env, r: Reading, face: int | None, win_natural: int | None) -> None:
+    """Put :func:`reading_facts` into ``env`` (the caller knows no name of the hand's
+    shadows one of them); returns None."""
+    dict.update(env, reading_facts(r, face, win_natural))
+
+
 def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict[str, Any]:
     """The facts of :func:`_reading_family` of reading ``r`` at a table whose wildcard face
     is ``face``, the hand's natural winning tile being ``win_natural`` (the engine fills
@@ -545,14 +567,25 @@ def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict
 
 def _lists_family(env: Env) -> dict[str, Any]:
     """The reading's groups sorted by kind, and its tiles, in one pass (the facts sets,
-    pairs, chows, pungs, kongs_held, tiles, pair)."""
+    pairs, chows, pungs, kongs_held, tiles, pair): :func:`lists_facts` of its groups."""
+    return lists_facts(_reading(env).groups)
+
+
+def lists_facts(groups: tuple[Group, ...]) -> dict[str, Any]:
+    """The facts of :func:`_lists_family` of a reading's ``groups`` (the engine fills them
+    into each reading's Env at once where its ruleset reads them, see :data:`LISTS_FAMILY`).
+
+    >>> f = lists_facts((Group("chow", (0, 1, 2)), Group("pung", (9, 9, 9)), Group("pair", (4, 4))))
+    >>> len(f["sets"]), f["pair"].tiles, f["tiles"]
+    (2, (4, 4), (0, 1, 2, 9, 9, 9, 4, 4))
+    """
     sets: list[Group] = []
     pairs: list[Group] = []
     chows: list[Group] = []
     pungs: list[Group] = []
     kongs: list[Group] = []
     tiles: list[int] = []
-    for g in _reading(env).groups:
+    for g in groups:
         k = g.kind
         if k == "pair":
             pairs.append(g)
@@ -578,7 +611,8 @@ READING_FAMILY = frozenset({"shape", "standard", "seven_pairs", "groups", "win_g
                             "win_tile", "win_wild", "lone_wild", "luxury", "wild_substituted",
                             "wild_as_self"})
 fuse(_reading_family, *sorted(READING_FAMILY))
-fuse(_lists_family, "sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair")
+LISTS_FAMILY = frozenset({"sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair"})
+fuse(_lists_family, *sorted(LISTS_FAMILY))
 
 
 @fact("concealed_pungs", INT, "reading",
@@ -702,6 +736,10 @@ _PROFILE: dict[str, Callable[[dict[int, int]], Any]] = {
 }
 
 
+# the profile facts, each computed from the reading's tiles
+PROFILE_NAMES = frozenset(_PROFILE)
+
+
 def _profile_holder(env: Env) -> Env:
     """Where a reading's tile profile is kept: the hand's Env at a table without
     wildcards (every reading then holds the hand's own tiles), else the reading's."""
@@ -761,8 +799,13 @@ def _profile_family(env: Env) -> dict[str, Any]:
     got: dict[str, Any] | None = holder.get("__profile__")
     if got is not None:
         return got
+    tiles = _profile_tiles(env, holder)
+    got = _PROFILES.get(tiles)  # the readings of a hand mostly hold the same tiles
+    if got is not None:
+        holder["__profile__"] = got
+        return got
     mask = 0
-    for t in set(_profile_tiles(env, holder)):
+    for t in set(tiles):
         mask |= 1 << t
     suited = mask & _SUITED
     # the numbers held in any suit, as bits 0-8 (number n at bit n-1)
@@ -781,8 +824,23 @@ def _profile_family(env: Env) -> dict[str, Any]:
         "min_number": (numbers & -numbers).bit_length(),
         "max_number": numbers.bit_length(),
     }
+    _remember(_PROFILES, tiles, got)
     holder["__profile__"] = got
     return got
+
+
+# The tile-profile families by the reading's tiles as read (in group order), shared by
+# every reading and hand that holds them: read-only dicts, emptied when full
+_PROFILES: dict[tuple[int, ...], dict[str, Any]] = {}
+_COUNTS: dict[tuple[int, ...], dict[str, Any]] = {}
+PROFILES_SIZE = 4096
+
+
+def _remember(memo: dict[tuple[int, ...], dict[str, Any]], tiles: tuple[int, ...],
+              got: dict[str, Any]) -> None:
+    if len(memo) >= PROFILES_SIZE:
+        memo.clear()
+    memo[tiles] = got
 
 
 def _count_family(env: Env) -> dict[str, Any]:
@@ -793,6 +851,10 @@ def _count_family(env: Env) -> dict[str, Any]:
     if got is not None:
         return got
     tiles = _profile_tiles(env, holder)
+    got = _COUNTS.get(tiles)
+    if got is not None:
+        holder["__profile_counts__"] = got
+        return got
     counts = [0] * T.NUM_KINDS
     honors = 0
     for t in tiles:
@@ -801,6 +863,7 @@ def _count_family(env: Env) -> dict[str, Any]:
             honors += 1
     got = {"honor_tiles": honors, "suited_tiles": len(tiles) - honors,
            "quads": counts.count(4)}
+    _remember(_COUNTS, tiles, got)
     holder["__profile_counts__"] = got
     return got
 

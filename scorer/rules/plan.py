@@ -149,6 +149,9 @@ class Plan:
     scalar_key: bool = False
     # found_names and check_names together, sorted (what a reading is keyed by)
     key_names: tuple[str, ...] = ()
+    # the engine fills each reading's lists (facts.LISTS_FAMILY) at once: the patterns or
+    # checks read them, or the tile profile made from them
+    fill_lists: bool = False
     # the not_a_win checks on the hand and on each reading, in the ruleset's order
     hand_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
     reading_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
@@ -242,6 +245,8 @@ class Plan:
             check_names=check_names,
             scalar_key=all(_plain(n, reading_only) for n in (*found_names, *check_names)),
             key_names=tuple(sorted({*found_names, *check_names})),
+            fill_lists=not (F.LISTS_FAMILY | F.PROFILE_NAMES).isdisjoint(
+                {*found_names, *check_names}),
             hand_checks=tuple(c for c in rs.not_a_win if c.on == "hand"),
             reading_checks=tuple(c for c in rs.not_a_win if c.on == "reading"),
         )
