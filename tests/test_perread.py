@@ -205,3 +205,40 @@ def test_the_readings_memo_holds_a_bounded_number_of_readings() -> None:
         R.readings(interp, spec, rs.shapes, rs.sets, k % 2 == 0, False)
         assert R._held[0] <= R.MEMO_HELD
     R.clear_memo()
+
+
+@settings(max_examples=40, deadline=None)
+@given(winning_hands())
+def test_the_facts_filled_in_are_each_fact_computed_alone(g: GenHand) -> None:
+    from scorer.engine.context import resolve
+
+    rs = g.setup.ruleset
+    hand, *flags = shlex.split(g.line)
+    h = parse_hand(hand)
+    try:
+        table = resolve(rs, _context(flags), h)
+        renvs = scoring._build_readings(rs, table, scoring._check_input(h, rs, table))
+    except MjscoreError:
+        return
+    filled = set(F.READING_FAMILY) | (set(F.LISTS_FAMILY) if rs.plan.fill_lists else set())
+    for renv in renvs[:20]:
+        alone = Env(table.env, __reading__=renv["__reading__"])
+        if "__win_natural__" in renv:
+            alone["__win_natural__"] = renv["__win_natural__"]
+        for name in filled:
+            assert dict.__contains__(renv, name), name  # filled in, not computed on use
+            fn = F.FACTS[name].fn
+            assert fn is not None
+            assert renv[name] == fn(alone), (name, g.line)
+
+
+def test_remembered_tile_profiles_are_the_profile_of_the_tiles() -> None:
+    F._PROFILES.clear()
+    F._COUNTS.clear()
+    reading = score("123m456p789s234s99m", "hangzhou", Context(self_draw=True)).best.reading
+    first = Env(Env(wild_face=33), __reading__=reading)
+    again = Env(Env(wild_face=33), __reading__=reading)
+    assert first["suits"] == ("m", "p", "s") and first["honor_tiles"] == 0
+    assert again["suits"] == first["suits"] and again["max_number"] == 9
+    assert again["__profile__"] is first["__profile__"]  # from the memo
+    assert len(F._PROFILES) == len(F._COUNTS) == 1
