@@ -1,7 +1,7 @@
 """The per-reading path: readings scored by the values of the names they read, the
 reading's facts filled in at once, Envs that do not copy the hand's names.
 
-Oracle: the same engine with the keyed scoring switched off (``scoring._keyed`` false:
+Oracle: the same engine with the keyed scoring switched off (``scoring.KEYED`` false:
 every reading's Env seeded with the hand's names, every reading evaluated, as before the
 keyed path existed), whose results the golden suites hold; the names a plan reads are
 written out by hand from rulesets/hangzhou.yaml.
@@ -59,11 +59,11 @@ class unkeyed:
     """``with unkeyed():`` every reading evaluated and seeded, as before the keyed path."""
 
     def __enter__(self) -> None:
-        self.was = scoring._keyed
-        scoring._keyed = lambda rs: False
+        scoring.KEYED = False
+        assert not scoring._keyed(load_ruleset("hangzhou"))
 
     def __exit__(self, *exc: object) -> None:
-        scoring._keyed = self.was
+        scoring.KEYED = True
 
 
 def forget(rid: str) -> None:
