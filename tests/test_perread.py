@@ -207,9 +207,10 @@ def test_the_readings_memo_holds_a_bounded_number_of_readings() -> None:
     R.clear_memo()
 
 
-@settings(max_examples=40, deadline=None)
-@given(winning_hands())
-def test_the_facts_filled_in_are_each_fact_computed_alone(g: GenHand) -> None:
+def facts_alone(g: GenHand) -> None:
+    """Each reading's facts (filled in by the engine, or computed on use) are each fact's
+    own function on a fresh Env of that reading; where the ruleset is not keyed, the
+    families are in the Env as _build_readings made it."""
     from scorer.engine.context import resolve
 
     rs = g.setup.ruleset
@@ -218,18 +219,33 @@ def test_the_facts_filled_in_are_each_fact_computed_alone(g: GenHand) -> None:
     try:
         table = resolve(rs, _context(flags), h)
         renvs = scoring._build_readings(rs, table, scoring._check_input(h, rs, table))
+        result = scoring._choose(h, rs, table, renvs)
     except MjscoreError:
         return
-    filled = set(F.READING_FAMILY) | (set(F.LISTS_FAMILY) if rs.plan.fill_lists else set())
-    for renv in renvs[:20]:
-        alone = Env(table.env, __reading__=renv["__reading__"])
-        if "__win_natural__" in renv:
-            alone["__win_natural__"] = renv["__win_natural__"]
-        for name in filled:
-            assert dict.__contains__(renv, name), name  # filled in, not computed on use
+    names = set(F.READING_FAMILY) | (set(F.LISTS_FAMILY) if rs.plan.fill_lists else set())
+    for s in result.candidates[:20]:
+        alone = Env(table.env, __reading__=s.reading)
+        if "__win_natural__" in s.env:
+            alone["__win_natural__"] = s.env["__win_natural__"]
+        assert s.wild_substituted == F._wild_sub(alone)
+        for name in names:
+            if not scoring._keyed(rs):
+                assert dict.__contains__(s.env, name), name  # filled in, not computed on use
             fn = F.FACTS[name].fn
             assert fn is not None
-            assert renv[name] == fn(alone), (name, g.line)
+            assert s.env[name] == fn(alone), (name, g.line)
+
+
+@settings(max_examples=40, deadline=None)
+@given(winning_hands())
+def test_the_facts_filled_in_are_each_fact_computed_alone(g: GenHand) -> None:
+    facts_alone(g)
+
+
+@settings(max_examples=20, deadline=None)
+@given(winning_hands("hangzhou", wild=True))
+def test_keyed_readings_facts_are_each_fact_computed_alone(g: GenHand) -> None:
+    facts_alone(g)
 
 
 def test_remembered_tile_profiles_are_the_profile_of_the_tiles() -> None:

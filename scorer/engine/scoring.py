@@ -227,6 +227,7 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     # facts are computed through Env.__missing__; not where most readings are never
     # evaluated (_keyed: _choose seeds a reading it evaluates)
     seed = not _keyed(rs)
+    family = family and seed  # (keyed: by the values themselves, see _choose)
     update = dict.update
     child = F.child_env
     for r in rds:
@@ -289,6 +290,10 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     # the outcomes remembered across hands)
     keyed: Keyed | None = None
     seeded = not _keyed(rs)  # (_build_readings)
+    # where every reading name of the key is one of facts.reading_values(), the key is
+    # made from those values, and a reading's Env gets them only when it is evaluated
+    by_values: tuple[int, ...] | None = None
+    face, win = env["wild_face"], env["__interp__"].win_tile
     if not seeded:
         hand_names = tuple([n for n in plan.found_names if n in env])
         hand_key = _met_key(env, hand_names)
@@ -296,6 +301,8 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
             names = tuple([n for n in plan.key_names if n not in env])
             keyed = (names, {}, plan.met.get_or((pay_key, also_key, names, hand_names,
                                                  hand_key), lambda: Memo(512)))
+            if env.keys().isdisjoint(F.READING_FAMILY) and F.READING_FAMILY.issuperset(names):
+                by_values = tuple([F.READING_ORDER.index(n) for n in names])
     # The loop is hot: one try for it, and `at` says which site failed (0: a user's ruleset
     # out of CPU time, 1: a not_a_win check on the reading, any error; 2: a reading's own
     # scoring, which names its errors itself), translated as ruleset_errors would.
@@ -309,12 +316,19 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                 budget.check()
             rkey = None
             hit = None
-            if keyed is not None:
+            values = None
+            if by_values is not None and keyed is not None:
+                values = F.reading_values(renv["__reading__"], face, win)
+                rkey = tuple([values[i] for i in by_values])
+                hit = keyed[1].get(rkey)
+            elif keyed is not None:
                 rkey = _met_key(renv, keyed[0])
                 if rkey is not None:
                     hit = keyed[1].get(rkey)
             if hit is None:
-                if not seeded:  # evaluated: the hand's names copied (see _build_readings)
+                if values is not None:  # evaluated: its facts and the hand's names in
+                    update(renv, zip(F.READING_ORDER, values, strict=True))
+                if not seeded:  # (the hand's names copied, see _build_readings)
                     update(renv, env)
                 dropped = None
                 if reading_checks:
@@ -348,7 +362,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                 continue
             at = 2
             reading = renv["__reading__"]
-            sub = renv["wild_substituted"]
+            sub = values[_SUBSTITUTED] if values is not None else renv["wild_substituted"]
             for used, replaced, tallies, headline, settlement, also in variants:
                 scored.append(Scored(reading, used, replaced, tallies, headline, settlement,
                                      renv, sub, also))
@@ -401,6 +415,7 @@ _HAND_LEVEL = frozenset(F.names_at("hand"))
 _ALL_SUITS = frozenset(T.SUITS)
 _READING_LEVEL = frozenset(F.names_at("reading"))
 _MANY_READINGS = 16
+_SUBSTITUTED = F.READING_ORDER.index("wild_substituted")
 
 
 def _once(fn: Any) -> Any:

@@ -518,7 +518,7 @@ def child_env(parent: Env, r: Reading, win_natural: int | None) -> Env:
 def fill_reading(env: Env, r: Reading, face: int | None, win_natural: int | None) -> None:
     """Put :func:`reading_facts` into ``env`` (the caller knows no name of the hand's
     shadows one of them); returns None."""
-    dict.update(env, reading_facts(r, face, win_natural))
+    dict.update(env, zip(READING_ORDER, reading_values(r, face, win_natural), strict=True))
 
 
 def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict[str, Any]:
@@ -532,6 +532,20 @@ def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict
     >>> f = reading_facts(r, 33, None)  # the winning wildcard pairs the other: 暴头
     >>> f["lone_wild"], f["wild_as_self"], f["wild_substituted"], f["win_tile"]
     (True, 0, 2, 4)
+    """
+    return dict(zip(READING_ORDER, reading_values(r, face, win_natural), strict=True))
+
+
+def reading_values(r: Reading, face: int | None, win_natural: int | None) -> tuple[Any, ...]:
+    """The values of :func:`reading_facts`, in the order of :data:`READING_ORDER` (the
+    engine keys a reading by some of them without making the dict).
+
+    >>> from scorer.search.decompose import Group
+    >>> r = Reading("seven_pairs", tuple(Group("pair", (t, t)) for t in (0, 0, 1, 2, 3, 4, 5)), -1,
+    ...             False)
+    >>> v = reading_values(r, None, None)
+    >>> v[READING_ORDER.index("luxury")], v[READING_ORDER.index("seven_pairs")]  # 1111m
+    (1, True)
     """
     shape = r.shape
     groups = r.groups
@@ -557,12 +571,14 @@ def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict
     if seven:
         c = Counter(p.tiles[0] for p in groups if p.kind == "pair")
         luxury = sum(k // 2 for k in c.values())
-    return {"shape": shape, "standard": shape == "standard", "luxury": luxury,
-            "seven_pairs": seven, "groups": groups, "win_group": g,
-            "win_tile": win_tile, "win_wild": win_wild,
-            "lone_wild": g is not None and g.kind == "pair"
-            and len(g.wild) >= (2 if win_wild else 1),
-            "wild_substituted": n - own, "wild_as_self": own}
+    return (shape, shape == "standard", luxury, seven, groups, g, win_tile, win_wild,
+            g is not None and g.kind == "pair" and len(g.wild) >= (2 if win_wild else 1),
+            n - own, own)
+
+
+# the names of reading_values(), in order
+READING_ORDER = ("shape", "standard", "luxury", "seven_pairs", "groups", "win_group",
+                 "win_tile", "win_wild", "lone_wild", "wild_substituted", "wild_as_self")
 
 
 def _lists_family(env: Env) -> dict[str, Any]:
@@ -607,9 +623,7 @@ def lists_facts(groups: tuple[Group, ...]) -> dict[str, Any]:
 
 # the facts of reading_facts(), which the engine fills into every reading's Env at once
 # where no name of the hand's shadows one of them
-READING_FAMILY = frozenset({"shape", "standard", "seven_pairs", "groups", "win_group",
-                            "win_tile", "win_wild", "lone_wild", "luxury", "wild_substituted",
-                            "wild_as_self"})
+READING_FAMILY = frozenset(READING_ORDER)
 fuse(_reading_family, *sorted(READING_FAMILY))
 LISTS_FAMILY = frozenset({"sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair"})
 fuse(_lists_family, *sorted(LISTS_FAMILY))
