@@ -34,9 +34,10 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..record import record
 from . import budget
 from .budget import tick
 from .cost import MAX_COST, Cost
@@ -71,7 +72,7 @@ MAX_FOLDED_BITS = 4 * MAX_BITS  # big numbers one expression may fold at load, i
 _WORD = 64
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Attr:
     """An attribute of a runtime type: its result type and accessor ``fn(value) -> result``.
 
@@ -89,7 +90,7 @@ class Attr:
         object.__setattr__(self, "type", as_type(self.type))
 
 
-@dataclass
+@record
 class Scope:
     """What an expression may refer to.
 
@@ -114,7 +115,7 @@ class Scope:
         self.coerce = {as_type(t): c for t, c in self.coerce.items()}
 
 
-@dataclass
+@record
 class Compiled:
     """A compiled expression: call it with an environment (a mapping of names)."""
 
