@@ -1,7 +1,8 @@
 """The entry point's two paths give the same answer.
 
-``mjscore score`` reads a well-formed line with :func:`scorer.argv.parse` and never
-imports typer (a third of a cold start); everything else goes through the typer app.
+``mjscore score`` and ``mjscore waits`` read a well-formed line with
+:func:`scorer.argv.parse` and never import typer (a third of a cold start); everything
+else goes through the typer app.
 Each line here is run both ways in this process — ``main(argv)`` and
 ``main(argv, fast=False)``, which sends every line through typer as before — and the
 two runs must print the same stdout and stderr and exit with the same status.
@@ -90,6 +91,14 @@ def test_every_example_line_prints_the_same_both_ways(extra: list[str]) -> None:
     ["score"],
     ["--version"],
     ["rules"],
+    ["waits", "123m456p789s234sP", "--rules", "hangzhou"],
+    ["waits", "123m456p789s23s55p", "--rules", "mcr", "--json"],
+    ["waits", "123m456p789s23s55p", "--rules", "mcr", "--lang", "en", "--no-unicode"],
+    ["waits", "123m456p789s234sP9m", "--rules", "hangzhou"],
+    ["waits", "123m456p789s23s55p", "--rules", "mcr", "--vs", "hangzhou"],
+    ["waits", "123m456p789s23s55p", "--rules", "mcr", "--explain"],
+    ["waits", "123m456p789s23s55p", "--rules", "mcr", "--bogus"],
+    ["waits", "--help"],
 ], ids=lambda a: " ".join(a)[:60])
 def test_awkward_lines_print_the_same_both_ways(argv: list[str]) -> None:
     both(argv)
@@ -98,7 +107,7 @@ def test_awkward_lines_print_the_same_both_ways(argv: list[str]) -> None:
 # A command line made of the table's flags with values that are good, bad or missing,
 # in any order, some repeated: wherever the fast path accepts one, typer must agree.
 HANDS = ["123m456p789s234sP9m", "[EEE]123m456p789s55p", "19m19p19s1234567z1m", "123m",
-         "123m456p789s234s55", "PPP123m456p789s22s"]
+         "123m456p789s234s55", "PPP123m456p789s22s", "123m456p789s23s55p", "[EEE]123m456p78s55p"]
 VALUES = ["E", "S", "W", "N", "5s", "P", "1", "2", "0", "-1", "x", "", "E:S", "cap=8",
           "hangzhou", "mcr", "--self-draw"]
 
@@ -115,10 +124,11 @@ def _flag() -> st.SearchStrategy[list[str]]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hand=st.sampled_from(HANDS), rules=st.sampled_from(["hangzhou", "mcr", "xiamen"]),
+@given(command=st.sampled_from(["score", "score", "waits"]), hand=st.sampled_from(HANDS),
+       rules=st.sampled_from(["hangzhou", "mcr", "xiamen"]),
        flags=st.lists(_flag(), max_size=5), hand_at=st.integers(0, 5),
        split=st.booleans())
-def test_generated_lines_print_the_same_both_ways(hand: str, rules: str,
+def test_generated_lines_print_the_same_both_ways(command: str, hand: str, rules: str,
                                                   flags: list[list[str]], hand_at: int,
                                                   split: bool) -> None:
     words = [w for f in flags for w in f]
@@ -126,7 +136,7 @@ def test_generated_lines_print_the_same_both_ways(hand: str, rules: str,
     before = [w for f in flags[:at] for w in f]
     after = words[len(before):]
     hand_words = [hand[:3], hand[3:]] if split and len(hand) > 3 else [hand]
-    both(["score", *before, *hand_words, "--rules", rules, *after])
+    both([command, *before, *hand_words, "--rules", rules, *after])
 
 
 def test_a_score_line_imports_no_typer(tmp_path: Path) -> None:

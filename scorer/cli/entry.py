@@ -2,7 +2,8 @@
 
 :func:`main` sets up the streams, the garbage collector and SIGTERM, runs the command and
 turns every way a run can end into one line and an exit status. A well-formed
-``mjscore score`` line — the command a shell script starts once per hand — is read by
+``mjscore score`` line — the command a shell script starts once per hand — or ``waits``
+line is read by
 :func:`scorer.argv.parse` (the grammar typer's options are built from) and scored at
 once, without importing typer, the vendored click or the other commands: most of a cold
 start (docs/speed.md). Every other command line, ``--help`` and every line that
@@ -54,9 +55,9 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
         signal.signal(signal.SIGTERM, _on_term)
     command = command_name(args)
     try:
-        parsed = _fast_score(args) if fast else None
+        parsed = _fast(args) if fast else None
         if parsed is not None:
-            _score(parsed)
+            _run(args[0], parsed)
             rv = 0
         else:
             from .app import run
@@ -79,10 +80,10 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
         fail(e)
 
 
-def _fast_score(args: list[str]) -> Any:
-    """The parsed ``score`` line, or None when typer must read it (another command, --help,
-    any mistake: typer words it)."""
-    if not args or args[0] != "score":
+def _fast(args: list[str]) -> Any:
+    """The parsed ``score`` or ``waits`` line (the two take the same flags), or None when
+    typer must read it (another command, --help, any mistake: typer words it)."""
+    if not args or args[0] not in ("score", "waits"):
         return None
     from ..argv import parse
 
@@ -92,10 +93,12 @@ def _fast_score(args: list[str]) -> Any:
         return None
 
 
-def _score(args: Any) -> None:
-    """Run a parsed ``score``; its errors become one line and their exit status."""
-    from .scorecmd import run
-
+def _run(command: str, args: Any) -> None:
+    """Run a parsed ``score`` or ``waits``; its errors become one line and their exit status."""
+    if command == "score":
+        from .scorecmd import run
+    else:
+        from .waitscmd import run
     try:
         run(args)
     except SystemExit:
