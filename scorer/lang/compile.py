@@ -40,7 +40,7 @@ from typing import Any
 from ..record import record
 from . import budget
 from .budget import tick
-from .cost import MAX_COST, Cost
+from .cost import MAX_COST, Cost, children
 from .errors import EvalError, ExprError
 from .functions import CONDITION, FUNCTIONS, LIST, NUMBER, NUMBER_LIST, NUMBERS, TILE_NAME
 from .ops import BINOPS, MAX_BITS, METERED_BINOPS
@@ -299,8 +299,7 @@ def _check_size(tree: ast.AST) -> None:
             raise ExprError(f"expression has more than {MAX_NODES} parts")
         if depth > MAX_DEPTH:
             raise ExprError(f"expression is nested more than {MAX_DEPTH} levels deep")
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, depth + 1))
+        stack += [(child, depth + 1) for child in children(node)]
 
 
 
