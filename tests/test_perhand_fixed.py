@@ -1,0 +1,68 @@
+"""The per-hand checks done once per context give every hand the answer the hand-by-hand
+checks gave: the ruleset's context-level input errors, in their place among the others."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorer import Context, load_ruleset, score
+from scorer.engine import scoring
+from scorer.errors import ContextError, HandError
+
+JINHUA_NO_WILD = "Jinhua needs --wild TILE: the face of the flipped 财神 (e.g. --wild 3m)"
+
+
+def test_a_context_error_is_raised_for_every_hand_of_the_context() -> None:
+    rs = load_ruleset("jinhua")
+    ctx = Context(self_draw=True)  # docs/rules/jinhua.md: the 财神 is flipped, --wild needed
+    for hand in ("123m456p789s234s55s", "123m456p789s234s66s", "123m456p789s234s55s"):
+        with pytest.raises(ContextError) as e:
+            score(hand, rs, ctx)
+        assert str(e.value) == JINHUA_NO_WILD
+
+
+def test_the_flags_that_contradict_the_hand_still_come_first() -> None:
+    rs = load_ruleset("jinhua")
+    ctx = Context(self_draw=True, kong_draw=True)
+    for _ in range(2):  # the second time with the context's verdict remembered
+        with pytest.raises(ContextError, match="--kong-draw needs 1 kong meld"):
+            score("123m456p789s234s55s", rs, ctx)
+
+
+def test_the_tiles_are_checked_after_the_context_errors() -> None:
+    rs = load_ruleset("jinhua")
+    with pytest.raises(ContextError, match="needs --wild"):
+        score("123m456p789s234s55s5s", rs, Context(self_draw=True))  # 15 tiles too
+    with pytest.raises(HandError, match="15 tiles"):
+        score("123m456p789s234s55s5s", rs, Context(self_draw=True, wild="3m"))
+
+
+def test_hand_level_errors_are_checked_on_every_hand() -> None:
+    # Jinhua's human_melds (人胡 with a meld) reads the hand: never remembered per context
+    rs = load_ruleset("jinhua")
+    ctx = Context(human=True, seat="S", wild="3m")
+    score("123m456p789s234s55s", rs, ctx)  # no meld: scored
+    with pytest.raises(ContextError):
+        score("[123m]456p789s234s55s", rs, ctx)
+    score("123m456p789s234s55s", rs, ctx)
+
+
+def test_the_context_errors_are_worked_out_once_per_context(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[Any] = []
+    real = scoring._context_errors
+
+    def counted(rs: Any, env: Any) -> Any:
+        calls.append(env["seat"])
+        return real(rs, env)
+
+    monkeypatch.setattr(scoring, "_context_errors", counted)
+    rs = load_ruleset("hangzhou")
+    rs.plan.tables.clear()
+    east, south = Context(self_draw=True), Context(self_draw=True, seat="S")
+    for hand in ("123m456p789s234sP9m", "123m456p789s234sPP", "11223344556677s"):
+        score(hand, rs, east)
+        score(hand, rs, south)
+    assert calls == ["E", "S"]
