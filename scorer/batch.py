@@ -161,9 +161,7 @@ def typed_hand(argv: Sequence[str]) -> str:
     >>> typed_hand(["--rules", "mcr", "123m5p8", "--self-draw"])
     '123m5p8'
     """
-    from .argv import OPTIONS
-
-    takes_value = {n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG}
+    takes_value = _takes_value()
     skip = False
     for tok in argv:
         if skip:
@@ -173,6 +171,14 @@ def typed_hand(argv: Sequence[str]) -> str:
         elif not tok.startswith("-") or len(tok) == 1:
             return tok
     return ""
+
+
+@functools.cache
+def _takes_value() -> frozenset[str]:
+    """The flags of a line that take a value (worked out once: every failed line asks)."""
+    from .argv import OPTIONS
+
+    return frozenset({n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG})
 
 
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
