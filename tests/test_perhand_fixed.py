@@ -1,5 +1,6 @@
 """The per-hand checks done once per context give every hand the answer the hand-by-hand
-checks gave: the ruleset's context-level input errors, in their place among the others."""
+checks gave: the ruleset's context-level input errors, in their place among the others;
+the chows of a cold decomposition from a table made once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from scorer import Context, load_ruleset, score
 from scorer.engine import scoring
 from scorer.errors import ContextError, HandError
+from scorer.search import decompose as D
 
 JINHUA_NO_WILD = "Jinhua needs --wild TILE: the face of the flipped 财神 (e.g. --wild 3m)"
 
@@ -66,3 +68,19 @@ def test_the_context_errors_are_worked_out_once_per_context(
         score(hand, rs, east)
         score(hand, rs, south)
     assert calls == ["E", "S"]
+
+
+def test_the_chow_table_holds_every_chow_through_a_tile() -> None:
+    # by hand: 5m (tile 4) lowest left, with 6m held and 7m not: 567m takes the 6m or not
+    fills = D._CHOWS_AT[4][0][0b01]
+    assert [(a, n, g.tiles, g.wild) for a, n, g in fills] == [
+        ((1,), 1, (4, 5, 6), (6,)), ((), 2, (4, 5, 6), (5, 6))]
+    assert D._CHOWS_AT[0][1] == D._CHOWS_AT[0][2] == ()  # no chow has 1m in its middle
+    assert all(not any(at) for at in D._CHOWS_AT[27:])  # honors make no chows
+    for t in range(27):
+        for k, by_held in enumerate(D._CHOWS_AT[t]):
+            assert bool(by_held) == (t - k in D._chow_starts(t))
+            for held, fills in enumerate(by_held):
+                has = {t + 1 + m for m in range(2) if held >> m & 1}
+                want = D._chow_fills(t, t - k, has.__contains__)
+                assert [(tuple(t + u for u in a), g.wild) for a, _, g in fills] == want
