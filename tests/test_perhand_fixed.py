@@ -4,12 +4,9 @@ the chows of a cold decomposition from a table made once."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from scorer import Context, load_ruleset, score
-from scorer.engine import scoring
 from scorer.errors import ContextError, HandError
 from scorer.search import decompose as D
 
@@ -51,23 +48,22 @@ def test_hand_level_errors_are_checked_on_every_hand() -> None:
     score("123m456p789s234s55s", rs, ctx)
 
 
-def test_the_context_errors_are_worked_out_once_per_context(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[Any] = []
-    real = scoring._context_errors
-
-    def counted(rs: Any, env: Any) -> Any:
-        calls.append(env["seat"])
-        return real(rs, env)
-
-    monkeypatch.setattr(scoring, "_context_errors", counted)
+def test_the_context_errors_are_worked_out_once_per_context() -> None:
     rs = load_ruleset("hangzhou")
     rs.plan.tables.clear()
     east, south = Context(self_draw=True), Context(self_draw=True, seat="S")
-    for hand in ("123m456p789s234sP9m", "123m456p789s234sPP", "11223344556677s"):
-        score(hand, rs, east)
-        score(hand, rs, south)
-    assert calls == ["E", "S"]
+    score("123m456p789s234sP9m", rs, east)
+    score("123m456p789s234sP9m", rs, south)
+    base = rs.plan.tables.get(east)
+    assert base is not None and base.memo["errors"] == (None, ())  # Hangzhou's: none holds
+    # the next hands of that context read the verdict remembered, not the ruleset's checks
+    base.memo["errors"] = ("remembered", ())
+    for hand in ("123m456p789s234sPP", "11223344556677s"):
+        with pytest.raises(ContextError, match=r"^remembered$"):
+            score(hand, rs, east)
+        score(hand, rs, south)  # another context: its own verdict
+    rs.plan.tables.clear()
+    score("123m456p789s234sPP", rs, east)  # worked out again once forgotten: no error
 
 
 def test_the_chow_table_holds_every_chow_through_a_tile() -> None:
