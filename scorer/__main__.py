@@ -1,6 +1,6 @@
 """``python -m scorer`` is the ``mjscore`` command."""
 
-from .cli.app import main
+from .cli.entry import main
 
 if __name__ == "__main__":
     main()

@@ -20,12 +20,13 @@ carries the argument's position.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .engine.context import Context
 from .errors import ContextError
 from .model.notation import join_hand_args
+from .record import record
 from .rules.flags import FLAGS, Flag
 from .text import close_matches
 
@@ -51,6 +52,7 @@ RUN: tuple[Flag, ...] = (
 OPTIONS: tuple[Flag, ...] = (RULES, *FLAGS, *RUN)
 REQUIRED = frozenset({"rules"})
 _BY_NAME: dict[str, Flag] = {n: f for f in OPTIONS for n in f.names}
+_BY_FIELD: dict[str, Flag] = {f.field: f for f in OPTIONS}
 # what typer's parser offers as close matches (its --help included)
 _LONG = [*_BY_NAME, "--help"]
 
@@ -69,7 +71,7 @@ class ArgvError(ContextError):
         self.argument = argument
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScoreArgs:
     """One ``mjscore score`` invocation, parsed: what to score, under what, how to print."""
 
@@ -149,7 +151,7 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
             words = [t for _, t in positional]
             out["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
             continue
-        flag = next(f for f in OPTIONS if f.field == key)
+        flag = _BY_FIELD[key]
         places = given.get(key)
         if not places:
             if key in REQUIRED:

@@ -32,6 +32,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
 
+from .argv import ArgvError, parse
+from .engine.scoring import score
+from .errors import MjscoreError, NotationError
+from .rules.files import is_path
+from .rules.load import load_ruleset
+from .rules.model import Ruleset
+from .views.report import error_json, to_json
 from .views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, render, table_rows, table_text
 
 __all__ = ["CSV_FIELDS", "Record", "check_defaults", "ledger_fields", "players_header",
@@ -154,9 +161,7 @@ def typed_hand(argv: Sequence[str]) -> str:
     >>> typed_hand(["--rules", "mcr", "123m5p8", "--self-draw"])
     '123m5p8'
     """
-    from .argv import OPTIONS
-
-    takes_value = {n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG}
+    takes_value = _takes_value()
     skip = False
     for tok in argv:
         if skip:
@@ -166,6 +171,14 @@ def typed_hand(argv: Sequence[str]) -> str:
         elif not tok.startswith("-") or len(tok) == 1:
             return tok
     return ""
+
+
+@functools.cache
+def _takes_value() -> frozenset[str]:
+    """The flags of a line that take a value (worked out once: every failed line asks)."""
+    from .argv import OPTIONS
+
+    return frozenset({n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG})
 
 
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
@@ -187,14 +200,9 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     >>> rec["kind"], rec["unit"], rec["players"]["S"], rec["payments"]["S"]
     ('hand', '番', 'Bo', -4)
     """
-    from .argv import ArgvError, parse
-    from .errors import MjscoreError, NotationError
-    from .ledger import LedgerError, parse_players
-    from .views.report import error_json, to_json
-
     rec: dict[str, Any]
     argv: list[str] | None = None
-    base: list[str] = list(defaults)
+    base: Sequence[str] = defaults
     places: list[int] = []
     seating: dict[str, str] | None = None
     try:
@@ -208,8 +216,10 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             (i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
         if bad is not None:
             raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
-        header = players_header(text)
+        header = players_header(text) if "#" in text else None
         if header is not None:
+            from .ledger import LedgerError, parse_players
+
             try:
                 parse_players(header)
             except LedgerError as e:
@@ -222,7 +232,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             raise NotationError(f"cannot split the line: {e}") from None
         if argv is None:
             return {"line": line, "skip": True}
-        base, spec_default, _ = _take_players(list(defaults))
+        base, spec_default = _defaults(tuple(defaults))
         own, spec_line, places = _take_players(argv, len(base))
         spec = spec_line if spec_line is not None else (
             players if players is not None else spec_default)
@@ -237,9 +247,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         if args.vs is not None or args.vs_options:
             rec = _dispute_record(args, lang)
         else:
-            from .engine.scoring import score
-
-            result = score(args.hand, args.rules, args.context)
+            result = score(args.hand, _ruleset(args.rules), args.context)
             rec = {"kind": "hand", **to_json(result, lang),
                    "unit": result.ruleset.label("score", lang)}
         if seating is not None:
@@ -264,6 +272,40 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         _keep_input(rec, text, argv)
     rec["line"] = line
     return rec
+
+
+@functools.lru_cache(maxsize=64)
+def _defaults(defaults: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    """The batch's own flags without their ``--players``, and that seating: the same for
+    every line of a run, so split once.
+
+    >>> _defaults(("--rules", "mcr", "--players", "Ann,Bo"))
+    (('--rules', 'mcr'), 'Ann,Bo')
+    """
+    flags, spec, _ = _take_players(list(defaults))
+    return tuple(flags), spec
+
+
+_BUILTIN: dict[str, Ruleset] = {}
+
+
+def _ruleset(spec: str) -> Ruleset | str:
+    """The ruleset a line names: a built-in id is loaded once per process (its file is
+    part of the installed program, and looking at it again cost 11 µs a line); a path is
+    left to :func:`~scorer.rules.load.load_ruleset`, which sees an edited file at once.
+
+    >>> _ruleset("mcr").id, _ruleset("my.yaml")
+    ('mcr', 'my.yaml')
+    """
+    hit = _BUILTIN.get(spec)
+    if hit is not None:
+        return hit
+    if is_path(spec):
+        return spec
+    rs = load_ruleset(spec)  # an unknown id raises here, as score() would
+    if rs.trusted and len(_BUILTIN) < 64:
+        _BUILTIN[spec] = rs
+    return rs
 
 
 @functools.lru_cache(maxsize=256)

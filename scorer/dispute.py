@@ -23,7 +23,7 @@ still shows the other side. The CLI (``mjscore score HAND --rules A --vs B``) re
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from .engine.context import Context
@@ -31,6 +31,7 @@ from .engine.scoring import Result, score
 from .errors import MjscoreError, NotationError, NotAWin
 from .model.hand import Hand
 from .model.notation import parse_hand
+from .record import record
 from .rules.load import load_ruleset
 from .rules.model import Ruleset
 
@@ -42,7 +43,7 @@ ROWS = ("result", "decomposition", "wildcards", "patterns", "chain", "score", "p
         "payments")
 
 
-@dataclass
+@record
 class Side:
     """One side of a dispute: the ruleset as named, and its result or its error.
 
@@ -82,7 +83,7 @@ def drop_unused_flags(rs: Ruleset, ctx: Context) -> tuple[Context, tuple[str, ..
     return replace(ctx, **defaults), tuple(FLAG_TEXT[n] for n in drop)
 
 
-@dataclass
+@record
 class Dispute:
     """Both sides and the names of the rows (:data:`ROWS`) in which they differ."""
 

@@ -15,7 +15,7 @@ and a caller can react programmatically.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import record
 
 
 class MjscoreError(Exception):
@@ -70,7 +70,7 @@ class ContextError(MjscoreError):
         super().__init__(message)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """One problem found in a ruleset file, with its place."""
 

@@ -50,12 +50,13 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Union
 
 from .errors import ContextError
+from .record import record
 
 SEATS = ("E", "S", "W", "N")
 EXACT_LIMIT = 12  # players with a nonzero net for which settle() searches the fewest transfers
@@ -79,7 +80,7 @@ class LedgerError(ContextError):
         super().__init__(f"line {line}: {message}" if line else message, flag)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One player's (or seat's) booked points: all whole numbers, ``lost`` as a positive count."""
 
@@ -91,7 +92,7 @@ class Entry:
         return Entry(self.won + other.won, self.lost + other.lost, self.hands_won + other.hands_won)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Row:
     """A line of the totals: money won and lost (both ≥ 0), ``net = won − lost``, hands won."""
 
@@ -102,7 +103,7 @@ class Row:
     hands_won: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Transfer:
     """``payer`` pays ``payee`` ``amount`` (> 0)."""
 
@@ -111,7 +112,7 @@ class Transfer:
     amount: Fraction
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Totals:
     """The evening: ``rows`` in order of first appearance (seats in E S W N order),
     ``transfers`` that settle it, and which lines were not booked (``failed``) or were
@@ -127,7 +128,7 @@ class Totals:
     disputed: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ledger:
     """Booked points per player (or per seat), immutable: :meth:`add` and :meth:`merge`
     return a new ledger.

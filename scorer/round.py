@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .engine.context import Context
@@ -28,6 +28,7 @@ from .engine.waits import best_wait as _best_wait
 from .errors import MjscoreError
 from .model import tiles as T
 from .model.notation import parse_hand
+from .record import record
 from .rules.load import load_ruleset
 from .rules.model import Ruleset
 
@@ -58,7 +59,7 @@ class RoundError(MjscoreError):
     exit_code = 2
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Transfer:
     """One payment: ``payer`` pays ``payee`` ``amount`` points, for a reason in zh and en."""
 
@@ -77,7 +78,7 @@ class Transfer:
         return self.why if lang == "zh" else self.why_en
 
 
-@dataclass
+@record
 class Event:
     """A line of the round (kong, win, end hand) or an end-of-round check (line 0)."""
 
@@ -89,7 +90,7 @@ class Event:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class _Kong:
     line: int
     seat: str
@@ -101,7 +102,7 @@ class _Kong:
     passed_on: bool = False  # its income went to a 杠上炮 winner (呼叫转移)
 
 
-@dataclass
+@record
 class RoundResult:
     """The settled round: events in order, each player's status, totals (zero-sum)."""
 

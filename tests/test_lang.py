@@ -81,3 +81,24 @@ def test_an_exhausted_budget_stops_a_loop_free_expression() -> None:
         for _ in range(100):
             c({"n": 1})
     assert c({"n": 1}) == 3 ** 5001 % 7  # outside the block: no budget in force
+
+
+# ---------------------------------------------------------------- the tree walker
+_WALKED = [
+    "f(x, 1, *ys, k=2, **kw)", "[a for a in xs if a > 1 for b in a]", "{1: 2, **d}",
+    "a if b else c", "lambda q: q", "x[1:2, ::3]", "not (a < b <= c) and d or e",
+    "f'{x!r:>{w}}'", "def g(a, *b, c=1):\n    yield a", "{*s, 1}", "-x ** ~y", "a.b.c(d)[e]",
+]
+
+
+@pytest.mark.parametrize("src", _WALKED)
+def test_children_are_ast_iter_child_nodes(src: str) -> None:
+    import ast
+
+    from scorer.lang.cost import children
+
+    mode = "exec" if src.startswith("def") else "eval"
+    nodes = list(ast.walk(ast.parse(src, mode=mode)))
+    assert len(nodes) > 3
+    for node in nodes:
+        assert children(node) == list(ast.iter_child_nodes(node))

@@ -8,23 +8,20 @@ a flag added to the table appears here, in ``--help`` and in batch lines at once
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import inspect
-import signal
-import sys
-import threading
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
-from ..argv import HAND_HELP, OPTIONS, REQUIRED, ScoreArgs, score_args
+from ..argv import HAND_HELP, OPTIONS, REQUIRED, score_args
 from ..argv import context_from_params as context_from_params  # re-exported (older callers)
 from ..argv import parse_score_args as parse_score_args
 from ..rules.flags import Flag
-from . import batchcmd, roundcmd, rulescmd, servecmd, waitscmd
+from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, waitscmd
+from .entry import COMMANDS, command_name, stopped
+from .entry import main as main  # the console entry point (pyproject.toml), re-exported
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
-from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, dumps, fail, pipe_closed, usage_error
+from .output import EXIT_INTERRUPT, fail, usage_error
 
 app = typer.Typer(
     name="mjscore",
@@ -39,30 +36,7 @@ app = typer.Typer(
 def score(**params: Any) -> None:
     """Score one hand and show why: reading, wildcards, patterns, chain, payments."""
     try:
-        args = score_args(params)
-        if args.vs is not None or args.vs_options:
-            _dispute(args)
-            return
-        from ..engine.scoring import score as score_hand
-        from ..errors import NotAWin
-        from ..views.report import explain_json, human, refused, to_json
-
-        try:
-            result = score_hand(args.hand, args.rules, args.context)
-        except NotAWin as e:
-            # below a minimum the message names the fans found; a refusal on the wait, why
-            text, err = refused(e, args.hand, args.rules, args.context, args.lang)
-            if text and not args.as_json:
-                print(text)
-            raise err from None
-        if not args.as_json:
-            print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode,
-                        top=args.explain_top))
-            return
-        out = to_json(result, args.lang)
-        if args.explain:
-            out["explain"] = explain_json(result, args.lang)
-        print(dumps(out))
+        scorecmd.run(score_args(params))
     except SystemExit:
         raise
     except Exception as e:  # every error becomes one line and an exit status
@@ -124,87 +98,25 @@ app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options"
             epilog=batchcmd.line_flags_help())(batchcmd.batch)
 app.command("round")(roundcmd.round_cmd)
 app.command("serve")(servecmd.serve)
-_COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
 
 
-def _dispute(args: ScoreArgs) -> None:
-    """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from ..dispute import dispute_json, dispute_of, dispute_text
+def run(args: list[str]) -> int:
+    """Run a command line through the typer app; return its exit status (0 when it ran).
 
-    d, lang = dispute_of(args), args.lang
-    if args.as_json:
-        import json
-
-        print(json.dumps(dispute_json(d, lang), ensure_ascii=False))
-    else:
-        print(dispute_text(d, lang))
-
-
-def _on_term(signum: int, frame: Any) -> None:
-    """SIGTERM: unwind like Ctrl-C (a batch stops its workers and says what it did), exit 143."""
-    from ..errors import Terminated
-
-    raise Terminated(signum)
-
-
-def _command_name(args: list[str]) -> str:
-    """The command a run is of, for messages: ``mjscore batch`` (``mjscore`` if none).
-
-    >>> _command_name(["score", "11m", "--rules", "mcr"]), _command_name(["--help"])
-    ('mjscore score', 'mjscore')
+    Typer's own ways of ending — a usage error, ``--help`` on no arguments, Abort, Exit —
+    become one line and an exit status here; the rest (signals, a closed pipe, errors)
+    is :func:`scorer.cli.entry.main`'s.
     """
-    first = next((a for a in args if not a.startswith("-")), "")
-    return f"mjscore {first}" if first in ("score", "waits", "rules", "batch", "round") else \
-        "mjscore"
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the app; every way a run can end is one line and an exit status.
-
-    Usage errors exit 2, Ctrl-C 130, SIGTERM 143, a closed stdout 141, a full disk 74
-    (``scorer.cli.output``). Returns nothing: raises SystemExit.
-    """
-    from ..errors import Terminated
-
-    args = sys.argv[1:] if argv is None else argv
-    if sys.stdout is None:  # started with stdout closed (>&-): nothing can be shown
-        raise SystemExit(EXIT_PIPE)
-    for stream in (sys.stdout, sys.stderr):
-        # a terminal or pipe that cannot show Chinese (LANG=C, PYTHONIOENCODING=ascii) gets
-        # \uXXXX escapes instead of a UnicodeEncodeError
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
-    # Never rescan what was loaded at start-up (the compiled rulesets, the modules), and
-    # collect the young generation less often than Python's 700 — but not much less: each
-    # hand leaves cycles behind (Envs and their readings), and 50,000 objects of them held
-    # a long batch 10 MB above a short one (36.7 against 25.9 MB; 10,000 keeps it at 27.9,
-    # as fast: tests/test_robust.py holds a long batch within 1.2x of a short one)
-    gc.freeze()
-    gc.set_threshold(10_000, 5, 5)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _on_term)
-    command = _command_name(args)
     try:
         rv = app(args=args, prog_name="mjscore", standalone_mode=False)
         if rv == EXIT_INTERRUPT:
             # typer turns Ctrl-C into a returned 130 (standalone_mode=False)
             raise KeyboardInterrupt
-        sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
-        if isinstance(rv, int) and rv:
-            raise SystemExit(rv)
-    except BrokenPipeError:
-        pipe_closed()
-    except KeyboardInterrupt:
-        _stopped(f"interrupted ({command})", EXIT_INTERRUPT)
-    except Terminated:
-        _stopped(f"terminated ({command})", EXIT_TERM)
-    except OSError as e:
-        fail(e)
+        return rv if isinstance(rv, int) else 0
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:
-        _stopped(f"aborted ({command})", EXIT_INTERRUPT)
+        stopped(f"aborted ({command_name(args)})", EXIT_INTERRUPT)
     except typer.TyperException as e:  # usage errors of the vendored click
         if type(e).__name__ == "NoArgsIsHelpError":
             ctx = getattr(e, "ctx", None)
@@ -214,23 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         msg = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
         ctx = getattr(e, "ctx", None)
         command = ctx.info_name if ctx is not None and ctx.info_name else "mjscore"
-        if command == "mjscore" and args and args[0] in _COMMANDS:
+        if command == "mjscore" and args and args[0] in COMMANDS:
             command = args[0]  # (click reports a missing value on the group's context)
         where = f" (mjscore {command} --help)" if command != "mjscore" else " (mjscore --help)"
         usage_error(msg, where, bool(args) and args[0] == "score" and "--json" in args)
-    except SystemExit:
-        raise
-    except Exception as e:  # pragma: no cover - last line of defence
-        fail(e)
-
-
-def _stopped(message: str, status: int) -> NoReturn:
-    """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
-    # a second Ctrl-C while finishing must not leave a traceback instead of the status
-    with contextlib.suppress(ValueError, OSError):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(Exception):
-        sys.stdout.flush()
-    with contextlib.suppress(Exception):
-        print(f"mjscore: {message}", file=sys.stderr, flush=True)
-    raise SystemExit(status)

@@ -8,7 +8,7 @@ expression sees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..errors import ContextError, EvaluationError, NotationError
@@ -90,6 +90,9 @@ class Table:
     env: Env
     inferred_self_draw: bool = False
     suits: tuple[str, ...] = ("m", "p", "s")
+    # what the engine works out once per context and reuses for every hand scored with it
+    # (shared by the table of each hand, see resolve); e.g. the context-level input errors
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
@@ -144,7 +147,7 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
     dict.update(env, table.env)
     return Table(table.ruleset, table.context, table.options, table.seats, table.wild,
                  table.self_draw, table.discarder, table.chengbao, env,
-                 table.inferred_self_draw, table.suits)
+                 table.inferred_self_draw, table.suits, table.memo)
 
 
 def _check_hand(table: Table, hand: Hand) -> None:

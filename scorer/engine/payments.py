@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..errors import MjscoreError
 from ..lang import EvalError
+from ..record import record
 from ..rules.facts import Env
 from ..rules.model import Ruleset
 
@@ -26,7 +27,7 @@ class PaymentError(MjscoreError):
     exit_code = 70
 
 
-@dataclass
+@record
 class Share:
     """One payer's share before 承包: the env it was computed in, for the chain."""
 
@@ -37,7 +38,7 @@ class Share:
     lets: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class Settlement:
     """The final payments (winner positive, payers negative, summing to zero)."""
 

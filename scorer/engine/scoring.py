@@ -181,13 +181,14 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
     the table reads it, its facts added to ``table.env``. Raises ContextError / HandError."""
     spec = table.wild
     env = table.env
-    # Input errors that depend on the context alone come before any check of the tiles.
-    late = []
-    for chk in rs.errors:
-        if chk.when.names & _HAND_LEVEL:
-            late.append(chk)
-        elif _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            raise ContextError(chk.template)  # as written: the hand facts are not known yet
+    # Input errors that depend on the context alone come before any check of the tiles:
+    # the same verdict for every hand of this context, so worked out once (Table.memo)
+    verdict: tuple[str | None, tuple[Any, ...]] | None = table.memo.get("errors")
+    if verdict is None:
+        verdict = table.memo["errors"] = _context_errors(rs, env)
+    if verdict[0] is not None:
+        raise ContextError(verdict[0])  # as written: the hand facts are not known yet
+    late = verdict[1]
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
     if not _ALL_SUITS.issubset(table.suits):  # with every suit in play, every tile is
@@ -201,6 +202,29 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
         if _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError(chk.template)  # as written, like the errors above
     return interp
+
+
+def _context_errors(rs: Ruleset, env: Env) -> tuple[str | None, tuple[Any, ...]]:
+    """The ruleset's input errors on a context's values: the message of the first that holds
+    of the names it reads that are not the hand's (or None), and the checks that read the
+    hand's, in order, for after the tiles are checked. An expression's failure raises (and
+    so is not remembered).
+
+    >>> from scorer.model.notation import parse_hand
+    >>> rs, h = load_ruleset("jinhua"), parse_hand("123m456p789s234s55s")
+    >>> _context_errors(rs, resolve(rs, Context(self_draw=True), h).env)[0]
+    'Jinhua needs --wild TILE: the face of the flipped 财神 (e.g. --wild 3m)'
+    >>> _, late = _context_errors(rs, resolve(rs, Context(self_draw=True, wild="3m"), h).env)
+    >>> [c.id for c in late]
+    ['human_melds']
+    """
+    late = []
+    for chk in rs.errors:
+        if chk.when.names & _HAND_LEVEL:
+            late.append(chk)
+        elif _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
+            return chk.template, ()
+    return None, tuple(late)
 
 
 def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[Env]:

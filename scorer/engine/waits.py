@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, MjscoreError, NotAWin
@@ -57,6 +57,7 @@ from ..lang import budget
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
+from ..record import record
 from ..rules.facts import Env, fill_hand
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
@@ -69,7 +70,7 @@ SELF_DRAW = "self_draw"
 DISCARD = "discard"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Outcome:
     """One way of winning on one tile: the scored :class:`Result`, or why it is no win.
 
@@ -109,7 +110,7 @@ class Outcome:
                 tuple(sorted(best.payments.items())))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TileWait:
     """A tile that completes the hand, with every way it was scored (self-drawn first)."""
 
@@ -137,7 +138,7 @@ class TileWait:
         return tuple((o.how, o.discarder, o.signature()) for o in self.outcomes)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One row of the answer: a tile, or ``any_tile`` for the faces that all score alike."""
 
@@ -146,7 +147,7 @@ class Entry:
     any_tile: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Waits:
     """The answer for a hand one tile short (see the module docstring).
 
@@ -263,9 +264,12 @@ def _drawable(h: Hand, table: Table) -> list[int]:
 def _shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
     """The faces among ``faces`` that complete a winning shape of the ruleset."""
     out = []
+    # what _with(h, t) builds, but for the tile itself, worked out once for the 34 faces
+    end = max((pos for _, pos in h.sources), default=0) + 1
+    held = h.concealed_with_win
     with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
         for t in faces:
-            full = _with(h, t)
+            full = Hand(h.melds, held, t, (*h.sources, (t, end)))
             try:
                 interp = interpret(full, table.wild)
             except HandError:
@@ -449,7 +453,7 @@ def best_wait(hand: Hand | str, ruleset: Ruleset | str,
     return best
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WaitFacts:
     """What a won hand was waiting on before its winning tile: for the report's "why" line.
 

@@ -34,12 +34,13 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..record import record
 from . import budget
 from .budget import tick
-from .cost import MAX_COST, Cost
+from .cost import MAX_COST, Cost, children
 from .errors import EvalError, ExprError
 from .functions import CONDITION, FUNCTIONS, LIST, NUMBER, NUMBER_LIST, NUMBERS, TILE_NAME
 from .ops import BINOPS, MAX_BITS, METERED_BINOPS
@@ -71,7 +72,7 @@ MAX_FOLDED_BITS = 4 * MAX_BITS  # big numbers one expression may fold at load, i
 _WORD = 64
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Attr:
     """An attribute of a runtime type: its result type and accessor ``fn(value) -> result``.
 
@@ -89,7 +90,7 @@ class Attr:
         object.__setattr__(self, "type", as_type(self.type))
 
 
-@dataclass
+@record
 class Scope:
     """What an expression may refer to.
 
@@ -114,7 +115,7 @@ class Scope:
         self.coerce = {as_type(t): c for t, c in self.coerce.items()}
 
 
-@dataclass
+@record
 class Compiled:
     """A compiled expression: call it with an environment (a mapping of names)."""
 
@@ -298,8 +299,7 @@ def _check_size(tree: ast.AST) -> None:
             raise ExprError(f"expression has more than {MAX_NODES} parts")
         if depth > MAX_DEPTH:
             raise ExprError(f"expression is nested more than {MAX_DEPTH} levels deep")
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, depth + 1))
+        stack += [(child, depth + 1) for child in children(node)]
 
 
 

@@ -23,6 +23,25 @@ MAX_COST = 1_000_000
 UNKNOWN_SIZE = 34  # a list whose scope declares no size counts as this many items
 
 
+def children(node: ast.AST) -> list[ast.AST]:
+    """The direct child nodes of ``node``, in :func:`ast.iter_child_nodes`' order.
+
+    The same nodes, without its two generators: walking a ruleset's trees (the size check
+    and the cost bound, at every load) took 6 of MCR's 20 ms of compiling.
+
+    >>> [type(c).__name__ for c in children(ast.parse("f(x, 1)", mode="eval").body)]
+    ['Name', 'Name', 'Constant']
+    """
+    out: list[ast.AST] = []
+    for name in node._fields:
+        v = getattr(node, name, None)
+        if isinstance(v, ast.AST):
+            out.append(v)
+        elif type(v) is list:
+            out += [x for x in v if isinstance(x, ast.AST)]
+    return out
+
+
 class Cost:
     """Worst-case evaluation steps of one compiled tree.
 
@@ -63,8 +82,7 @@ class Cost:
                 times *= self.size(g.iter)
                 total += times * (1 + sum(self.cost(c) for c in g.ifs))
             return total + times * self.cost(node.elt)
-        total = 1 + sum(self.cost(c) for c in ast.iter_child_nodes(node)
-                        if isinstance(c, ast.expr))
+        total = 1 + sum(self.cost(c) for c in children(node) if isinstance(c, ast.expr))
         if isinstance(node, ast.Compare):
             for op, right in zip(node.ops, node.comparators, strict=True):
                 if isinstance(op, ast.In | ast.NotIn):

@@ -11,9 +11,9 @@ Adding a function is adding a row; the compiler has no list of names of its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from ..record import record
 from .errors import EvalError
 from .ops import checked_sum, metered_sum
 from .types import BOOL, INT, TILE, Type
@@ -27,7 +27,7 @@ TILE_NAME = "tile name"  # one tile name in quotes, read at load time
 CONDITION = "condition"  # a condition compiled in the scope of one reading
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Function:
     """One callable function: see the module docstring for the fields.
 

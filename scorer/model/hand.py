@@ -198,22 +198,25 @@ def format_tiles(tiles: tuple[int, ...] | list[int]) -> str:
     >>> format_tiles((0, 1, 2, 13, 27, 27, 31))
     '123m5pEEC'
     """
+    # one pass, each tile's digit and suit letter looked up (a report writes every group)
     out: list[str] = []
-    run: list[str] = []
-    run_suit = ""
+    suit = ""  # the suit letter the digits written last wait for
     for t in tiles:
         if t >= 27:
-            if run:
-                out.append("".join(run) + run_suit)
-                run = []
+            if suit:
+                out.append(suit)
+                suit = ""
             out.append(T.HONOR_LETTERS[t - 27])
             continue
-        s = T.SUITS[t // 9]
-        if run and s != run_suit:
-            out.append("".join(run) + run_suit)
-            run = []
-        run_suit = s
-        run.append(str(t % 9 + 1))
-    if run:
-        out.append("".join(run) + run_suit)
+        s = _SUIT_LETTER[t]
+        if suit and s != suit:
+            out.append(suit)
+        out.append(_DIGIT[t])
+        suit = s
+    if suit:
+        out.append(suit)
     return "".join(out)
+
+
+_SUIT_LETTER = tuple(T.SUITS[t // 9] for t in range(27))
+_DIGIT = tuple(str(t % 9 + 1) for t in range(27))

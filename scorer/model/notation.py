@@ -325,32 +325,35 @@ def _scan(text: str) -> Hand | None:
     """
     if _SCAN_OK.fullmatch(text) is None:
         return None
+    m = _SCAN_MELDS.match(text)
+    end = m.end() if m is not None else 0
+    tail = text[end:]  # the concealed tiles (and spaces)
+    groups = _SCAN_GROUP.findall(tail)
+    if not groups:
+        return None
+    held: list[int] = []
+    for g in groups:
+        held += _token(g)[0]
     melds: list[Meld] = []
-    held: list[int] = []  # the concealed tiles, and the position of each
-    where: list[int] = []
     written: list[str] = []
     sources: list[tuple[int, int]] = []
-    for m in _SCAN_TOKEN.finditer(text):
-        body = m.group(1)
-        if body is None:
-            tiles, w = _token(m.group())
-            start = m.start() + 1
-            held.extend(tiles)
-            where.extend(range(start, start + len(tiles)))
+    if end:
+        for mm in _SCAN_MELD.finditer(text, 0, end):
+            position = mm.start() + 1
+            offer = int(mm.group(2) or 0)
+            read = _meld_token(mm.group(1), offer)
+            if read is None:
+                return None
+            tiles, w = read
+            melds.append(Meld(tiles=tiles, offer=offer, reading=None, position=position))
             written.append(w)
-            continue
-        position = m.start() + 1
-        offer = int(m.group(2) or 0)
-        read = _meld_token(body, offer)
-        if read is None:
-            return None
-        tiles, w = read
-        melds.append(Meld(tiles=tiles, offer=offer, reading=None, position=position))
-        written.append(w)
-        sources.extend((t, position) for t in tiles)
-    if not held:
-        return None
-    sources.extend(zip(held, where, strict=True))
+            sources += [(t, position) for t in tiles]
+    # already normal (no alias, no z, no space): written as it is
+    written.append(tail if _PLAIN_TAIL.fullmatch(tail) else
+                   "".join(_token(g)[1] for g in groups))
+    # every digit and honor letter is one tile, at its own position
+    sources += zip(held, [i for i, ch in enumerate(tail, end + 1) if ch in _TILE_CHARS],
+                   strict=True)
     win = held.pop()
     held.sort()
     return Hand(
@@ -361,6 +364,13 @@ def _scan(text: str) -> Hand | None:
         sources=tuple(sources),
         written="".join(written),
     )
+
+
+_SCAN_MELDS = re.compile(r"(?:\[[^]]*\]| )*")  # the melds of a text _SCAN_OK matched
+_SCAN_MELD = re.compile(r"\[([^],]+)(?:,([123]))?\]")
+_SCAN_GROUP = re.compile(r"[1-9]+[mpswbtz]|[ESWNCFP]")
+_TILE_CHARS = frozenset("123456789ESWNCFP")
+_PLAIN_TAIL = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])+")
 
 
 def _parse_normal(text: str) -> Hand:

@@ -86,9 +86,15 @@ def name(t: int) -> str:
     >>> name(0), name(13), name(27), name(33)
     ('1m', '5p', 'E', 'P')
     """
+    if 0 <= t < NUM_KINDS:
+        return _NAMES[t]  # (every report and record names its tiles one by one)
     if t >= 27:
         return HONOR_LETTERS[t - 27]
     return f"{t % 9 + 1}{SUITS[t // 9]}"
+
+
+_NAMES: Final = tuple(HONOR_LETTERS[t - 27] if t >= 27 else f"{t % 9 + 1}{SUITS[t // 9]}"
+                      for t in range(NUM_KINDS))
 
 
 def glyph(t: int) -> str:

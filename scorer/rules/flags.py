@@ -21,9 +21,10 @@ The compatibility data (``implies`` and ``excludes``) is the common rulings
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
+
+from ..record import record
 
 # Bounds of a whole-number flag where the game itself gives none (a dealer streak, a
 # base stake): large enough for any table, small enough that no amount explodes.
@@ -32,7 +33,7 @@ MAX_BASE = 10**12
 MAX_STREAK = 16
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Flag:
     """One context flag of ``mjscore score``.
 

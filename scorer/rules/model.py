@@ -9,12 +9,13 @@ it how the engine runs it fast.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..lang import Compiled
 from ..lang.types import Type
+from ..record import record
 from ..text import show
 from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OptionSpec:
     """A house option: allowed values (or an integer range) and the default."""
 
@@ -66,7 +67,7 @@ class OptionSpec:
         return f"{self.minimum}..{self.maximum if self.maximum is not None else ''}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FlagSpec:
     """A context flag the ruleset uses, with its default and range."""
 
@@ -76,7 +77,7 @@ class FlagSpec:
     maximum: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Check:
     """An input error (``errors``) or a not-a-win condition (``not_a_win``)."""
 
@@ -99,7 +100,7 @@ class Check:
         return PLACEHOLDER.sub(lambda m: show(env[m.group(1)]), self.template)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tally:
     """A tally: how the values of its patterns combine (max, sum or product), and its label."""
 
@@ -111,7 +112,7 @@ class Tally:
     where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pattern:
     """A scoring pattern: when it applies, its value, how many times it counts, what it replaces."""
 
@@ -138,7 +139,7 @@ class Pattern:
     tiers: tuple[Tier, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tier:
     """A named tier of a pattern (``tiers:``): the first whose ``when`` holds names the
     pattern's level in the report, e.g. 双财飘 for 财飘 after two wildcard discards.
@@ -150,7 +151,7 @@ class Tier:
     name_en: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Let:
     """A named intermediate value of the payment rule (shown in the calculation chain)."""
 
@@ -160,7 +161,7 @@ class Let:
     value: Compiled
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Chengbao:
     """承包: when a relation A:B may be claimed, and the factor when B wins."""
 
@@ -169,7 +170,7 @@ class Chengbao:
     reverse_factor: Compiled
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Payment:
     """What each payer pays: whether (``pays``) and how much (``amount``), with 承包."""
 
@@ -181,7 +182,7 @@ class Payment:
     per_reading: bool  # uses reading facts, so it cannot be cached by tally values
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Wildcard:
     """The wildcard model: which tile is wild, how many are in play, what stands in for it."""
 
@@ -193,7 +194,7 @@ class Wildcard:
     in_melds: bool
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HouseExample:
     """A common house change, offered (commented out) by ``mjscore rules new --from ID``.
 
@@ -205,7 +206,7 @@ class HouseExample:
     yaml: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ruleset:
     """A compiled ruleset; immutable and shared by every hand scored with it."""
 

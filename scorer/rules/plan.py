@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..lang import GROUP, Compiled, EvalError, budget
+from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
 from .model import PLACEHOLDER, Check, Pattern, Ruleset
@@ -117,7 +118,7 @@ class Memo(Generic[K, V]):
         return hit if hit is not None else self.put(key, make())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plan:
     """How the engine runs one ruleset; built by :meth:`build`, read-only but for its caches."""
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..errors import Problem, RulesetError
 from ..lang import BOOL, GROUP, INT, STR, TILE, Compiled, ExprError, Scope, compile_expr, is_numeric
 from ..lang.types import ANY, NONE, Type, base, is_list, list_of, maybe
 from ..model import tiles as T
+from ..record import record
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..search.shapes import SHAPES
 from ..text import Known, show
@@ -101,7 +102,7 @@ MAX_EXPR_TEXT = 600 * 1024
 HOUSE_NODES = 10_000  # values of all house_examples snippets together (the built-ins': 200)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Section:
     """The layout of one part of a ruleset file, declared once and checked by the compiler.
 

@@ -15,8 +15,7 @@ nesting limit, and a digit limit on numbers. Every limit is named in its message
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import yaml
@@ -64,9 +63,12 @@ def _import_yaml() -> type[Any]:
     return _C_LOADER
 
 
-@dataclass(frozen=True)
-class Mark:
-    """Where a key or value starts (1-based); ``quoted`` for '...' / "..." scalars."""
+class Mark(NamedTuple):
+    """Where a key or value starts (1-based); ``quoted`` for '...' / "..." scalars.
+
+    A named tuple, not a dataclass: a file of 40,000 items makes 40,000 of them, and a
+    tuple is made in a fifth of the time.
+    """
 
     file: str
     line: int

@@ -175,14 +175,17 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     caller). Honors (base 27) form no chows.
     """
     c = list(counts)
+    n = len(c)
     honors = base >= 27
     acc: list[Group] = []
     out: dict[tuple[int, int, bool], set[tuple[Group, ...]]] = {}
+    # the groups come ready-made from tables (a cold suit makes thousands of them)
+    pairs, pungs = _PAIRS, _PUNGS
 
     def rec(i: int, j: int, pair: bool) -> None:
-        while i < len(c) and c[i] == 0:
+        while i < n and c[i] == 0:
             i += 1
-        if i == len(c):
+        if i == n:
             key = (j, len(acc) - pair, pair)
             out.setdefault(key, set()).add(tuple(sorted(acc)))
             return
@@ -193,7 +196,7 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
                 wild = 2 - nat
                 if ci >= nat and j + wild <= max_jokers:
                     c[i] -= nat
-                    acc.append(Group("pair", (t, t), (t,) * wild))
+                    acc.append(pairs[t][wild])
                     rec(i, j + wild, True)
                     acc.pop()
                     c[i] += nat
@@ -201,28 +204,75 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
             wild = 3 - nat
             if ci >= nat and j + wild <= max_jokers:
                 c[i] -= nat
-                acc.append(Group("pung", (t, t, t), (t,) * wild))
+                acc.append(pungs[t][wild])
                 rec(i, j + wild, pair)
                 acc.pop()
                 c[i] += nat
         if honors:
             return
-        for s in _chow_starts(t):
-            for taken, jtiles in _chow_fills(t, s, lambda u: c[u - base] > 0):
-                if j + len(jtiles) > max_jokers:
+        # the chows through t: t is the lowest natural tile left, so the chow's tiles
+        # below it are jokers; each above it natural or a joker (both, when held)
+        at = _CHOWS_AT[t]
+        for k in (2, 1, 0):  # the chow starts of _chow_starts, in its order
+            fills = at[k]
+            if not fills:
+                continue
+            held = 0
+            if k == 0:
+                held = (c[i + 1] > 0) | (c[i + 2] > 0) << 1
+            elif k == 1:
+                held = int(c[i + 1] > 0)
+            for above, jokers, g in fills[held]:
+                if j + jokers > max_jokers:
                     continue
                 c[i] -= 1
-                for u in taken:
-                    c[u - base] -= 1
-                acc.append(Group("chow", (s, s + 1, s + 2), jtiles))
-                rec(i, j + len(jtiles), pair)
+                for u in above:
+                    c[i + u] -= 1
+                acc.append(g)
+                rec(i, j + jokers, pair)
                 acc.pop()
-                for u in taken:
-                    c[u - base] += 1
+                for u in above:
+                    c[i + u] += 1
                 c[i] += 1
 
     rec(0, 0, False)
     return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+_Fill = tuple[tuple[int, ...], int, Group]  # see _chow_table
+
+
+def _chow_table(t: int) -> tuple[tuple[tuple[_Fill, ...], ...], ...]:
+    """The chows through suited tile ``t`` when it is the lowest natural tile left, by the
+    place ``k`` of ``t`` in the chow (0, 1, 2; empty where that chow does not exist): for
+    each pattern ``held`` of the tiles above ``t`` in it (bit ``m`` for the ``m``-th one
+    held), every fill as (offsets above ``t`` of the natural tiles taken, jokers used, the
+    group), in the order of :func:`_chow_fills`.
+
+    >>> [(a, n, g.wild) for a, n, g in _chow_table(1)[1][1]]  # 2m in 123m, a 3m held
+    [((1,), 1, (0,)), ((), 2, (0, 2))]
+    """
+    out: list[tuple[tuple[_Fill, ...], ...]] = []
+    for k in range(3):
+        s = t - k
+        if t >= 27 or not 0 <= t % 9 - k <= 6:
+            out.append(())
+            continue
+        by_held: list[tuple[_Fill, ...]] = []
+        for held in range(1 << (2 - k)):
+            above = frozenset(t + 1 + m for m in range(2) if held >> m & 1)
+            fills = _chow_fills(t, s, above.__contains__)
+            by_held.append(tuple((tuple(u - t for u in taken), len(wild),
+                                  Group("chow", (s, s + 1, s + 2), wild))
+                                 for taken, wild in fills))
+        out.append(tuple(by_held))
+    return tuple(out)
+
+
+_PAIRS = tuple((Group("pair", (t, t)), Group("pair", (t, t), (t,))) for t in range(NUM_KINDS))
+_PUNGS = tuple(tuple(Group("pung", (t, t, t), (t,) * w) for w in range(3))
+               for t in range(NUM_KINDS))
+_CHOWS_AT = tuple(_chow_table(t) for t in range(NUM_KINDS))
 
 
 @lru_cache(maxsize=1 << 12)

@@ -263,11 +263,18 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
                 win_lg = face
         if win == face:
             win_lg = None
-    melds = tuple(tuple(meld_readings(m, i, spec)) for i, m in enumerate(hand.melds))
+    melds: tuple[tuple[Group, ...], ...] = ()
     wild_count = jokers
-    if face is not None:
-        for m in hand.melds:
-            wild_count += m.tiles.count(face)
+    if hand.melds:
+        got = []
+        for i, m in enumerate(hand.melds):
+            options = _meld_readings(m.tiles, m.offer, m.reading, i, spec)  # (memoised)
+            if isinstance(options, str):
+                raise HandError(options, m.position)
+            got.append(options)
+            if face is not None:
+                wild_count += m.tiles.count(face)
+        melds = tuple(got)
     return Interpretation(tuple(counts), jokers, win_lg, melds, wild_count, stand_ins)
 
 

@@ -31,6 +31,7 @@ from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, render
 from ..model import tiles as T
 from ..model.hand import Hand
+from ..rules.facts import WAIT_FACTS
 from ..rules.flags import echo
 from ..rules.model import Ruleset
 from ..search.decompose import Group
@@ -120,31 +121,41 @@ def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]
     hand = result.hand
     # physical wildcard tiles in the order written, with their index among all tiles
     phys = [(i, pos, x) for i, (x, pos) in enumerate(hand.sources) if x == face]
+    if not phys:  # (most hands: nothing to match)
+        return []
     meld_slots: dict[int, list[tuple[int, int]]] = defaultdict(list)
     concealed_slots: list[tuple[int, int]] = []
     win_slot: tuple[int, int] | None = None
-    for k, g in enumerate(s.reading.groups):
+    reading = s.reading
+    for k, g in enumerate(reading.groups):
+        if not g.wild:  # (no slot to add)
+            continue
         wild = [(w, k) for w in g.wild]
         if g.meld >= 0:
             meld_slots[g.meld].extend(wild)
             continue
-        if k == s.reading.win and s.reading.win_wild and wild:
+        if k == reading.win and reading.win_wild:
             win_slot = wild.pop(0)
         concealed_slots.extend(wild)
     out = []
     meld_of_pos = {m.position: i for i, m in enumerate(hand.melds)}
-    total = len(hand.sources)
+    last = len(hand.sources) - 1
+    face_name = T.name(face)
+    taken = 0  # concealed slots handed out, in order
     for i, pos, _x in phys:
         slot: tuple[int, int] | None
         if pos in meld_of_pos:
             slots = meld_slots[meld_of_pos[pos]]
             slot = slots.pop(0) if slots else None
-        elif i == total - 1 and win_slot is not None:
+        elif i == last and win_slot is not None:
             slot = win_slot
+        elif taken < len(concealed_slots):
+            slot = concealed_slots[taken]
+            taken += 1
         else:
-            slot = concealed_slots.pop(0) if concealed_slots else None
+            slot = None
         reads, group = slot if slot is not None else (face, -1)
-        out.append({"index": i, "position": pos, "face": T.name(face), "reads": T.name(reads),
+        out.append({"index": i, "position": pos, "face": face_name, "reads": T.name(reads),
                     "as_self": reads == face, "group": group})
     return out
 
@@ -331,10 +342,23 @@ def reading_text(result: Result, s: Scored | None = None, lang: str = "zh") -> s
 def wait_patterns(s: Scored) -> list[Hit]:
     """The patterns of a reading that hinge on the wait: those whose condition or value
     reads a fact of :data:`~scorer.rules.facts.WAIT_FACTS` (``lone_wild``, ``wait``)."""
-    from ..rules.facts import WAIT_FACTS
+    out = []
+    for h in s.hits:
+        p = h.pattern
+        known = _READS_WAIT.get(id(p))
+        if known is None or known[0] is not p:
+            known = (p, bool((p.when.names | p.value.names) & WAIT_FACTS))
+            if len(_READS_WAIT) >= 4096:
+                _READS_WAIT.clear()
+            _READS_WAIT[id(p)] = known
+        if known[1]:
+            out.append(h)
+    return out
 
-    return [h for h in s.hits
-            if (h.pattern.when.names | h.pattern.value.names) & WAIT_FACTS]
+
+# whether a pattern reads the wait, by its id (every record asks it of every pattern met);
+# the pattern is kept, so that its id is not reused while the entry lives
+_READS_WAIT: dict[int, tuple[Any, bool]] = {}
 
 
 def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
@@ -552,11 +576,30 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     (zh) or ``base 1 × dealer factor 1 × fan 2 = 2 from each of S, N`` (en)."""
     s = s or result.best
     rs = result.ruleset
+    # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
+    disc = result.table.discarder if not result.table.self_draw else None
+    # A settlement is shared by every hand with the same payment inputs (the engine's
+    # payment cache), and its lines depend on nothing else: remembered by the object.
+    key = (id(s.settlement), id(rs), lang, disc)
+    hit = _PAID.get(key)
+    if hit is not None and hit[0] is s.settlement and hit[1] is rs:
+        return list(hit[2])
+    lines = _payment_lines(rs, s, lang, disc)
+    if len(_PAID) >= 1024:
+        _PAID.clear()
+    _PAID[key] = (s.settlement, rs, tuple(lines))
+    return lines
+
+
+# (settlement, ruleset, lines) by (id of the settlement, id of the ruleset, language,
+# discarder); the objects are kept so that neither id can be reused while its entry lives
+_PAID: dict[tuple[int, int, str, str | None], tuple[Any, Ruleset, tuple[str, ...]]] = {}
+
+
+def _payment_lines(rs: Ruleset, s: Scored, lang: str, disc: str | None) -> list[str]:
     lab = labels(rs, lang)
     lab.setdefault("score", rs.label("score", lang))
     groups: dict[str, list[str]] = {}
-    # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
-    disc = result.table.discarder if not result.table.self_draw else None
     tag = rs.label("discarder", lang) if "discarder" in rs.labels else t("discarder", lang)
     shares = sorted(s.settlement.shares, key=lambda sh: sh.payer != disc)  # discarder first
     open_, close = ("（", "）") if lang == "zh" else (" (", ")")

@@ -139,7 +139,12 @@ def jsonl_text(data: Mapping[str, Any]) -> str:
     >>> jsonl_text({"line": 1, "name": "自摸"})
     '{"line": 1, "name": "自摸"}\\n'
     """
-    return json.dumps(data, ensure_ascii=False) + "\n"
+    return _ENCODE(data) + "\n"
+
+
+# json.dumps with an option builds a new encoder on every call; one made once writes the
+# same text (dumps(ensure_ascii=False) is this encoder's encode)
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:

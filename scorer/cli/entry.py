@@ -1,0 +1,137 @@
+"""The ``mjscore`` console entry point: what every run does before and after its command.
+
+:func:`main` sets up the streams, the garbage collector and SIGTERM, runs the command and
+turns every way a run can end into one line and an exit status. A well-formed
+``mjscore score`` line — the command a shell script starts once per hand — or ``waits``
+line is read by
+:func:`scorer.argv.parse` (the grammar typer's options are built from) and scored at
+once, without importing typer, the vendored click or the other commands: most of a cold
+start (docs/speed.md). Every other command line, ``--help`` and every line that
+:func:`~scorer.argv.parse` refuses go to the typer app (:mod:`.app`), which words the
+usage errors; tests/test_entry.py runs both paths on the same lines and compares them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import signal
+import sys
+import threading
+from typing import Any, NoReturn
+
+from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, fail, pipe_closed
+
+COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
+
+
+def main(argv: list[str] | None = None, fast: bool = True) -> None:
+    """Console entry point: run the app; every way a run can end is one line and an exit status.
+
+    Usage errors exit 2, Ctrl-C 130, SIGTERM 143, a closed stdout 141, a full disk 74
+    (``scorer.cli.output``). With ``fast`` (the default) a well-formed ``score`` line skips
+    typer; ``fast=False`` sends every line through typer (the tests compare the two).
+    Returns nothing: raises SystemExit.
+    """
+    from ..errors import Terminated
+
+    args = sys.argv[1:] if argv is None else argv
+    if sys.stdout is None:  # started with stdout closed (>&-): nothing can be shown
+        raise SystemExit(EXIT_PIPE)
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal or pipe that cannot show Chinese (LANG=C, PYTHONIOENCODING=ascii) gets
+        # \uXXXX escapes instead of a UnicodeEncodeError
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    # Never rescan what was loaded at start-up (the compiled rulesets, the modules), and
+    # collect the young generation less often than Python's 700 — but not much less: each
+    # hand leaves cycles behind (Envs and their readings), and 50,000 objects of them held
+    # a long batch 10 MB above a short one (36.7 against 25.9 MB; 10,000 keeps it at 27.9,
+    # as fast: tests/test_robust.py holds a long batch within 1.2x of a short one)
+    gc.freeze()
+    gc.set_threshold(10_000, 5, 5)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_term)
+    command = command_name(args)
+    try:
+        parsed = _fast(args) if fast else None
+        if parsed is not None:
+            _run(args[0], parsed)
+            rv = 0
+        else:
+            from .app import run
+
+            rv = run(args)
+        sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
+        if rv:
+            raise SystemExit(rv)
+    except BrokenPipeError:
+        pipe_closed()
+    except KeyboardInterrupt:
+        stopped(f"interrupted ({command})", EXIT_INTERRUPT)
+    except Terminated:
+        stopped(f"terminated ({command})", EXIT_TERM)
+    except OSError as e:
+        fail(e)
+    except SystemExit:
+        raise
+    except Exception as e:  # pragma: no cover - last line of defence
+        fail(e)
+
+
+def _fast(args: list[str]) -> Any:
+    """The parsed ``score`` or ``waits`` line (the two take the same flags), or None when
+    typer must read it (another command, --help, any mistake: typer words it)."""
+    if not args or args[0] not in ("score", "waits"):
+        return None
+    from ..argv import parse
+
+    try:
+        return parse(args[1:])
+    except Exception:  # a usage error or a bad value: typer reports it, as it always has
+        return None
+
+
+def _run(command: str, args: Any) -> None:
+    """Run a parsed ``score`` or ``waits``; its errors become one line and their exit status."""
+    if command == "score":
+        from .scorecmd import run
+    else:
+        from .waitscmd import run
+    try:
+        run(args)
+    except SystemExit:
+        raise
+    except Exception as e:  # every error becomes one line and an exit status
+        fail(e, args.as_json, args.lang)
+
+
+def _on_term(signum: int, frame: Any) -> None:
+    """SIGTERM: unwind like Ctrl-C (a batch stops its workers and says what it did), exit 143."""
+    from ..errors import Terminated
+
+    raise Terminated(signum)
+
+
+def command_name(args: list[str]) -> str:
+    """The command a run is of, for messages: ``mjscore batch`` (``mjscore`` if none).
+
+    >>> command_name(["score", "11m", "--rules", "mcr"]), command_name(["--help"])
+    ('mjscore score', 'mjscore')
+    """
+    first = next((a for a in args if not a.startswith("-")), "")
+    return f"mjscore {first}" if first in ("score", "waits", "rules", "batch", "round") else \
+        "mjscore"
+
+
+def stopped(message: str, status: int) -> NoReturn:
+    """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
+    # a second Ctrl-C while finishing must not leave a traceback instead of the status
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    with contextlib.suppress(Exception):
+        print(f"mjscore: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(status)
