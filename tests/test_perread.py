@@ -260,3 +260,21 @@ def test_remembered_tile_profiles_are_the_profile_of_the_tiles() -> None:
     assert again["suits"] == first["suits"] and again["max_number"] == 9
     assert again["__profile__"] is first["__profile__"]  # from the memo
     assert len(F._PROFILES) == len(F._COUNTS) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(winning_hands("xiamen"), min_size=1, max_size=4))
+def test_each_reading_counts_its_own_items(gs: list[GenHand]) -> None:
+    # readings meeting the same patterns with the same counts share their outcome; the
+    # items an `each` pattern counted (e.g. which pungs) are each reading's own
+    rs = load_ruleset("xiamen")
+    for g in gs * 2:  # the second time from the remembered outcomes
+        hand, *flags = shlex.split(g.line)
+        try:
+            r = score(hand, rs, _context(flags))
+        except MjscoreError:
+            continue
+        for s in r.candidates:
+            for h in [*s.hits, *s.replaced]:
+                if h.pattern.each is not None:
+                    assert h.items == tuple(h.pattern.each(s.env)), (g.line, h.pattern.id)

@@ -544,16 +544,39 @@ def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         found = _pattern_hits(rs, renv, fast, met)
     # Readings of one hand that meet the same patterns with the same values score alike
     # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
-    # (the items a pattern's `each` counted are part of it: the report names them)
-    sig = tuple([(p.index, v, n, items) for p, v, n, items in found])
+    # (the items a pattern's `each` counted are not: the reading's own are put in its hits)
+    sig = tuple([(p.index, v, n) for p, v, n, _ in found])
     reusable = rs.plan.reusable
     known = seen.get(sig) if reusable else None
     variants = _settled(known, pay_cache) if known is not None else None
+    if variants is not None and any(f[3] for f in found):
+        variants = _with_items(variants, found)
     if variants is None:
         variants = _variants(rs, table, renv, winner, pay_cache, found)
         if reusable:
             seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
     return variants
+
+
+def _with_items(variants: list[Variant], found: Found) -> list[Variant]:
+    """``variants`` remembered from a reading that met the same patterns with the same
+    values and counts, with the items of this reading's ``each`` patterns in their hits.
+
+    >>> from scorer import load_ruleset
+    >>> p = load_ruleset("xiamen").patterns[0]
+    >>> old = ([Hit(p, 1, 1, items=("111m",))], [], {}, 1, None, [])
+    >>> _with_items([old], [(p, 1, 1, ("999m",))])[0][0][0].items  # type: ignore[list-item]
+    ('999m',)
+    """
+    items = {p.index: its for p, _, _, its in found if its}
+    out: list[Variant] = []
+    for used, replaced, tallies, headline, settlement, also in variants:
+        out.append(([Hit(h.pattern, h.value, h.count, h.replaced_by, items[h.pattern.index])
+                     if h.pattern.index in items else h for h in used],
+                    [Hit(h.pattern, h.value, h.count, h.replaced_by, items[h.pattern.index])
+                     if h.pattern.index in items else h for h in replaced],
+                    tallies, headline, settlement, also))
+    return out
 
 
 def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | None,
