@@ -122,3 +122,21 @@ def test_the_batch_flags_are_split_once() -> None:
                     lambda c: st.lists(c) | st.dictionaries(st.text(), c), max_leaves=20))
 def test_a_json_line_is_what_json_dumps_writes(value: object) -> None:
     assert jsonl_text({"v": value}) == json.dumps({"v": value}, ensure_ascii=False) + "\n"
+
+
+def test_remembered_payment_lines_keep_no_hand_alive() -> None:
+    # each line's own settlement (a --base of its own: never the engine's cached one)
+    # reaches that hand's readings through its shares; the payment-lines memo held 1,024
+    # of them strongly: 500 MB for 1,000 lines of a four-wildcard hand
+    import gc
+
+    from scorer.batch import score_record
+    from scorer.rules.facts import Env
+
+    for i in range(40):
+        rec = score_record(f"PPPP111222333m4m --self-draw --base {1 + i} --piao {i % 4}",
+                           ["--rules", "hangzhou"])
+        assert rec["best"]["payment_chain"], rec  # the lines were rendered (and remembered)
+    del rec
+    gc.collect()
+    assert not [o for o in gc.get_objects() if type(o) is Env and "__reading__" in o]

@@ -22,6 +22,7 @@ The report is meant to be checked against the tiles on the table:
 from __future__ import annotations
 
 import re
+import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -582,18 +583,22 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     # payment cache), and its lines depend on nothing else: remembered by the object.
     key = (id(s.settlement), id(rs), lang, disc)
     hit = _PAID.get(key)
-    if hit is not None and hit[0] is s.settlement and hit[1] is rs:
+    if hit is not None and hit[0]() is s.settlement and hit[1] is rs:
         return list(hit[2])
     lines = _payment_lines(rs, s, lang, disc)
     if len(_PAID) >= 1024:
         _PAID.clear()
-    _PAID[key] = (s.settlement, rs, tuple(lines))
+    _PAID[key] = (weakref.ref(s.settlement), rs, tuple(lines))
     return lines
 
 
 # (settlement, ruleset, lines) by (id of the settlement, id of the ruleset, language,
-# discarder); the objects are kept so that neither id can be reused while its entry lives
-_PAID: dict[tuple[int, int, str, str | None], tuple[Any, Ruleset, tuple[str, ...]]] = {}
+# discarder). The settlement is held weakly: a hand's own settlement (not one the engine
+# caches) reaches the hand's readings through its shares, and 1,024 of them held 500 MB of
+# readings (tests/test_robust.py); once it is gone its entry never matches again, though
+# its id may be reused. The ruleset is kept, so its id is not reused while the entry lives.
+_PAID: dict[tuple[int, int, str, str | None],
+            tuple[weakref.ref[Any], Ruleset, tuple[str, ...]]] = {}
 
 
 def _payment_lines(rs: Ruleset, s: Scored, lang: str, disc: str | None) -> list[str]:
