@@ -507,6 +507,13 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     for p in procs:
         with contextlib.suppress(Exception):
             p.terminate()
+    # The chunks not yet taken sit in the pipe to the workers, written by the queue's
+    # feeder thread; with the workers gone a full pipe is never read, and exiting would
+    # wait for that thread forever (the pool's shutdown joins it): it is not waited for.
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        with contextlib.suppress(Exception):
+            call_queue.cancel_join_thread()
     with contextlib.suppress(Exception):
         pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
