@@ -504,9 +504,13 @@ def child_env(parent: Env, r: Reading, win_natural: int | None) -> Env:
     ``__win_natural__`` when the hand's winning tile is natural, made without the keyword
     arguments of ``Env()`` (the engine makes one per reading).
 
-    >>> e = child_env(Env(x=1), None, 5)  # type: ignore[arg-type]
-    >>> sorted(e), e["x"]  # the parent's names are read through, not copied
-    (['__reading__', '__win_natural__'], 1)
+    >>> from scorer.model.notation import parse_hand
+    >>> from scorer.search.readings import NO_WILD, interpret, readings
+    >>> h = parse_hand("123m456p789s234s99m")
+    >>> r = readings(interpret(h, NO_WILD), NO_WILD, ("standard",), 4, True)[0]
+    >>> e = child_env(Env(x=1), r, 5)
+    >>> sorted(e), e["x"], e["__reading__"] is r  # the parent's names read through
+    (['__reading__', '__win_natural__'], 1, True)
     """
     env = Env(parent)
     env["__reading__"] = r
