@@ -642,15 +642,15 @@ def _peak_of(tmp_path: Path, lines: list[str]) -> int:
 
 @pytest.mark.slow
 def test_a_batch_of_distinct_hands_stops_growing(tmp_path: Path) -> None:
-    # every line a new hand, so every cache fills: they are bounded at about what 1,000
-    # distinct hands fill (the decompositions at 2**16 entries held 134 MiB at 100,000
-    # lines). Measured 28 / 34 / 36 MiB at 1,000 / 10,000 / 100,000 lines: what grows past
-    # the first thousand lines is the caches' last entries and the allocator's
-    # fragmentation (tracemalloc: live data +1.1 MiB from 1,000 to 31,000 lines)
+    # every line a new hand, so every cache fills: the decompositions are bounded at about
+    # what 1,000 distinct hands fill (at 2**16 entries they held 134 MiB at 100,000 lines),
+    # the readings memo at 8,192 readings. Measured 29 / 37 / 39 MiB at 1,000 / 10,000 /
+    # 100,000 lines: past the first thousand lines grow the memo and the allocator's
+    # fragmentation, and by 10,000 lines it has stopped
     lines = _distinct_lines(30_000)
     small, mid, big = (_peak_of(tmp_path, lines[:n]) for n in (1_000, 10_000, 30_000))
     assert big < 1.1 * mid, (small, mid, big)
-    assert big < 1.35 * small, (small, mid, big)
+    assert big < 1.5 * small, (small, mid, big)
 
 
 # ----------------------------------------------------------------------------- CPU budget

@@ -118,8 +118,9 @@ def _chow_fills(i: int, s: int, has: Callable[[int], bool]) -> list[tuple[tuple[
 
 # How many results each cache keeps: the decompositions of whole hands (by their counts)
 # and the partial results per suit. About what a batch of 1,000 distinct hands fills, so a
-# longer batch holds no more: 100,000 distinct lines peaked at 36 MiB against 28 for 1,000
-# (at 2**16 entries: 134 MiB), as fast on a batch that repeats 1,000 hands (within noise).
+# longer batch holds little more: 100,000 distinct lines peaked at 39 MiB against 29 for
+# 1,000 (at 2**16 entries: 134 MiB). A batch that repeats its hands finds them in the
+# readings memo first (search/readings.py), which is what keeps a steady batch fast.
 HANDS = 1 << 10
 SUITS = 1 << 11
 

@@ -281,9 +281,9 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
 # The readings of recent hands (a batch meets the same hands again), by every argument of
 # readings(); only hands with few readings are kept (a thousand readings of a four-wildcard
 # hand would hold memory for a case that costs most elsewhere), MEMO_HELD readings in all
-# (under 1 MB). Emptied when full.
+# (about 3 MB). Emptied when full.
 _MEMO: dict[tuple[Any, ...], tuple[Reading, ...]] = {}
-MEMO_HELD = 1024
+MEMO_HELD = 8192
 MEMO_READINGS = 64  # hands with more readings are not remembered
 _held = [0]  # readings held by _MEMO
 
