@@ -137,7 +137,7 @@ class NotAWin(MjscoreError):
 
 
 class Terminated(BaseException):
-    """SIGTERM arrived (see :func:`scorer.cli.app.main`): unwind like Ctrl-C, exit 143.
+    """SIGTERM arrived (see :func:`scorer.cli.entry.main`): unwind like Ctrl-C, exit 143.
 
     A BaseException, like KeyboardInterrupt, so that no ``except Exception`` turns it into
     an error record; ``signal`` is the signal's number.

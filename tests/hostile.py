@@ -1,6 +1,6 @@
 """Helpers for the hostile-input tests: run the CLI in-process or as the installed command.
 
-``cli(argv)`` runs ``scorer.cli.app.main`` in this process and captures what it prints (fast:
+``cli(argv)`` runs ``scorer.cli.entry.main`` in this process and captures what it prints (fast:
 hundreds of cases in a second). ``run_limited(argv)`` runs the installed ``mjscore``
 (or ``python -m scorer``) in a child process under a CPU-time and address-space limit
 and reports the exit status, output, wall time, CPU time and peak memory.
@@ -19,7 +19,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from scorer.cli.app import main
+from scorer.cli.entry import main
 
 from .launch import launcher, usage
 

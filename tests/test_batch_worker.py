@@ -99,7 +99,7 @@ def test_one_chinese_score_loads_no_wcwidth_tabulate_or_code_generator() -> None
     import subprocess
     import sys
 
-    code = ("import sys\nfrom scorer.cli.app import main\nsys.argv = ['mjscore', 'score', "
+    code = ("import sys\nfrom scorer.cli.entry import main\nsys.argv = ['mjscore', 'score', "
             "'123m456p789s234sP9m', '--rules', 'hangzhou', '--self-draw']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('wcwidth', 'tabulate', 'scorer.lang.codegen') "

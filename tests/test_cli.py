@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cli.app import main
+from scorer.cli.entry import main
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -151,7 +151,7 @@ def test_a_row_added_to_the_table_reaches_everything(tmp_path: Path) -> None:
         assert scorer.__file__.startswith({str(ROOT)!r}), scorer.__file__
         from scorer.argv import parse
         from scorer.batch import score_record
-        from scorer.cli.app import main
+        from scorer.cli.entry import main
         hand = "234567s234567p55m --seat S"
         print("parsed", parse([*hand.split(), "--rules", "mcr", "--test-claim"]).context.test_claim)
         print("builtin", score_record(hand + " --from N --test-claim", ["--rules", "mcr"])

@@ -174,7 +174,7 @@ def test_schema_problems_have_a_line_and_no_crash(tmp_path: Path, subs, key: str
 def test_rules_check_reports_yaml_and_schema_problems_together(tmp_path: Path, capsys) -> None:
     # used to stop at the first YAML-level problem (a decimal number, a key given twice)
     # and say nothing of the rest of the file
-    from scorer.cli.app import main
+    from scorer.cli.entry import main
 
     f = tmp_path / "bad.yaml"
     f.write_text("id: bad\nname: 1.5\nhand_size: 15\npatterns:\n  - id: a\n    when: x\n"
@@ -324,7 +324,7 @@ def test_usage_error_with_json_prints_the_json_error(capsys) -> None:
     # `score HAND --json --bogus` printed nothing on stdout: a script reading JSON got nothing
     import json
 
-    from scorer.cli.app import main
+    from scorer.cli.entry import main
 
     with pytest.raises(SystemExit) as info:
         main(["score", "123m456p789s234s55s", "--rules", "hangzhou", "--json", "--bogus"])

@@ -383,7 +383,7 @@ def test_control_characters_from_a_file_reach_no_output_raw(tmp_path: Path) -> N
 def test_ctrl_c_exits_130_with_one_line(command: str, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     # typer turns Ctrl-C into a returned 130, which main dropped (exit 0)
-    from scorer.cli import app, rulescmd, waitscmd
+    from scorer.cli import entry, rulescmd, waitscmd
     from scorer.engine import scoring
 
     def interrupted(*a: object, **k: object) -> None:
@@ -396,7 +396,7 @@ def test_ctrl_c_exits_130_with_one_line(command: str, monkeypatch: pytest.Monkey
             "waits": ["waits", "123m456p789s234sP", "--rules", "hangzhou", "--self-draw"],
             "rules": ["rules", "check", "x.yaml"]}[command]
     with pytest.raises(SystemExit) as e:
-        app.main(args)
+        entry.main(args)
     assert e.value.code == 130
     assert capsys.readouterr().err == f"mjscore: interrupted (mjscore {command})\n"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cli.app import main
+from scorer.cli.entry import main
 from scorer.rules.load import builtin_path, compile_ruleset, list_builtin, load_ruleset
 from scorer.rules.model import Ruleset
 from scorer.views.rulesview import facts_markdown, markdown, yaml_text

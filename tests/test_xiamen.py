@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cli.app import main
+from scorer.cli.entry import main
 from scorer.engine.scoring import Result
 from scorer.errors import HandError, NotAWin, RulesetError
 from scorer.model.notation import parse_tiles

@@ -1,7 +1,9 @@
 """The ``mjscore`` command: thin typer commands over the library.
 
-``score`` is here; ``rules`` and ``batch`` are in :mod:`.rulescmd` and :mod:`.batchcmd`,
-writing and exit statuses in :mod:`.output`. The options of ``score`` are built from the
+Each command's body is in its own module (:mod:`.scorecmd`, :mod:`.rulescmd`,
+:mod:`.batchcmd`, …), writing and exit statuses in :mod:`.output`; the console entry point
+is :func:`scorer.cli.entry.main`, which runs a well-formed ``score`` line without this
+module. The options of ``score`` are built from the
 flag table (:data:`scorer.argv.OPTIONS`), the same rows the batch line parser reads, so
 a flag added to the table appears here, in ``--help`` and in batch lines at once.
 """
@@ -18,10 +20,8 @@ from ..argv import context_from_params as context_from_params  # re-exported (ol
 from ..argv import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, waitscmd
-from .entry import COMMANDS, command_name, stopped
-from .entry import main as main  # the console entry point (pyproject.toml), re-exported
+from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, stopped, usage_error
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
-from .output import EXIT_INTERRUPT, fail, usage_error
 
 app = typer.Typer(
     name="mjscore",

@@ -13,16 +13,13 @@ usage errors; tests/test_entry.py runs both paths on the same lines and compares
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import signal
 import sys
 import threading
-from typing import Any, NoReturn
+from typing import Any
 
-from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, fail, pipe_closed
-
-COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
+from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, command_name, fail, pipe_closed, stopped
 
 
 def main(argv: list[str] | None = None, fast: bool = True) -> None:
@@ -112,26 +109,3 @@ def _on_term(signum: int, frame: Any) -> None:
     from ..errors import Terminated
 
     raise Terminated(signum)
-
-
-def command_name(args: list[str]) -> str:
-    """The command a run is of, for messages: ``mjscore batch`` (``mjscore`` if none).
-
-    >>> command_name(["score", "11m", "--rules", "mcr"]), command_name(["--help"])
-    ('mjscore score', 'mjscore')
-    """
-    first = next((a for a in args if not a.startswith("-")), "")
-    return f"mjscore {first}" if first in ("score", "waits", "rules", "batch", "round") else \
-        "mjscore"
-
-
-def stopped(message: str, status: int) -> NoReturn:
-    """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
-    # a second Ctrl-C while finishing must not leave a traceback instead of the status
-    with contextlib.suppress(ValueError, OSError):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(Exception):
-        sys.stdout.flush()
-    with contextlib.suppress(Exception):
-        print(f"mjscore: {message}", file=sys.stderr, flush=True)
-    raise SystemExit(status)

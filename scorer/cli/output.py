@@ -22,6 +22,7 @@ import contextlib
 import errno
 import json
 import os
+import signal
 import sys
 from typing import NoReturn
 
@@ -30,6 +31,8 @@ EXIT_IOERR = 74  # sysexits.h EX_IOERR
 EXIT_INTERRUPT = 130  # 128 + SIGINT, as a shell reports a process killed by Ctrl-C
 EXIT_PIPE = 141  # 128 + SIGPIPE
 EXIT_TERM = 143  # 128 + SIGTERM
+
+COMMANDS = ("score", "waits", "rules", "batch", "round", "serve")
 
 # errors of writing, not of what was asked: the disk is full, the device failed
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EROFS})
@@ -124,3 +127,26 @@ def pipe_closed() -> NoReturn:
     with contextlib.suppress(OSError, ValueError, AttributeError):  # (no real stdout in tests)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     raise SystemExit(EXIT_PIPE)
+
+
+def command_name(args: list[str]) -> str:
+    """The command a run is of, for messages: ``mjscore batch`` (``mjscore`` if none).
+
+    >>> command_name(["score", "11m", "--rules", "mcr"]), command_name(["--help"])
+    ('mjscore score', 'mjscore')
+    """
+    first = next((a for a in args if not a.startswith("-")), "")
+    return f"mjscore {first}" if first in ("score", "waits", "rules", "batch", "round") else \
+        "mjscore"
+
+
+def stopped(message: str, status: int) -> NoReturn:
+    """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
+    # a second Ctrl-C while finishing must not leave a traceback instead of the status
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    with contextlib.suppress(Exception):
+        print(f"mjscore: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(status)
