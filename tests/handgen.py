@@ -217,6 +217,14 @@ class GenHand:
         p = parse_score_args([self.text, "--rules", self.rules, *self.setup.flags, *self.flags])
         return score(str(p["hand"]), self.setup.ruleset, context_from_params(p))
 
+    def won(self) -> Result | None:
+        """The hand's result, or None when the ruleset refuses it (a minimum, a rule of
+        the win): the hands a test of results takes."""
+        try:
+            return self.score()
+        except MjscoreError:
+            return None
+
     def with_physical(self, tiles: tuple[int, ...]) -> GenHand:
         """The same hand with every physical tile replaced (same written order)."""
         out, k = [], 0

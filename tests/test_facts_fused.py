@@ -68,11 +68,8 @@ def test_every_profile_fact_is_fused() -> None:
 
 
 def reading_envs(g: GenHand) -> list[Env]:
-    try:
-        result = g.score()
-    except MjscoreError:
-        return []
-    return [s.env for s in result.candidates]
+    result = g.won()
+    return [] if result is None else [s.env for s in result.candidates]
 
 
 def fresh_env(renv: Env) -> Env:
