@@ -60,6 +60,7 @@ from . import budget
 from .compile import Compiled
 from .functions import CONDITION, FUNCTIONS, NUMBERS, TILE_NAME
 from .ops import BINOPS, METERED_BINOPS
+from .runtime import checked_index, optional_attr, per_item, ticked
 
 __all__ = ["CodegenError", "Emitter", "check_source"]
 
@@ -86,34 +87,6 @@ _SIMPLE = re.compile(r"(_v[0-9]+|env\['[A-Za-z_][A-Za-z_0-9]*'\])\Z")
 _LOCAL = re.compile(r"_[a-z]+[0-9]*\Z")  # the names the emitter and its callers assign
 
 
-def _index(seq: Any, i: Any) -> Any:
-    """``seq[i]`` with the closures' range check (their message comes from a re-run)."""
-    if not -len(seq) <= i < len(seq):
-        raise IndexError(i)
-    return seq[i]
-
-
-def _ticked(items: Any, weight: int) -> Any:
-    """Charge a loop's items to the budget in force before it runs; return the items."""
-    b = budget.current()
-    if b is not None:
-        b.tick(len(items) * weight)
-    return items
-
-
-def _per_item(impl: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """A list function that charges one tick per item it reads (as the metered closure)."""
-    def fn(items: Any) -> Any:
-        budget.tick(len(items))
-        return impl(items)
-    return fn
-
-
-def _maybe(get: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """An attribute of an optional value: none stays none."""
-    return lambda v: None if v is None else get(v)
-
-
 class Emitter:
     """Writes expressions as Python source and compiles functions made of them.
 
@@ -135,6 +108,9 @@ class Emitter:
         self._keep: list[Any] = []  # objects named by id: kept alive while named
         self._loops = 0  # loop variables written so far (_v0, _v1, ...)
         self._wrapped: dict[tuple[str, int], str] = {}
+        # helper name -> (kind, fn) of each helper made by wrapped(): how to make it again
+        # (WRAPPERS[kind](fn)) in another process, for the cache of built rulesets
+        self.made: dict[str, tuple[str, Callable[[Any], Any]]] = {}
 
     def loop_variable(self) -> str:
         """Return a new local name for a loop variable (``_v0``, ``_v1``, ...)."""
@@ -150,6 +126,7 @@ class Emitter:
         if name is None:
             self._keep.append(fn)
             name = self._wrapped[key] = self.helper(make(fn))
+            self.made[name] = (kind, fn)
         return name
 
     # -- helpers and constants -----------------------------------------------------
@@ -311,7 +288,7 @@ class _Writer:
     def v_Subscript(self, node: ast.Subscript, local: dict[str, str], depth: int) -> str:
         seq = self.visit(node.value, local, depth)
         i = self.visit(node.slice, local, depth)
-        return f"{self.em.helper(_index)}({seq}, {i})"
+        return f"{self.em.helper(checked_index)}({seq}, {i})"
 
     def v_Attribute(self, node: ast.Attribute, local: dict[str, str], depth: int) -> str:
         hit = self.c.attr_at.get(id(node))
@@ -325,7 +302,7 @@ class _Writer:
         if optional:
             if template is not None and _SIMPLE.match(v):  # read twice: a name or a key
                 return f"(None if {v} is None else ({template.replace('{}', v)}))"
-            return f"{self.em.wrapped('maybe', attr.fn, _maybe)}({v})"
+            return f"{self.em.wrapped('maybe', attr.fn, optional_attr)}({v})"
         if template is not None:
             return "(" + template.replace("{}", f"({v})") + ")"
         return f"{self.em.helper(attr.fn)}({v})"
@@ -354,7 +331,7 @@ class _Writer:
                 raise CodegenError(f"loop variable '{var}'")
             it = self.visit(gen.iter, inner, depth)
             if self.metered:
-                it = f"{self.em.helper(_ticked)}({it}, {weight})"
+                it = f"{self.em.helper(ticked)}({it}, {weight})"
             name = self.em.loop_variable()
             inner[var] = name
             parts.append(f"for {name} in {it}")
@@ -381,7 +358,7 @@ class _Writer:
         if impl is None:
             raise CodegenError(f"{row.name}() has no implementation")
         if self.metered and row.per_item and not (row.args == NUMBERS and len(args) != 1):
-            return f"{self.em.wrapped('per_item', impl, _per_item)}({', '.join(args)})"
+            return f"{self.em.wrapped('per_item', impl, per_item)}({', '.join(args)})"
         return f"{self.em.helper(impl)}({', '.join(args)})"
 
 
