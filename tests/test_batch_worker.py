@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -92,9 +93,11 @@ def testknown_widths_are_wcwidths() -> None:
     assert i18n.known_width("a\u0301") is None  # a combining accent: wcwidth counts 0
 
 
-def test_one_chinese_score_loads_no_wcwidth_tabulate_or_code_generator() -> None:
-    # each is cold-start time a single `mjscore score` does not need (codegen: 6 ms; it
-    # runs only once a ruleset has scored 512 readings)
+def test_one_chinese_score_loads_no_wcwidth_tabulate_or_code_generator(tmp_path: Path) -> None:
+    # each is cold-start time a single `mjscore score` does not need (codegen runs once a
+    # ruleset has scored 512 readings, and when a start writes the ruleset's built entry:
+    # the second start, which reads that entry, must not load it)
+    import os
     import subprocess
     import sys
 
@@ -103,6 +106,11 @@ def test_one_chinese_score_loads_no_wcwidth_tabulate_or_code_generator() -> None
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('wcwidth', 'tabulate', 'scorer.lang.codegen') "
             "if m in sys.modules))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env=env).stdout
+    assert "wcwidth" not in first and "tabulate" not in first.splitlines()[-1], first
+    assert list(tmp_path.glob("mjscore/*.built")), "the first start wrote no built entry"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, env=env).stdout
     assert out.strip().splitlines()[-1] == "[]", out

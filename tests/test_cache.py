@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import scorer
-from scorer.rules import cache
+from scorer.rules import built, cache
 from scorer.rules.files import builtin_path, list_builtin
 from scorer.rules.inherit import read_merged
 from scorer.rules.load import compile_ruleset, load_ruleset
@@ -25,9 +25,14 @@ from scorer.rules.yamlsafe import YList, YMap
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty cache home of this test's own; returns the cache directory (not created)."""
+    """An empty cache home of this test's own; returns the cache directory (not created).
+
+    The built entries (scorer.rules.built, tests/test_built.py) are written but never
+    read here, so that every load goes through the document entries this file tests.
+    """
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("MJSCORE_NO_CACHE", raising=False)
+    monkeypatch.setattr(built, "get", lambda file, text: None)
     return tmp_path / "xdg" / "mjscore"
 
 
@@ -174,7 +179,7 @@ def test_a_damaged_entry_is_ignored_and_rewritten(home: Path, how: str) -> None:
     elif how == "node":  # a form the decoder does not know, its checksum made to match
         def node(d: dict[str, Any]) -> None:
             d["data"] = {"__reduce__": "os.system", "args": ["echo hacked"]}
-            d["digest"] = cache._digest(json.dumps(d["data"]).encode())
+            d["digest"] = cache.digest(json.dumps(d["data"]).encode())
         tamper(entry, node)
     elif how == "deep":  # nested beyond the JSON reader's recursion limit
         entry.write_text('{"format": 1, "data": ' + "[" * 100_000 + "]" * 100_000 + "}")
@@ -288,7 +293,7 @@ def test_clear_cache(home: Path) -> None:
     assert len(entries(home)) == 2
     out = mjscore("rules", "--clear-cache", env={"XDG_CACHE_HOME": str(home.parent)})
     assert out.returncode == 0 and out.stdout.startswith("removed 2 cached rulesets")
-    assert entries(home) == [] and home.is_dir()
+    assert entries(home) == [] and list(home.glob("*.built")) == [] and home.is_dir()
     bad = mjscore("rules", "mcr", "--clear-cache", env={"XDG_CACHE_HOME": str(home.parent)})
     assert bad.returncode == 2 and "--clear-cache takes nothing else" in bad.stderr
 

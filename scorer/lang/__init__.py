@@ -18,7 +18,7 @@ Everything a caller needs is importable from here:
 
 from . import budget
 from .budget import Budget, check, limited, tick
-from .compile import Attr, Compiled, Scope, compile_expr
+from .compile import Attr, Compiled, Prebuilt, Scope, compile_expr, prebuilt
 from .cost import MAX_COST
 from .errors import EvalError, ExprError
 from .functions import FUNCTIONS, Function
@@ -60,6 +60,7 @@ __all__ = [
                     "EvalError",
                     "ExprError",
                     "Function",
+                    "Prebuilt",
                     "Scope",
                     "Type",
                     "as_type",
@@ -75,6 +76,7 @@ __all__ = [
                     "list_of",
                     "maybe",
                     "parse_type",
+                    "prebuilt",
                     "render",
                     "safe_floordiv",
                     "safe_mod",

@@ -172,6 +172,86 @@ class Compiled:
         return int(v)
 
 
+class _Closures:
+    """How a prebuilt expression's closures are compiled when first asked for (once for
+    all its copies): its text and scope, and the cost it was checked to have."""
+
+    __slots__ = ("cost", "full", "metered", "scope", "src")
+
+    def __init__(self, src: str, scope: Scope, metered: bool, cost: int) -> None:
+        self.src, self.scope, self.metered, self.cost = src, scope, metered, cost
+        self.full: Compiled | None = None
+
+    def get(self) -> Compiled:
+        if self.full is None:
+            self.full = compile_expr(self.src, self.scope, metered=self.metered,
+                                     known_cost=self.cost)
+        return self.full
+
+
+# what a Prebuilt does not hold until asked for: the closure tree and what the code
+# generator and render() read beside it
+_LAZY = frozenset({"tree", "node_fns", "consts", "attr_at", "loop_weight"})
+
+
+class Prebuilt(Compiled):
+    """A compiled expression whose evaluator was generated from its tree by an earlier
+    run (the cache of built rulesets, :mod:`scorer.rules.built`), made by
+    :func:`prebuilt`. Its type, names and cost are known; its closure tree (``tree``,
+    ``node_fns``, ... for ``render()``, error wording and the generated pattern loop) is
+    compiled from its text the first time one of them is read.
+
+    Its ``fn`` runs the generated code and, if that raises anything, the closures: a
+    failure is the closures' own, worded as they word it.
+    """
+
+    def __getattr__(self, name: str) -> Any:  # only for what the instance does not hold
+        if name in _LAZY:
+            full = self.__dict__["_closures"].get()
+            value = getattr(full, name)
+            self.__dict__[name] = value
+            return value
+        raise AttributeError(name)
+
+    def copy(self, where: str) -> Prebuilt:
+        """Return a copy with its own ``where`` (sharing the closures, once compiled)."""
+        out = Prebuilt.__new__(Prebuilt)
+        out.__dict__.update(self.__dict__)
+        out.__dict__["where"] = where
+        return out
+
+
+def _guarded(gen: Fn, closures: _Closures) -> Fn:
+    """``gen``, or on any exception the closures (their value, or their exact error)."""
+    def fn(env: Any) -> Any:
+        try:
+            return gen(env)
+        except Exception:
+            return closures.get().fn(env)
+    return fn
+
+
+def prebuilt(src: str, scope: Scope, gen: Fn, *, metered: bool, cost: int, typ: Type,
+             names: frozenset[str], const: bool, attrs: frozenset[tuple[Type, str]],
+             compares: frozenset[Type], weight: int, where: str = "") -> Prebuilt:
+    """An expression that compiled before, with ``gen`` (its generated evaluator, ticks
+    included) as its function and what compiling it found; nothing is compiled now.
+
+    >>> c = compile_expr("n + 1", Scope({"n": "int"}))
+    >>> p = prebuilt(c.src, Scope({"n": "int"}), lambda env: env["n"] + 1, metered=True,
+    ...              cost=c.cost, typ=c.type, names=c.names, const=c.const, attrs=c.attrs,
+    ...              compares=c.compares, weight=c.weight)
+    >>> p({"n": 2}), type(p.tree).__name__
+    (3, 'BinOp')
+    """
+    closures = _Closures(src, scope, metered, cost)
+    out = Prebuilt.__new__(Prebuilt)
+    out.__dict__.update(src=src, fn=_guarded(gen, closures), type=typ, names=names,
+                        const=const, attrs=attrs, compares=compares, cost=cost, where=where,
+                        weight=weight, metered=metered, _closures=closures)
+    return out
+
+
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
@@ -239,7 +319,8 @@ def _offset_to_char(src: str, col: int) -> int:
     return len(src.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
 
 
-def compile_expr(src: Any, scope: Scope, *, metered: bool = True) -> Compiled:
+def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
+                 known_cost: int | None = None) -> Compiled:
     """Check and compile one expression; raise :class:`ExprError` with a column on failure.
 
     >>> c = compile_expr("2 ** (1 + luxury)", Scope({"luxury": "int"}))
@@ -249,6 +330,11 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True) -> Compiled:
     With ``metered`` (the default) the closures count their work against the CPU
     budget in force (:func:`scorer.lang.budget.limited`); trusted expressions are
     compiled with ``metered=False`` and pay nothing.
+
+    ``known_cost`` is for an expression that already passed, with this same code and
+    scope: its size and cost bound are not worked out again (a third of the time), and
+    ``known_cost`` is its cost. The rules layer gives it only for an entry of its own
+    cache of built rulesets (:mod:`scorer.rules.built`), never for text a user wrote.
     """
     if isinstance(src, bool):
         src = "True" if src else "False"
@@ -271,11 +357,12 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True) -> Compiled:
         raise ExprError(f"syntax error: {e.msg}{where}", col) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expression is nested too deeply") from None
-    _check_size(tree)
+    if known_cost is None:
+        _check_size(tree)
     comp = _Compiler(text, scope, lead, metered)
     fn, typ = comp.visit(tree.body)
     const = comp.is_const(tree.body)
-    cost = Cost(comp.types, comp.consts).cost(tree.body)
+    cost = Cost(comp.types, comp.consts).cost(tree.body) if known_cost is None else known_cost
     if cost > MAX_COST:
         raise ExprError(f"this expression may take up to {cost:,} steps to evaluate (its loops "
                         f"multiply); the limit is {MAX_COST:,}", lead)

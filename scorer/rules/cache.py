@@ -61,7 +61,7 @@ def directory() -> Path:
     return root / "mjscore"
 
 
-def _safe_dir(create: bool) -> Path | None:
+def safe_dir(create: bool) -> Path | None:
     """The cache directory if it is ours and private (made 0700 when ``create``), else None."""
     d = directory()
     try:
@@ -76,7 +76,12 @@ def _safe_dir(create: bool) -> Path | None:
     return d
 
 
-def _version() -> str:
+def version() -> str:
+    """mjscore's version, as entries are keyed by it (``'unknown'`` before it is set).
+
+    >>> version() != ""
+    True
+    """
     # The package's version, read at call time: scorer/__init__.py sets it after its
     # imports, and the rules layer may not import the package top (tests/test_layers.py).
     return str(getattr(sys.modules.get("scorer"), "__version__", "unknown"))
@@ -92,7 +97,12 @@ def _hasher() -> Any:
     return _blake2b(digest_size=32)
 
 
-def _digest(data: bytes) -> str:
+def digest(data: bytes) -> str:
+    """The BLAKE2b hash (32 bytes, as hex) of ``data``: how entries name and check things.
+
+    >>> len(digest(b"mjscore"))
+    64
+    """
     h = _hasher()
     h.update(data)
     return str(h.hexdigest())
@@ -114,23 +124,23 @@ def _readers_digest() -> str:
     return str(h.hexdigest())
 
 
-def _key(file: str, text: str) -> str:
+def entry_key(file: str, text: str) -> str:
     """The entry's name: a hash of the version, the reading modules, the resolved top file
     and its text."""
     h = _hasher()
-    for part in (f"mjscore {_version()} format {FORMAT} {_readers_digest()}",
+    for part in (f"mjscore {version()} format {FORMAT} {_readers_digest()}",
                  str(Path(file).resolve()), text):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return str(h.hexdigest())
 
 
-def _file_hashes(chain: list[str]) -> list[list[str]] | None:
+def file_hashes(chain: list[str]) -> list[list[str]] | None:
     """``[[path, digest], ...]`` of the chain's files as they are now; None if one is unreadable."""
     out = []
     for p in chain:
         try:
-            out.append([p, _digest(Path(p).read_bytes())])
+            out.append([p, digest(Path(p).read_bytes())])
         except OSError:
             return None
     return out
@@ -144,35 +154,22 @@ def get(file: str, text: str) -> tuple[YMap, list[str]] | None:
     """
     if not enabled():
         return None
-    d = _safe_dir(create=False)
+    d = safe_dir(create=False)
     if d is None:
         return None
-    path = d / (_key(file, text) + _SUFFIX)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    raw = read_private(d / (entry_key(file, text) + _SUFFIX))
+    if raw is None:
         return None
-    try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()
-                or st.st_mode & 0o022 or st.st_size > MAX_ENTRY_BYTES):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            raw = f.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     try:
         entry = json.loads(raw)
         if (not isinstance(entry, dict) or entry.get("format") != FORMAT
-                or entry.get("version") != _version()
-                or entry.get("digest") != _digest(json.dumps(entry.get("data")).encode())):
+                or entry.get("version") != version()
+                or entry.get("digest") != digest(json.dumps(entry.get("data")).encode())):
             return None
         chain = entry["chain"]
         if not isinstance(chain, list) or not chain or chain[0][0] != ident(file):
             return None
-        if _file_hashes([p for p, _ in chain]) != chain:
+        if file_hashes([p for p, _ in chain]) != chain:
             return None  # a file of the chain changed (or is gone): read it again
         data = decode(entry["data"])
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
@@ -190,25 +187,59 @@ def put(file: str, text: str, data: YMap, chain: list[str]) -> None:
     """
     if not enabled() or not chain or chain[0] != ident(file):
         return
-    hashes = _file_hashes(chain)
+    hashes = file_hashes(chain)
     try:
         payload = encode(data)
     except (TypeError, ValueError):
         return
-    d = _safe_dir(create=True)
+    d = safe_dir(create=True)
     if d is None or hashes is None:
         return
-    entry = {"format": FORMAT, "version": _version(), "chain": hashes, "data": payload,
-             "digest": _digest(json.dumps(payload).encode())}
+    entry = {"format": FORMAT, "version": version(), "chain": hashes, "data": payload,
+             "digest": digest(json.dumps(payload).encode())}
+    write_private(d, entry_key(file, text) + _SUFFIX,
+                  json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+
+
+def read_private(path: Path, limit: int | None = None) -> bytes | None:
+    """The bytes of the entry ``path`` if it is a regular file of this user's that nobody
+    else may write and at most ``limit`` bytes long (:data:`MAX_ENTRY_BYTES` if not
+    given); None otherwise or if unreadable.
+
+    Symbolic links are not followed (``O_NOFOLLOW``), and the checks are made on the
+    file opened, not on its name, so it cannot be swapped in between.
+    """
+    if limit is None:
+        limit = MAX_ENTRY_BYTES
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()
+                or st.st_mode & 0o022 or st.st_size > limit):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return raw if len(raw) <= limit else None
+
+
+def write_private(d: Path, name: str, data: bytes) -> None:
+    """Write the entry ``d / name`` atomically (readers see all of it or none), then prune
+    the oldest entries; return None, never raise (a full disk costs only the cache)."""
     import tempfile  # only when writing: not at start-up
 
     tmp = None
     try:
-        with tempfile.NamedTemporaryFile("w", dir=d, suffix=".tmp", delete=False,
-                                         encoding="utf-8") as f:
+        with tempfile.NamedTemporaryFile("wb", dir=d, suffix=".tmp", delete=False) as f:
             tmp = f.name
-            json.dump(entry, f, ensure_ascii=False)
-        os.replace(tmp, d / (_key(file, text) + _SUFFIX))  # atomic: readers see all or none
+            f.write(data)
+        os.replace(tmp, d / name)
         tmp = None
         _prune(d)
     except OSError:
@@ -219,34 +250,42 @@ def put(file: str, text: str, data: YMap, chain: list[str]) -> None:
                 os.unlink(tmp)
 
 
+# every kind of entry: merged documents here, built rulesets (scorer.rules.built)
+ENTRY_SUFFIXES = (_SUFFIX, ".built")
+
+
 def _prune(d: Path) -> None:
-    """Remove the least recently written entries beyond :data:`MAX_ENTRIES`; return None."""
-    try:
-        found = [(e.stat().st_mtime_ns, e) for e in d.glob("*" + _SUFFIX)]
-    except OSError:
-        return
-    if len(found) > MAX_ENTRIES:
-        for _, e in sorted(found)[: len(found) - MAX_ENTRIES]:
-            with contextlib.suppress(OSError):
-                e.unlink()
+    """Remove the least recently written entries beyond :data:`MAX_ENTRIES` of each kind;
+    return None."""
+    for suffix in ENTRY_SUFFIXES:
+        try:
+            found = [(e.stat().st_mtime_ns, e) for e in d.glob("*" + suffix)]
+        except OSError:
+            return
+        if len(found) > MAX_ENTRIES:
+            for _, e in sorted(found)[: len(found) - MAX_ENTRIES]:
+                with contextlib.suppress(OSError):
+                    e.unlink()
 
 
 def clear() -> int:
-    """Remove every entry of the cache; return how many were removed.
+    """Remove every entry of the cache; return how many rulesets they were for (a
+    ruleset's merged document and its built form count as one).
 
-    Only entries (``*.json``, ``*.tmp``) of a directory that passes the ownership check
-    are removed; the directory itself stays.
+    Only entries (``*.json``, ``*.built``, ``*.tmp``) of a directory that passes the
+    ownership check are removed; the directory itself stays.
     """
-    d = _safe_dir(create=False)
+    d = safe_dir(create=False)
     if d is None:
         return 0
-    n = 0
+    keys = set()
     for p in d.iterdir():
-        if p.suffix in (_SUFFIX, ".tmp") and not p.is_symlink():
+        if p.suffix in (*ENTRY_SUFFIXES, ".tmp") and not p.is_symlink():
             with contextlib.suppress(OSError):
                 p.unlink()
-                n += 1
-    return n
+                if p.suffix != ".tmp":
+                    keys.add(p.name[:64])  # the key both entries of a ruleset begin with
+    return len(keys)
 
 
 # -- plain-data form of YMap / YList with their marks -------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Problem, RulesetError
-from . import cache
+from . import built, cache
 from .files import (
     LoadCache,
     builtin_path,
@@ -25,7 +25,6 @@ from .files import (
     stamp,
 )
 from .model import Ruleset
-from .schema import Compiler
 
 __all__ = ["builtin_path", "compile_ruleset", "is_path", "list_builtin", "load_ruleset",
            "locate"]
@@ -67,6 +66,13 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     >>> compile_ruleset("extends: hangzhou\\nid: mine\\n", "mine.yaml").chain
     ('mine.yaml', 'hangzhou.yaml')
     """
+    done = built.get(file, text)  # the built ruleset of an earlier run (scorer.rules.built)
+    if done is not None:
+        for line in done[1]:
+            print(f"mjscore: {line}", file=sys.stderr)
+        return done[0]
+    from .schema import Compiler  # not needed at all when the ruleset was built before
+
     found: list[Problem] = []
     trusted = is_builtin(file)
     hit = cache.get(file, text)  # the merged document of an earlier run (scorer.rules.cache)
@@ -96,5 +102,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
         cache.put(file, text, data, chain)
     for note in c.notices:  # an old spelling that still works: say once where and what
         print(f"mjscore: {note}", file=sys.stderr)
-    return replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
-                   data=data, trusted=trusted)
+    out = replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
+                  data=data, trusted=trusted)
+    built.put(file, text, out, [str(n) for n in c.notices], c.scopes)
+    return out

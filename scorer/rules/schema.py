@@ -172,6 +172,9 @@ class Compiler:
         # times (a YAML alias, a parent's condition) is compiled once per scope; the text
         # compiled in all is held to MAX_EXPR_TEXT characters.
         self._compiled: dict[tuple[str, int], tuple[Scope, Compiled | ExprError]] = {}
+        # the scope of each expression compiled, by id(its closure): what the cache of
+        # built rulesets (scorer.rules.built) compiles it in again
+        self.scopes: dict[int, Scope] = {}
         self.expr_text = 0
         # True for a document from the ruleset cache: its house_examples' YAML was read
         # when it was cached, and reading it again would import PyYAML at every start-up
@@ -350,6 +353,8 @@ class Compiler:
             except ExprError as e:
                 result = e
             hit = self._compiled[key] = (scope, result)
+            if isinstance(result, Compiled):
+                self.scopes[id(result.fn)] = scope
         if isinstance(hit[1], ExprError):
             raise hit[1]
         return replace(hit[1])
@@ -954,6 +959,7 @@ class Compiler:
         except ExprError as e:  # pragma: no cover - every part was checked above
             self.problem(raw.mark, path, e.message)
             return None
+        self.scopes[id(c.fn)] = scope
         mk = raw.mark
         c.where = f"{mk.file}:{mk.line} {path}" if mk is not None else f"{self.file} {path}"
         return c
