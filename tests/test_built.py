@@ -34,6 +34,7 @@ from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset
 from scorer.rules.model import Ruleset
 from scorer.views.report import human, to_json
+from scorer.views.rulesview import markdown, show_text, with_options, yaml_text
 
 from .handgen import ruleset_ids, winning_hands
 
@@ -325,3 +326,20 @@ def test_a_start_from_an_entry_prints_the_same_and_skips_the_schema(tmp_path: Pa
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          env={**os.environ, **env}, timeout=60)
     assert run.stdout.strip() == "[]", run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("path", RULESET_FILES, ids=lambda p: p.stem)
+def test_rules_views_read_the_same_from_an_entry(home: Path, path: Path) -> None:
+    # an entry holds no merged document: --yaml reads it again (rules.load.document)
+    fresh = build(path)
+    again = read_back(path)
+    assert again is not None and again.data is None and fresh.data is not None
+    for resolved in (False, True):
+        assert yaml_text(again, resolved) == yaml_text(fresh, resolved)
+    assert show_text(again) == show_text(fresh)
+    assert markdown(again) == markdown(fresh)
+    if fresh.options:
+        name, spec = next(iter(fresh.options.items()))
+        pairs = ((name, str(spec.default)),)
+        assert yaml_text(with_options(again, pairs), True) == \
+            yaml_text(with_options(fresh, pairs), True)

@@ -260,8 +260,10 @@ def put(file: str, text: str, rs: Ruleset, notices: list[str],
     hashes = cache.file_hashes(list(rs.sources))
     if hashes is None:
         return
-    if "plan" in rs.__dict__:  # a plan holds functions; a copy builds its own
-        rs = replace(rs)
+    # without the merged document (a third of the entry: rules.load.document reads it
+    # again when `rules --yaml` asks) and without a plan (it holds functions; a copy
+    # builds its own)
+    rs = replace(rs, data=None)
     buf = io.BytesIO()
     try:
         _Pickler(buf, scopes).dump(rs)

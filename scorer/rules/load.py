@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import Problem, RulesetError
 from . import built, cache
@@ -26,8 +27,8 @@ from .files import (
 )
 from .model import Ruleset
 
-__all__ = ["builtin_path", "compile_ruleset", "is_path", "list_builtin", "load_ruleset",
-           "locate"]
+__all__ = ["builtin_path", "compile_ruleset", "document", "is_path", "list_builtin",
+           "load_ruleset", "locate"]
 
 _CACHE: LoadCache[Ruleset] = LoadCache(64)
 
@@ -106,3 +107,26 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
                   data=data, trusted=trusted)
     built.put(file, text, out, [str(n) for n in c.notices], c.scopes)
     return out
+
+
+def document(rs: Ruleset) -> Any:
+    """The merged document ``rs`` was built from (a :class:`~scorer.rules.yamlsafe.YMap`
+    with every key's position), for ``rules --yaml``.
+
+    A ruleset built in this process holds it (``rs.data``); one read from the cache of
+    built rulesets does not (scoring never needs it, and it is a third of the entry), so
+    it is read again: from the document cache, else from the files.
+
+    >>> document(load_ruleset("mcr"))["id"]
+    'mcr'
+    """
+    if rs.data is not None:
+        return rs.data
+    file = rs.sources[0]
+    text = Path(file).read_text(encoding="utf-8")
+    hit = cache.get(file, text)
+    if hit is not None:
+        return hit[0]
+    from .inherit import read_merged
+
+    return read_merged(text, file)[0]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import tiles as T
-from ..rules.load import list_builtin, load_ruleset
+from ..rules.load import document, list_builtin, load_ruleset
 from ..rules.model import Ruleset
 from ..rules.schema import TOP_KEYS
 from ..rules.yamlsafe import YList, YMap
@@ -65,7 +65,7 @@ def with_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> Ruleset:
     given = {k for k, _ in pairs}
     options = {k: (replace(o, default=values[k]) if k in given else o)
                for k, o in rs.options.items()}
-    data = rs.data
+    data = document(rs)
     if isinstance(data, YMap) and isinstance(data.get("options"), YMap):
         data = _copy_map(data)
         opts = _copy_map(data["options"])
@@ -360,12 +360,12 @@ def yaml_text(rs: Ruleset, resolved: bool = False) -> str:
     the chain, so the output is one self-contained ruleset file that loads to the
     same ruleset.
     """
-    if not resolved and len(rs.sources) <= 1 and rs.data is not None:
+    if not resolved and len(rs.sources) <= 1:
         try:
             return Path(rs.sources[0]).read_text(encoding="utf-8").rstrip("\n") + "\n"
         except (OSError, IndexError):
             pass
-    data = rs.data
+    data = document(rs)
     assert isinstance(data, YMap)
     top = rs.file
     head = [f"# {rs.name} {rs.name_en} ({rs.id}) — the full ruleset, resolved by "
