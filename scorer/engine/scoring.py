@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ContextError, EvaluationError, HandError, NotAWin
 from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
@@ -32,6 +32,12 @@ from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
 from .payments import Settlement, detached, settle
+
+if not TYPE_CHECKING and __file__.endswith(".py"):
+    # Pure Python (setup.py did not compile this module): the cheaper class
+    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
+    # mypyc builds natively (scorer/record.py says why both).
+    from ..record import record as dataclass
 
 
 @dataclass

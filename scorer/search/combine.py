@@ -31,9 +31,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .decompose import Group
+
+if not TYPE_CHECKING and __file__.endswith(".py"):
+    # Pure Python (setup.py did not compile this module): the cheaper class
+    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
+    # mypyc builds natively (scorer/record.py says why both).
+    from ..record import record as dataclass
 
 Pred = Callable[[tuple[Group, ...]], Any]
 SET_NAMES = ("a", "b", "c", "d")

@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model import tiles as T
 from . import decompose as D
 from .decompose import Group
+
+if not TYPE_CHECKING and __file__.endswith(".py"):
+    # Pure Python (setup.py did not compile this module): the cheaper class
+    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
+    # mypyc builds natively (scorer/record.py says why both).
+    from ..record import record as dataclass
 
 Counts = tuple[int, ...]
 Codes = tuple[int, ...] | None
