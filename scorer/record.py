@@ -11,10 +11,12 @@ ones, the same for every record class, reading the class's fields.
 
 Type checkers see :func:`dataclasses.dataclass` itself. Modules compiled with mypyc
 (setup.py ``COMPILED``) keep ``@dataclass``: mypyc compiles their classes natively. In
-a pure-Python install those modules bind ``dataclass`` to ``record`` instead
-(``if not TYPE_CHECKING and __file__.endswith(".py")``), except where instances are
-made per reading or per hand (``Hand``, ``Meld``): a frozen record's ``__init__`` sets
-each field through the shared ``__setattr__``, about 0.6 µs more per instance.
+a pure-Python install those modules bind ``dataclass`` to ``record`` instead, when
+their ``__file__`` ends in ``.py`` (a module mypyc built has none while it runs), except
+where instances are made per reading or per hand (``Hand``, ``Meld``): a frozen
+record's ``__init__`` sets each field through the shared ``__setattr__``, about 0.6 µs
+more per instance.
+
 Frozenness differs in one invisible way: the shared ``__setattr__`` lets ``__init__``
 set each field once (a frozen dataclass's ``__init__`` goes around its ``__setattr__``);
 after that, assigning or deleting any attribute raises

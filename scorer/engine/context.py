@@ -21,7 +21,7 @@ from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
 from ..text import closest
 
-if not TYPE_CHECKING and __file__.endswith(".py"):
+if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
     # Pure Python (setup.py did not compile this module): the cheaper class
     # definitions of scorer/record.py. A compiled build keeps @dataclass, which
     # mypyc builds natively (scorer/record.py says why both).

@@ -33,7 +33,7 @@ from ..search.shapes import shape_words
 from .context import Context, Table, resolve
 from .payments import Settlement, detached, settle
 
-if not TYPE_CHECKING and __file__.endswith(".py"):
+if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
     # Pure Python (setup.py did not compile this module): the cheaper class
     # definitions of scorer/record.py. A compiled build keeps @dataclass, which
     # mypyc builds natively (scorer/record.py says why both).

@@ -26,7 +26,7 @@ from ..model.hand import Hand
 from ..search.decompose import Group, seven_pairs_wait, standard_waits
 from ..search.readings import Reading
 
-if not TYPE_CHECKING and __file__.endswith(".py"):
+if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
     # Pure Python (setup.py did not compile this module): the cheaper class
     # definitions of scorer/record.py. A compiled build keeps @dataclass, which
     # mypyc builds natively (scorer/record.py says why both).

@@ -30,7 +30,7 @@ from . import decompose as D
 from .decompose import Group
 from .shapes import SHAPES, Shape, any_meld
 
-if not TYPE_CHECKING and __file__.endswith(".py"):
+if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
     # Pure Python (setup.py did not compile this module): the cheaper class
     # definitions of scorer/record.py. A compiled build keeps @dataclass, which
     # mypyc builds natively (scorer/record.py says why both).

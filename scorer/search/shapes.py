@@ -22,7 +22,7 @@ from ..model import tiles as T
 from . import decompose as D
 from .decompose import Group
 
-if not TYPE_CHECKING and __file__.endswith(".py"):
+if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
     # Pure Python (setup.py did not compile this module): the cheaper class
     # definitions of scorer/record.py. A compiled build keeps @dataclass, which
     # mypyc builds natively (scorer/record.py says why both).
