@@ -9,13 +9,13 @@ arguments and makes the same class — a real dataclass (``fields``, ``replace``
 repr and frozenness — but compiles ``__init__`` alone; the other methods are shared
 ones, the same for every record class, reading the class's fields.
 
-Type checkers see :func:`dataclasses.dataclass` itself. Modules compiled with mypyc
-(setup.py ``COMPILED``) keep ``@dataclass``: mypyc compiles their classes natively. In
-a pure-Python install those modules bind ``dataclass`` to ``record`` instead, when
-their ``__file__`` ends in ``.py`` (a module mypyc built has none while it runs), except
-where instances are made per reading or per hand (``Hand``, ``Meld``): a frozen
-record's ``__init__`` sets each field through the shared ``__setattr__``, about 0.6 µs
-more per instance.
+Type checkers see :func:`dataclasses.dataclass` itself. The modules mypyc compiles
+(setup.py ``COMPILED``) declare their classes with this module's ``dataclass``: mypy
+and mypyc see :func:`dataclasses.dataclass` (so mypyc builds them natively), and it is
+that at run time in a compiled build; in a pure-Python one it is ``record``
+(:func:`compiled_build` tells which). Classes made per reading or per hand (``Hand``,
+``Meld``) keep :func:`dataclasses.dataclass`: a frozen record's ``__init__`` sets each
+field through the shared ``__setattr__``, about 0.6 µs more per instance.
 
 Frozenness differs in one invisible way: the shared ``__setattr__`` lets ``__init__``
 set each field once (a frozen dataclass's ``__init__`` goes around its ``__setattr__``);
@@ -37,14 +37,16 @@ dataclasses.FrozenInstanceError: cannot assign to field 'x'
 from __future__ import annotations
 
 import dataclasses
+import os
 import reprlib
 from dataclasses import replace as replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["record"]
+__all__ = ["dataclass", "record"]
 
 _FrozenError = dataclasses.FrozenInstanceError
+
 
 
 def _getter(names: tuple[str, ...]) -> Any:
@@ -136,7 +138,24 @@ def _record(cls: Any = None, /, *, frozen: bool = False, eq: bool = True, repr: 
     return wrap if cls is None else wrap(cls)
 
 
+def compiled_build() -> bool:
+    """Whether the hot modules were compiled with mypyc at install: their extension
+    modules are in the package (Python imports an extension before a ``.py`` of the
+    same name, so then they are what runs).
+
+    >>> compiled_build() in (True, False)
+    True
+    """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    probe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "search", "shapes")
+    return any(os.path.exists(probe + suffix) for suffix in EXTENSION_SUFFIXES)
+
+
 if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass
     from dataclasses import dataclass as record
 else:
     record = _record
+    # mypyc calls the decorator of a class it compiles natively at import: the real one
+    dataclass = dataclasses.dataclass if compiled_build() else _record

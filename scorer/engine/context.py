@@ -8,24 +8,19 @@ expression sees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import field
+from typing import Any, cast
 
 from ..errors import ContextError, EvaluationError, NotationError
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
+from ..record import dataclass
 from ..rules.facts import Env, fill_context
 from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS, conflicts, states
 from ..rules.model import Ruleset
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
 from ..text import closest
-
-if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
-    # Pure Python (setup.py did not compile this module): the cheaper class
-    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
-    # mypyc builds natively (scorer/record.py says why both).
-    from ..record import record as dataclass
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,16 @@ higher headline number, then fewer wildcards substituted, then the ruleset's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, NotAWin
 from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
+from ..record import dataclass
 from ..rules import facts as F
 from ..rules.facts import Env
 from ..rules.load import load_ruleset
@@ -32,12 +33,6 @@ from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
 from .payments import Settlement, detached, settle
-
-if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
-    # Pure Python (setup.py did not compile this module): the cheaper class
-    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
-    # mypyc builds natively (scorer/record.py says why both).
-    from ..record import record as dataclass
 
 
 @dataclass

@@ -1,6 +1,9 @@
 """The per-user cache of read rulesets: the merged document of a file and its ``extends``
-chain, stored as plain JSON, so a cold ``mjscore score`` skips importing PyYAML, parsing
-and merging (the schema still validates and compiles what it reads).
+chain, stored as plain JSON, so a start that has no built entry for it
+(:mod:`scorer.rules.built`, the other kind of entry, written beside it) skips importing
+PyYAML, parsing and merging (the schema still validates and compiles what it reads).
+This module also holds what both kinds share: the directory and its checks, keys,
+hashes, and reading and writing private files.
 
 Where: ``$XDG_CACHE_HOME/mjscore`` or ``~/.cache/mjscore``, created ``0700``. Before any
 entry is read, the directory must be a real directory (not a symbolic link) owned by
@@ -8,7 +11,7 @@ this user with no access for group or others, and the entry a regular file owned
 this user that nobody else may write; otherwise the cache is not used at all (nothing
 read, nothing written) and rulesets are read from their files as without it.
 
-An entry is data, never code: JSON of strings, numbers, booleans, lists and the
+An entry of this kind is data, never code: JSON of strings, numbers, booleans, lists and the
 positions of each key (for messages and ``rules --yaml``). It is looked up by a hash of
 mjscore's version and the top file's path and bytes, and holds the path and BLAKE2b hash of
 every file in the chain; it is used only if every one still has those bytes. A

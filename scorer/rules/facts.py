@@ -17,20 +17,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from ..lang import ANY, BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
 from ..model import tiles as T
 from ..model.hand import Hand
+from ..record import dataclass
 from ..search.decompose import Group, seven_pairs_wait, standard_waits
 from ..search.readings import Reading
-
-if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
-    # Pure Python (setup.py did not compile this module): the cheaper class
-    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
-    # mypyc builds natively (scorer/record.py says why both).
-    from ..record import record as dataclass
 
 
 @dataclass(frozen=True)

@@ -29,17 +29,12 @@ a family may look only at ``a``..``d`` (checked when the ruleset is loaded).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..record import dataclass
 from .decompose import Group
-
-if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
-    # Pure Python (setup.py did not compile this module): the cheaper class
-    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
-    # mypyc builds natively (scorer/record.py says why both).
-    from ..record import record as dataclass
 
 Pred = Callable[[tuple[Group, ...]], Any]
 SET_NAMES = ("a", "b", "c", "d")

@@ -17,24 +17,18 @@ How the physical tiles are read is the table's wildcard model, a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import HandError
 from ..model import tiles as T
 from ..model.hand import Hand, Meld, format_tiles
 from ..model.notation import chow_offer_message
+from ..record import dataclass
 from . import decompose as D
 from .decompose import Group
 from .shapes import SHAPES, Shape, any_meld
-
-if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
-    # Pure Python (setup.py did not compile this module): the cheaper class
-    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
-    # mypyc builds natively (scorer/record.py says why both).
-    from ..record import record as dataclass
 
 ALL_TILES = tuple(range(T.NUM_KINDS))
 

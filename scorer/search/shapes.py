@@ -15,18 +15,11 @@ shapes by these keys (``shapes: [standard, seven_pairs]``); adding a shape is on
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..model import tiles as T
+from ..record import dataclass
 from . import decompose as D
 from .decompose import Group
-
-if not TYPE_CHECKING and str(globals().get("__file__", "")).endswith(".py"):
-    # Pure Python (setup.py did not compile this module): the cheaper class
-    # definitions of scorer/record.py. A compiled build keeps @dataclass, which
-    # mypyc builds natively (scorer/record.py says why both).
-    from ..record import record as dataclass
 
 Counts = tuple[int, ...]
 Codes = tuple[int, ...] | None
