@@ -242,3 +242,20 @@ def test_user_ruleset_is_bounded_over_the_whole_question(tmp_path, monkeypatch) 
     with pytest.raises(EvaluationError, match="over the waits of this hand"):
         waits("123m456p789s234sP", str(house))
     assert waits("123m456p789s234sP", "hangzhou").any_tile  # built-in rulesets are trusted
+
+
+def test_one_report_that_names_its_wait_loads_only_the_shape_half() -> None:
+    # an MCR report says what the hand waited on (scorer.engine.waited); the rest of the
+    # waits module (every tile scored) is cold-start time a single score does not need
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom scorer.cli.entry import main\n"
+            "try:\n    main(['score', '1m2m3m4m5m6m7m8m9m1p2p3pEE', '--rules', 'mcr', "
+            "'--self-draw'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('scorer.engine.waits', 'scorer.engine.waited') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "为何： 单钓将：去掉胡的 E，剩 123m 456m 789m 123p + 单独一张E — 只听 E" in out, out
+    assert out.strip().splitlines()[-1] == "['scorer.engine.waited']", out

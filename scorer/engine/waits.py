@@ -48,7 +48,6 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import field, replace
 from typing import Any
 
@@ -58,12 +57,16 @@ from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
 from ..record import record
-from ..rules.facts import Env, fill_hand
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
-from ..search.readings import completes, interpret
 from .context import Context, Table, resolve
 from .scoring import Result, score
+from .waited import WaitFacts, drawable, shape_context, shape_tiles, wait_facts
+
+# wait_facts and WaitFacts live in .waited (what one report needs, without the rest of
+# this module); they are part of this module's API as README documents it
+__all__ = ["Entry", "Outcome", "TileWait", "WaitFacts", "Waits", "best_wait", "short_hand",
+           "tiles_waited", "wait_facts", "waits"]
 
 WAITS_BUDGET = 5.0  # seconds of CPU for all the hands one waits() call scores (user rulesets)
 SELF_DRAW = "self_draw"
@@ -247,51 +250,6 @@ def _with(h: Hand, tile: int) -> Hand:
     return Hand(h.melds, h.concealed_with_win, tile, (*h.sources, (tile, end)))
 
 
-def _drawable(h: Hand, table: Table) -> list[int]:
-    """The faces in play of which the hand does not hold every copy."""
-    held = h.physical_counts()
-    spec = table.wild
-    out = []
-    for t in range(T.NUM_KINDS):
-        if t < 27 and T.SUITS[t // 9] not in table.suits:
-            continue
-        limit = spec.in_play if spec.face is not None and t == spec.face else 4
-        if held[t] < limit:
-            out.append(t)
-    return out
-
-
-def _shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
-    """The faces among ``faces`` that complete a winning shape of the ruleset."""
-    out = []
-    # what _with(h, t) builds, but for the tile itself, worked out once for the 34 faces
-    end = max((pos for _, pos in h.sources), default=0) + 1
-    held = h.concealed_with_win
-    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
-        for t in faces:
-            full = Hand(h.melds, held, t, (*h.sources, (t, end)))
-            try:
-                interp = interpret(full, table.wild)
-            except HandError:
-                continue
-            shapes = rs.shapes
-            if rs.shape_when:  # a shape may depend on the hand (Xiamen's 三金倒: three golds)
-                env = Env()
-                dict.update(env, table.env)
-                fill_hand(env, full, interp)
-                shapes = rs.shapes_for(env)
-            if completes(interp, table.wild, shapes, rs.sets):
-                out.append(t)
-    return out
-
-
-def _shape_context(ctx: Context) -> Context:
-    """The context the shape test is judged in: the tile self-drawn, unless --from says not."""
-    if ctx.discarder is not None or ctx.robbing_kong:
-        return ctx
-    return replace(ctx, self_draw=True)
-
-
 def tiles_waited(hand: Hand | str, ruleset: Ruleset | str,
                  context: Context | None = None) -> frozenset[int]:
     """The faces that complete the hand's shape (no scoring): the cheap question.
@@ -305,9 +263,9 @@ def tiles_waited(hand: Hand | str, ruleset: Ruleset | str,
     """
     rs = _load(ruleset)
     h = short_hand(hand, rs)
-    ctx = _shape_context(context or Context())
+    ctx = shape_context(context or Context())
     table = resolve(rs, ctx, h)
-    return frozenset(_shape_tiles(h, rs, table, _drawable(h, table)))
+    return frozenset(shape_tiles(h, rs, table, drawable(h, table)))
 
 
 def _ways(ctx: Context, table: Table) -> list[tuple[str, Context]]:
@@ -375,11 +333,11 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     rs = _load(ruleset)
     h = short_hand(hand, rs)
     ctx = context or Context()
-    base = resolve(rs, _shape_context(ctx), h)  # flags wrong whatever the tile: raised here
+    base = resolve(rs, shape_context(ctx), h)  # flags wrong whatever the tile: raised here
     h.check_copies({base.wild.face: base.wild.in_play} if base.wild.face is not None else None)
     seat = base.env["seat"]
-    faces = _drawable(h, base)
-    shape_ok = _shape_tiles(h, rs, base, range(T.NUM_KINDS))
+    faces = drawable(h, base)
+    shape_ok = shape_tiles(h, rs, base, range(T.NUM_KINDS))
     held_out = tuple(t for t in shape_ok if t not in faces)
     shape_ok = [t for t in shape_ok if t in faces]
 
@@ -409,17 +367,17 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
                                   "were stopped")
         full = _with(h, t)
         outs: list[Outcome] = []
-        drawable = True
+        can_come = True
         for how, c, refusal in ways:
             if refusal is not None:
                 outs.append(Outcome(t, how, c.discarder, None, refusal.message, refusal.reason))
                 continue
             o = _outcome(full, rs, how, c)
             if o is None:
-                drawable = False
+                can_come = False
                 break
             outs.append(o)
-        if drawable:
+        if can_come:
             found.append(TileWait(t, tuple(outs)))
         else:
             held_out += (t,)
@@ -451,48 +409,3 @@ def best_wait(hand: Hand | str, ruleset: Ruleset | str,
         if b is not None and (best is None or _rank(b) > _rank(best)):
             best = b
     return best
-
-
-@record(frozen=True)
-class WaitFacts:
-    """What a won hand was waiting on before its winning tile: for the report's "why" line.
-
-    ``without`` is the hand minus the winning tile, ``tiles`` the faces that completed
-    it (:func:`tiles_waited`), ``any_tile`` True when that is every drawable face in
-    play (暴头 / 游金 / 七客: "waiting on every tile").
-    """
-
-    without: Hand
-    tiles: frozenset[int]
-    any_tile: bool
-
-
-def wait_facts(result: Result) -> WaitFacts:
-    """The waits of a scored hand before its winning tile, under the same ruleset and flags.
-
-    >>> from scorer.engine.scoring import score
-    >>> f = wait_facts(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
-    >>> f.any_tile, short_hand(f.without, load_ruleset("hangzhou")).tile_total()
-    (True, 13)
-    """
-    h, rs = result.hand, result.ruleset
-    # the held tiles without the winning one; the last of them stands as the Hand's winning
-    # tile (a Hand needs one) and is counted as held like the others
-    held = h.concealed  # never empty: a won hand holds a pair, or the tile its win pairs
-    sources = list(h.sources)
-    for k in range(len(sources) - 1, -1, -1):  # drop the winning tile (the last one written)
-        if sources[k][0] == h.winning:
-            del sources[k]
-            break
-    without = Hand(h.melds, held[:-1], held[-1], tuple(sources))
-    ctx = _shape_context(result.table.context)
-    # the same hand under the same flags waits on the same tiles (a batch repeats hands):
-    # remembered by the ruleset's plan, bounded there; what is kept is the tiles alone
-    key = (without, ctx)
-    got = rs.plan.waits.get(key)
-    if got is None:
-        table = resolve(rs, ctx, without)
-        faces = _drawable(without, table)
-        tiles = frozenset(_shape_tiles(without, rs, table, faces))
-        got = rs.plan.waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
-    return WaitFacts(without, *got)

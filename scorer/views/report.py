@@ -369,7 +369,7 @@ def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
     The groups are the reading's other groups; what is left of the winning tile's group
     is "a lone 财神" (a wildcard), "a lone 9m" (a tile), or the partial set (``12m``).
     """
-    from ..engine.waits import wait_facts
+    from ..engine.waited import wait_facts
 
     s = s or result.best
     r = s.reading

@@ -1,0 +1,120 @@
+"""What a won hand was waiting on before its winning tile, for the report's "why" line:
+the faces that complete its shape, without scoring them.
+
+The cheap half of :mod:`scorer.engine.waits` (which scores every tile and imports much
+more), in a module of its own so that one ``mjscore score`` whose report names its wait
+(MCR's 边张 / 嵌张 / 单钓) loads only this. ``waits`` uses the same three functions.
+
+>>> from scorer.engine.scoring import score
+>>> f = wait_facts(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
+>>> f.any_tile, f.without.tile_total()
+(True, 13)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ..errors import HandError
+from ..lang import budget
+from ..model import tiles as T
+from ..model.hand import Hand
+from ..record import record
+from ..rules.facts import Env, fill_hand
+from ..rules.model import Ruleset
+from ..search.readings import completes, interpret
+from .context import Context, Table, resolve
+from .scoring import Result
+
+__all__ = ["WaitFacts", "drawable", "shape_context", "shape_tiles", "wait_facts"]
+
+
+def drawable(h: Hand, table: Table) -> list[int]:
+    """The faces in play of which the hand does not hold every copy."""
+    held = h.physical_counts()
+    spec = table.wild
+    out = []
+    for t in range(T.NUM_KINDS):
+        if t < 27 and T.SUITS[t // 9] not in table.suits:
+            continue
+        limit = spec.in_play if spec.face is not None and t == spec.face else 4
+        if held[t] < limit:
+            out.append(t)
+    return out
+
+
+def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
+    """The faces among ``faces`` that complete a winning shape of the ruleset."""
+    out = []
+    # what _with(h, t) builds, but for the tile itself, worked out once for the 34 faces
+    end = max((pos for _, pos in h.sources), default=0) + 1
+    held = h.concealed_with_win
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
+        for t in faces:
+            full = Hand(h.melds, held, t, (*h.sources, (t, end)))
+            try:
+                interp = interpret(full, table.wild)
+            except HandError:
+                continue
+            shapes = rs.shapes
+            if rs.shape_when:  # a shape may depend on the hand (Xiamen's 三金倒: three golds)
+                env = Env()
+                dict.update(env, table.env)
+                fill_hand(env, full, interp)
+                shapes = rs.shapes_for(env)
+            if completes(interp, table.wild, shapes, rs.sets):
+                out.append(t)
+    return out
+
+
+def shape_context(ctx: Context) -> Context:
+    """The context the shape test is judged in: the tile self-drawn, unless --from says not."""
+    if ctx.discarder is not None or ctx.robbing_kong:
+        return ctx
+    return replace(ctx, self_draw=True)
+
+
+@record(frozen=True)
+class WaitFacts:
+    """What a won hand was waiting on before its winning tile: for the report's "why" line.
+
+    ``without`` is the hand minus the winning tile, ``tiles`` the faces that completed
+    it (:func:`tiles_waited`), ``any_tile`` True when that is every drawable face in
+    play (暴头 / 游金 / 七客: "waiting on every tile").
+    """
+
+    without: Hand
+    tiles: frozenset[int]
+    any_tile: bool
+
+
+def wait_facts(result: Result) -> WaitFacts:
+    """The waits of a scored hand before its winning tile, under the same ruleset and flags.
+
+    >>> from scorer.engine.scoring import score
+    >>> f = wait_facts(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
+    >>> f.any_tile, f.without.tile_total()
+    (True, 13)
+    """
+    h, rs = result.hand, result.ruleset
+    # the held tiles without the winning one; the last of them stands as the Hand's winning
+    # tile (a Hand needs one) and is counted as held like the others
+    held = h.concealed  # never empty: a won hand holds a pair, or the tile its win pairs
+    sources = list(h.sources)
+    for k in range(len(sources) - 1, -1, -1):  # drop the winning tile (the last one written)
+        if sources[k][0] == h.winning:
+            del sources[k]
+            break
+    without = Hand(h.melds, held[:-1], held[-1], tuple(sources))
+    ctx = shape_context(result.table.context)
+    # the same hand under the same flags waits on the same tiles (a batch repeats hands):
+    # remembered by the ruleset's plan, bounded there; what is kept is the tiles alone
+    key = (without, ctx)
+    got = rs.plan.waits.get(key)
+    if got is None:
+        table = resolve(rs, ctx, without)
+        faces = drawable(without, table)
+        tiles = frozenset(shape_tiles(without, rs, table, faces))
+        got = rs.plan.waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
+    return WaitFacts(without, *got)
