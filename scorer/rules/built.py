@@ -36,11 +36,15 @@ import io
 import json
 import marshal
 import os
-import pickle
 import types
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+try:  # the C pickler alone: the pickle module's pure-Python half is 3 ms of a start
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - an interpreter without it
+    import pickle  # type: ignore[no-redef]
 
 from ..lang import Compiled, Prebuilt, Scope, compile_expr, prebuilt
 from . import cache
