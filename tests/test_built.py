@@ -379,3 +379,17 @@ def test_hostile_rulesets_that_load_score_the_same_from_an_entry(home: Path,
                                  want[:3] if want[0] == "error" else "scored")
         if c.says:
             assert c.says in str(got), (c.name, got)
+
+
+def test_codegen_off_reads_no_generated_evaluator(home: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # MJSCORE_CODEGEN=off is closures only (docs/speed.md): an entry's stored code too
+    mcr = builtin_path("mcr")
+    build(mcr)
+    monkeypatch.setenv("MJSCORE_CODEGEN", "off")
+    rs = read_back(mcr)
+    assert rs is not None and expressions(rs)
+    assert not any(isinstance(c, Prebuilt) for c in expressions(rs))
+    monkeypatch.delenv("MJSCORE_CODEGEN")
+    rs = read_back(mcr)
+    assert rs is not None and any(isinstance(c, Prebuilt) for c in expressions(rs))

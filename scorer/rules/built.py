@@ -236,13 +236,20 @@ class _Unpickler(pickle.Unpickler):
         return out
 
 
+def _closures_only() -> bool:
+    """``MJSCORE_CODEGEN=off``: no generated code at all, the stored evaluators included."""
+    from .plan import CODEGEN_ENV
+
+    return os.environ.get(CODEGEN_ENV, "").strip().lower() == "off"
+
+
 def _expression(src: Any, scope: Any, metered: Any, cost: Any, found: Any,
                 code: Any) -> Compiled:
     """An expression of an entry: with its generated evaluator if it has one, else
     compiled from its text (without the checks it passed when it was written)."""
     if not (isinstance(src, str) and isinstance(scope, Scope) and type(cost) is int):
         raise pickle.UnpicklingError("a malformed expression")
-    if code is None:
+    if code is None or _closures_only():
         return compile_expr(src, scope, metered=bool(metered), known_cost=cost)
     typ, names, const, attrs, compares, weight = found
     return prebuilt(src, scope, _function(*code), metered=bool(metered), cost=cost, typ=typ,
