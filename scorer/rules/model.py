@@ -99,6 +99,16 @@ class Check:
             return self.template
         return PLACEHOLDER.sub(lambda m: show(env[m.group(1)]), self.template)
 
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """The names the check reads: its condition's and its message's placeholders.
+
+        >>> from scorer.lang import Scope, compile_expr
+        >>> Check("m", compile_expr("fan < 8", Scope({"fan": "int"})), "{min_fan} fans").reads
+        ('fan', 'min_fan')
+        """
+        return (*sorted(self.when.names), *PLACEHOLDER.findall(self.template))
+
 
 @record(frozen=True)
 class Tally:

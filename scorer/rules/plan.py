@@ -31,19 +31,20 @@ from ..lang import GROUP, Compiled, EvalError, budget
 from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
-from .model import PLACEHOLDER, Check, Pattern, Ruleset
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model is only named here: it imports this module for Ruleset.plan
     from ..lang.codegen import Emitter
+    from .model import Check, Pattern, Ruleset
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 # (pattern, when, value, count, each): the compiled closures, unwrapped
-Fast = tuple[tuple[Pattern, Any, Any, Any, Any], ...]
+Fast = tuple[tuple["Pattern", Any, Any, Any, Any], ...]
 # the generated pattern loop: (reading env, per-hand memo or None) -> the patterns that
 # count, in the ruleset's order, as (pattern, value, count, items)
-Loop = Callable[[Any, "dict[int, Any] | None"], list[tuple[Pattern, int, int, tuple[Any, ...]]]]
+Loop = Callable[[Any, "dict[int, Any] | None"],
+                list[tuple["Pattern", int, int, tuple[Any, ...]]]]
 CODEGEN_ENV = "MJSCORE_CODEGEN"  # off: closures only; eager: at once; else auto
 AUTO_READINGS = 512  # readings scored with the closures before the loop is generated
 MAX_LOOP_SOURCE = 128 * 1024  # a longer generated loop is not compiled (the closures run)
@@ -217,7 +218,7 @@ class Plan:
         family_names = {n for f in fams for n in (f.of, *(
             m for k in f.patterns for m in rs.patterns[k].value.names))}
         check_names = tuple(sorted({n for c in rs.not_a_win if c.on == "reading"
-                                    for n in (*c.when.names, *PLACEHOLDER.findall(c.template))}))
+                                    for n in c.reads}))
         found_names = tuple(sorted(pattern_names | family_names))
         plan = cls(
             detail=F.detail_level(reading_exprs),
