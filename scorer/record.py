@@ -10,12 +10,14 @@ repr and frozenness — but compiles ``__init__`` alone; the other methods are s
 ones, the same for every record class, reading the class's fields.
 
 Type checkers see :func:`dataclasses.dataclass` itself. The modules mypyc compiles
-(setup.py ``COMPILED``) declare their classes with this module's ``dataclass``: mypy
-and mypyc see :func:`dataclasses.dataclass` (so mypyc builds them natively), and it is
-that at run time in a compiled build; in a pure-Python one it is ``record``
-(:func:`compiled_build` tells which). Classes made per reading or per hand (``Hand``,
-``Meld``) keep :func:`dataclasses.dataclass`: a frozen record's ``__init__`` sets each
-field through the shared ``__setattr__``, about 0.6 µs more per instance.
+(setup.py ``COMPILED``) declare their classes with this module's ``dataclass``, which is
+``record`` to Python and :func:`dataclasses.dataclass` to mypy and mypyc: mypyc builds
+those classes natively and, at import, calls the decorator on each to have its dunder
+methods made, which ``record`` does as for any class, except that a native class (no
+instance ``__dict__``) is frozen by the standard decorator's own ``__setattr__`` and
+``__delattr__``. ``Hand`` and ``Meld``, made per hand, keep
+:func:`dataclasses.dataclass` (a frozen record's ``__init__`` sets each field through the
+shared ``__setattr__``, about 0.6 µs more per instance).
 
 Frozenness differs in one invisible way: the shared ``__setattr__`` lets ``__init__``
 set each field once (a frozen dataclass's ``__init__`` goes around its ``__setattr__``);
@@ -37,7 +39,6 @@ dataclasses.FrozenInstanceError: cannot assign to field 'x'
 from __future__ import annotations
 
 import dataclasses
-import os
 import reprlib
 from dataclasses import replace as replace
 from operator import attrgetter
@@ -46,8 +47,6 @@ from typing import TYPE_CHECKING, Any
 __all__ = ["dataclass", "record"]
 
 _FrozenError = dataclasses.FrozenInstanceError
-
-
 
 def _getter(names: tuple[str, ...]) -> Any:
     """A function giving the tuple of ``names``' values of an object (``()`` for none)."""
@@ -82,7 +81,7 @@ def _frozen(cls: type) -> tuple[Any, Any]:
 
 
 def _methods(cls: type, frozen: bool, eq: bool, repr_: bool) -> None:
-    """Give a dataclass made with ``eq=False, repr=False, frozen=False`` the methods it
+    """Give a dataclass made with ``eq=False, repr=False`` the equality, hash and repr it
     would have had with the arguments given; a method the class defines stays, as with
     ``@dataclass``."""
     fields = dataclasses.fields(cls)
@@ -119,7 +118,7 @@ def _methods(cls: type, frozen: bool, eq: bool, repr_: bool) -> None:
             return f"{self.__class__.__qualname__}({inner})"
 
         cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
-    if frozen:
+    if frozen and not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
         cls.__setattr__, cls.__delattr__ = _frozen(cls)  # type: ignore[method-assign]
 
 
@@ -131,31 +130,19 @@ def _record(cls: Any = None, /, *, frozen: bool = False, eq: bool = True, repr: 
         return std if cls is None else std(cls)
 
     def wrap(c: type) -> Any:
-        out: Any = dataclasses.dataclass(c, frozen=False, eq=False, repr=False, **kwargs)
+        # A class mypyc built (native: its instances have no __dict__ for the shared
+        # __setattr__ to read) is frozen by the standard decorator's own two methods.
+        native = "__mypyc_attrs__" in c.__dict__
+        out: Any = dataclasses.dataclass(c, frozen=frozen and native, eq=False, repr=False,
+                                         **kwargs)
         _methods(out, frozen, eq, repr)
         return out
 
     return wrap if cls is None else wrap(cls)
 
 
-def compiled_build() -> bool:
-    """Whether the hot modules were compiled with mypyc at install: their extension
-    modules are in the package (Python imports an extension before a ``.py`` of the
-    same name, so then they are what runs).
-
-    >>> compiled_build() in (True, False)
-    True
-    """
-    from importlib.machinery import EXTENSION_SUFFIXES
-
-    probe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "search", "shapes")
-    return any(os.path.exists(probe + suffix) for suffix in EXTENSION_SUFFIXES)
-
-
 if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
     from dataclasses import dataclass as record
 else:
-    record = _record
-    # mypyc calls the decorator of a class it compiles natively at import: the real one
-    dataclass = dataclasses.dataclass if compiled_build() else _record
+    record = dataclass = _record
