@@ -38,6 +38,7 @@ from .errors import MjscoreError, NotationError
 from .rules.files import is_path
 from .rules.load import load_ruleset
 from .rules.model import Ruleset
+from .views.jsontext import BODY, error_record, json_body, jsonl_line
 from .views.report import error_json, to_json
 from .views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, render, table_rows, table_text
 
@@ -182,7 +183,8 @@ def _takes_value() -> frozenset[str]:
 
 
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
-                 lang: str = "zh", players: str | None = None) -> dict[str, Any]:
+                 lang: str = "zh", players: str | None = None, encoded: bool = False
+                 ) -> dict[Any, Any]:
     """Score one line (hand + flags); return the JSON record, or ``{"error": ...}``.
 
     ``defaults`` are flags that apply to every line (given to ``batch`` itself);
@@ -195,12 +197,18 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     line gives ``{"skip": True}``. Never raises for bad input: every failure becomes an
     error record, which keeps the line as typed (``"input"``, ``"input_hand"``).
 
+    With ``encoded`` (a batch writing JSON lines), the members of a scored hand's result
+    (and of a refused win's found hand) come already encoded, as one
+    :class:`~scorer.views.jsontext.Body` under the key :data:`~scorer.views.jsontext.BODY`:
+    :func:`~scorer.views.jsontext.jsonl_line` writes the record, byte for byte the JSON
+    line of the plain one, and :func:`ledger_fields` reads it.
+
     >>> rec = score_record("123m456p789s234sP9m --self-draw --players Ann,Bo,Cy,Di",
     ...                    ["--rules", "hangzhou"])
     >>> rec["kind"], rec["unit"], rec["players"]["S"], rec["payments"]["S"]
     ('hand', '番', 'Bo', -4)
     """
-    rec: dict[str, Any]
+    rec: dict[Any, Any]
     argv: list[str] | None = None
     base: Sequence[str] = defaults
     places: list[int] = []
@@ -248,12 +256,15 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             rec = _dispute_record(args, lang)
         else:
             result = score(args.hand, _ruleset(args.rules), args.context)
-            rec = {"kind": "hand", **to_json(result, lang),
-                   "unit": result.ruleset.label("score", lang)}
+            unit = result.ruleset.label("score", lang)
+            if encoded:
+                rec = {"kind": "hand", BODY: json_body(result, lang), "unit": unit}
+            else:
+                rec = {"kind": "hand", **to_json(result, lang), "unit": unit}
         if seating is not None:
             rec["players"] = seating
     except MjscoreError as e:
-        rec = error_json(e, lang)
+        rec = error_record(e, lang) if encoded else error_json(e, lang)
         rec["error"]["exit"] = e.exit_code
         argument = getattr(e, "argument", 0) - len(base)
         if argument > 0 and argv is not None:
@@ -316,7 +327,7 @@ def _seating(spec: str) -> tuple[tuple[str, str], ...]:
     return tuple(parse_players(spec).items())
 
 
-def _keep_input(rec: dict[str, Any], text: str, argv: Sequence[str] | None) -> None:
+def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> None:
     """A failed line keeps what was typed: the line, and its hand as typed."""
     # a byte that was not UTF-8 (a lone surrogate here) is shown as U+FFFD, so the record
     # stays writable as UTF-8
@@ -372,13 +383,17 @@ def seated(lines: Iterable[tuple[int, str]], players: str | None = None
                 pass  # that line's own record reports the mistake; the seating stays
 
 
-def ledger_fields(rec: Mapping[str, Any]) -> dict[str, Any]:
+def ledger_fields(rec: Mapping[Any, Any]) -> dict[str, Any]:
     """What the ledger reads of a record (payments, winner, players; for a dispute the same
     of each side), so a worker process can send back little more than its rendered text.
+    An encoded record's (``score_record(..., encoded=True)``) are its Body's ``fields``.
 
     >>> ledger_fields({"line": 2, "payments": {"E": 2, "S": -2}, "best": {}, "winner": "E"})
     {'line': 2, 'payments': {'E': 2, 'S': -2}, 'winner': 'E'}
     """
+    body = rec.get(BODY)
+    if body is not None:
+        rec = {**rec, **body.fields}
     keep = ("line", "error", "payments", "winner", "players", "skip", "kind")
     out = {k: rec[k] for k in keep if k in rec}
     for side in ("a", "b"):
@@ -392,12 +407,15 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
                  fmt: str | None = None) -> list[Record]:
     """Score and (in the worker, where it runs in parallel) render a chunk of lines."""
     out = []
+    encoded = fmt == "jsonl"  # written here: no record of it is needed but the text
     for n, text, players in chunk:
-        rec = score_record(text, defaults, n, lang, players)
+        rec = score_record(text, defaults, n, lang, players, encoded)
         if rec.get("skip"):
             continue
         r = Record(n, rec)
-        if fmt in ("jsonl", "csv"):
+        if encoded:
+            r.text = jsonl_line(rec)
+        elif fmt == "csv":
             r.text = render(rec, fmt, lang)
         if fmt is not None:
             # keep only what the parent needs: what the ledger reads, and a table's rows
