@@ -82,13 +82,14 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
     head, tail = _ruleset_parts(rs)
     key = _reading_key(result, s, lang)
     reading_a, reading_b = _reading_parts(result, s, lang, key)
+    patterns, tallies, chain = _scored_parts(rs, s, lang)
     parts = [head, _hand_part(result), '"best": {"score": ', _num(s.score), ', "patterns": [',
-             _hits_text(rs, s), "], ", reading_a, ', "tallies": ', _ENCODE(s.tallies),
+             patterns, "], ", reading_a, ', "tallies": ', tallies,
              ', "replaced": ',
              "[]" if not s.replaced else _ENCODE([{"id": h.pattern.id, "by": h.replaced_by}
                                                   for h in s.replaced]),
              ", ", reading_b, ', "why": ', _why_text(result, s, lang, key), ', "chain": ',
-             _chain_text(rs, s, lang)]
+             chain]
     pay, lines = _payment_parts(result, s, lang)
     if paid:
         parts += [', "payment_chain": ', lines, '}, "payments": ', pay, ", "]
@@ -226,17 +227,21 @@ def _hits_text(rs: Ruleset, s: Scored) -> str:
 
 
 # ----------------------------------------------------------------------------- the chain
-# The chain of a reading whose patterns have constant values and no tiers depends on the
-# patterns met (value, count, items), what `also` added and the tallies: by those.
-_CHAIN: dict[tuple[Any, ...], tuple[Ruleset, str]] = {}
+# A reading's patterns, tallies and chain, where every pattern met has a constant value and
+# no tiers (nothing of them reads the reading's facts): by the patterns met (value, count,
+# items), what `also` added and the tallies.
+_SCORED: dict[tuple[Any, ...], tuple[Ruleset, tuple[str, str, str]]] = {}
 
 
-def _chain_text(rs: Ruleset, s: Scored, lang: str) -> str:
+def _scored_parts(rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
+    """The encoded ``patterns`` (their entries, without brackets), ``tallies`` and
+    ``chain`` of a reading."""
     sig: list[Any] = [id(rs), lang]
     for h in s.hits:
         p = h.pattern
         if not p.value.const or bool(getattr(p, "tiers", ())):
-            return _ENCODE(patterns_chain(rs, s, lang))  # reads the reading's facts
+            return (_hits_text(rs, s), _ENCODE(s.tallies),  # reads the reading's facts
+                    _ENCODE(patterns_chain(rs, s, lang)))
         sig += (id(p), type(h.value), h.value, h.count, h.items)
     for tally, p, v in s.also:
         sig += (tally, id(p), type(v), v)
@@ -245,16 +250,16 @@ def _chain_text(rs: Ruleset, s: Scored, lang: str) -> str:
         sig += (k, type(v), v)
     key = tuple(sig)
     try:
-        hit = _CHAIN.get(key)
-    except TypeError:
-        return _ENCODE(patterns_chain(rs, s, lang))
+        hit = _SCORED.get(key)
+    except TypeError:  # an item that cannot be a key
+        return _hits_text(rs, s), _ENCODE(s.tallies), _ENCODE(patterns_chain(rs, s, lang))
     if hit is not None and hit[0] is rs:
         return hit[1]
-    text = _ENCODE(patterns_chain(rs, s, lang))
-    if len(_CHAIN) >= LIMIT:
-        _CHAIN.clear()
-    _CHAIN[key] = (rs, text)
-    return text
+    parts = (_hits_text(rs, s), _ENCODE(s.tallies), _ENCODE(patterns_chain(rs, s, lang)))
+    if len(_SCORED) >= LIMIT:
+        _SCORED.clear()
+    _SCORED[key] = (rs, parts)
+    return parts
 
 
 # ----------------------------------------------------------------------------- the reading
@@ -381,5 +386,5 @@ def _context_parts(result: Result) -> tuple[str, str]:
 
 def clear() -> None:
     """Forget every remembered fragment (tests, and benchmarks' cold starts)."""
-    for memo in (_RULESET, _HAND, _HITS, _CHAIN, _READING, _WHY, _PAID, _CONTEXT):
+    for memo in (_RULESET, _HAND, _HITS, _SCORED, _READING, _WHY, _PAID, _CONTEXT):
         memo.clear()
