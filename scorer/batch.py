@@ -95,6 +95,8 @@ _PLAIN_LINE = re.compile(r"[ \t!$-&(-\[\]-~]*")
 PLAYERS_FLAG = "--players"
 # Flags of the whole batch run, refused on a line (they cannot change from line to line).
 RUN_ONLY = ("--stake", "--totals", "--format", "--jobs", "--progress", "--no-progress")
+# An argument that may be one of those (or --players): the others are kept as they are
+_BATCH_FLAG = re.compile("|".join(re.escape(f) for f in (PLAYERS_FLAG, *RUN_ONLY)))
 # A comment line that sets the seating for the lines after it: `# players: E=Ann,S=Bo,...`
 PLAYERS_HEADER = "players:"
 
@@ -124,8 +126,9 @@ def _take_players(argv: list[str], offset: int = 0) -> tuple[list[str], str | No
     >>> _take_players(["11m", "--players", "Ann,Bo", "--self-draw"])
     (['11m', '--self-draw'], 'Ann,Bo', [1, 4])
     """
-    from .argv import ArgvError
-
+    if not any(_BATCH_FLAG.match(tok) for tok in argv):
+        # (most lines: no argument is --players or a flag of the run, so all are kept)
+        return argv, None, list(range(1, len(argv) + 1))
     out: list[str] = []
     places: list[int] = []
     spec: str | None = None
@@ -779,9 +782,9 @@ class _Signals:
 
     def raise_if_seen(self) -> None:
         """Raise KeyboardInterrupt (SIGINT) or Terminated (SIGTERM) if one was seen."""
-        from .errors import Terminated
+        if self.seen:  # (asked twice a line: nothing imported unless one was)
+            from .errors import Terminated
 
-        if self.seen:
             raise KeyboardInterrupt if self.seen[0] == signal.SIGINT else Terminated()
 
 
