@@ -429,6 +429,30 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
     return out
 
 
+# A chunk's records as a worker sends them: the line numbers, data and texts as three lists
+# (a list of Record objects pickles each one's class and field dict: a third more time)
+Packed = tuple[list[int], list[dict[str, Any]], list[str]]
+
+
+def _score_packed(chunk: list[tuple[int, str, str | None]], defaults: Sequence[str], lang: str,
+                  fmt: str | None = None) -> Packed:
+    """:func:`_score_chunk`'s records, packed to be sent to the parent (:func:`_unpacked`)."""
+    recs = _score_chunk(chunk, defaults, lang, fmt)
+    return [r.line for r in recs], [r.data for r in recs], [r.text for r in recs]
+
+
+def _unpacked(packed: Packed) -> Iterator[Record]:
+    """The records of a packed chunk, in order.
+
+    >>> [(r.line, r.ok) for r in _unpacked(_score_packed([(1, "# a comment", None),
+    ...                                                    (2, "11m --rules mcr", None)], [],
+    ...                                                   "en", "jsonl"))]
+    [(2, False)]
+    """
+    for line, data, text in zip(*packed, strict=True):
+        yield Record(line, data, text)
+
+
 def _warm(defaults: Sequence[str]) -> None:
     """Import the scorer and load the batch's own ``--rules`` here, before the workers
     start: forked workers inherit both instead of each importing and loading them again
@@ -490,13 +514,13 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
     _warm(defaults)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
     try:
-        pending: deque[Future[list[Record]]] = deque()
+        pending: deque[Future[Packed]] = deque()
         for c in itertools.chain(head, chunks):
-            pending.append(pool.submit(_score_chunk, c, list(defaults), lang, fmt))
+            pending.append(pool.submit(_score_packed, c, list(defaults), lang, fmt))
             if len(pending) >= 4 * jobs:
-                yield from pending.popleft().result()
+                yield from _unpacked(pending.popleft().result())
         while pending:
-            yield from pending.popleft().result()
+            yield from _unpacked(pending.popleft().result())
     except BaseException:  # Ctrl-C, SIGTERM, the caller closing the generator, an error
         stop_pool(pool)
         raise
