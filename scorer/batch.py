@@ -28,9 +28,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .argv import ArgvError, parse
 from .engine.scoring import score
@@ -41,6 +40,9 @@ from .rules.model import Ruleset
 from .views.jsontext import BODY, error_record, json_body, jsonl_line
 from .views.report import error_json, to_json
 from .views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, render, table_rows, table_text
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = ["CSV_FIELDS", "Record", "check_defaults", "ledger_fields", "players_header",
            "read_lines", "run", "score_many", "score_record", "seated", "split_line",
@@ -372,13 +374,13 @@ def seated(lines: Iterable[tuple[int, str]], players: str | None = None
     >>> list(seated([(1, "# players: Ann,Bo,Cy,Di"), (2, "11m --rules mcr")]))
     [(1, '# players: Ann,Bo,Cy,Di', None), (2, '11m --rules mcr', 'Ann,Bo,Cy,Di')]
     """
-    from .ledger import LedgerError, parse_players
-
     current = players
     for n, text in lines:
         spec = players_header(text) if "#" in text else None
         yield n, text, current
         if spec is not None:
+            from .ledger import LedgerError, parse_players
+
             try:
                 parse_players(spec)
                 current = spec
@@ -511,6 +513,8 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
         for c in itertools.chain(head, chunks):
             yield from _score_chunk(c, defaults, lang, fmt)
         return
+    from concurrent.futures import ProcessPoolExecutor  # (a one-job run never needs it)
+
     _warm(defaults)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
     try:
@@ -640,10 +644,11 @@ def check_defaults(defaults: Sequence[str]) -> None:
     """
     from .argv import parse_params
     from .errors import ContextError
-    from .ledger import LedgerError, parse_players
 
     flags, spec, _ = _take_players(list(defaults))
     if spec is not None:
+        from .ledger import LedgerError, parse_players
+
         try:
             parse_players(spec)
         except LedgerError as e:
@@ -672,9 +677,7 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     Returns the exit status: 1 if any line failed, else 0.
     """
     from .errors import ContextError, Terminated
-    from .ledger import Builder, LedgerError, parse_stake
     from .rules.yamlsafe import printable
-    from .views.ledger import totals_csv_rows, totals_record, totals_table
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -682,7 +685,11 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
     if jobs is not None and not 1 <= jobs <= 256:
         raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
-    k = parse_stake(stake) if stake is not None else None
+    k = None
+    if stake is not None:
+        from .ledger import parse_stake
+
+        k = parse_stake(stake)
     if totals is None:
         totals = k is not None or (fmt == "table" and out.isatty())
     check_defaults(defaults)
@@ -703,7 +710,11 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     failed = total = 0
     start = last = time.perf_counter()
     table_rows_: list[list[Any]] = []
-    ledger = Builder()
+    if totals:  # (the ledger's modules are imported only for a run that settles)
+        from .ledger import Builder, LedgerError
+        from .views.ledger import totals_csv_rows, totals_record, totals_table
+
+        ledger = Builder()
     if fmt == "csv":
         out.write(csv_text(CSV_FIELDS))
     records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
