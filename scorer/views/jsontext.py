@@ -46,6 +46,10 @@ __all__ = ["BODY", "Body", "clear", "error_record", "json_body", "json_text", "j
 # json.dumps(ensure_ascii=False) is this encoder's encode (scorer.views.rows uses the same)
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 LIMIT = 4096  # entries per memo before it is emptied
+# ... and per memo of a hand's own parts (one entry per distinct hand, each up to a few KB
+# of text: a batch of distinct hands holds no more than the decomposition caches' thousand
+# or two hands' worth; tests/test_robust.py's slow tests hold its memory flat)
+HANDS = 2048
 
 
 def _num(x: Any) -> str:
@@ -190,7 +194,7 @@ def _hand_part(result: Result) -> str:
     text = ('"hand": ' + _ENCODE(hand.notation()) + ', "written": '
             + _ENCODE(hand.as_written()) + ", ")
     if written:
-        if len(_HAND) >= LIMIT:
+        if len(_HAND) >= HANDS:
             _HAND.clear()
         _HAND[written] = text
     return text
@@ -276,8 +280,11 @@ def _reading_key(result: Result, s: Scored, lang: str) -> tuple[Any, ...] | None
     hand, spec = result.hand, result.table.wild
     if not hand.written:
         return None
-    return (s.reading, hand.written, hand.sources, tuple([m.position for m in hand.melds]),
-            spec.face, spec.stand_in, id(result.ruleset), lang)
+    # where each tile was typed: the tiles themselves are the written hand's (a tuple of
+    # numbers, not the hand's own pairs: the key outlives the hand)
+    return (s.reading, hand.written, tuple([p for _, p in hand.sources]),
+            tuple([m.position for m in hand.melds]), spec.face, spec.stand_in,
+            id(result.ruleset), lang)
 
 
 def _reading_parts(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None
@@ -296,7 +303,7 @@ def _reading_parts(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | 
          + ', "win_group": ' + _num(s.reading.win) + ', "legend": '
          + _ENCODE(legend(result, lang, s)))
     if key is not None:
-        if len(_READING) >= LIMIT:
+        if len(_READING) >= HANDS:
             _READING.clear()
         _READING[key] = (rs, (a, b))
     return a, b
@@ -330,7 +337,7 @@ def _why_text(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None)
             why = why_text(result, lang, s)
         except MjscoreError:
             why = None
-        if len(_WHY) >= LIMIT:
+        if len(_WHY) >= HANDS:
             _WHY.clear()
         _WHY[full] = (rs, why)
     if why is None:  # as why_lines: the report goes on without
