@@ -203,15 +203,16 @@ def time_batch(rid: str, lines: list[str], jobs: int) -> tuple[float, float | No
 
 
 def time_records(rid: str, lines: list[str]) -> float:
-    """Hands per second of ``score_record`` in this process: what one batch worker does per
-    line (flags parsed, scored, the JSON record built), without start-up or writing."""
-    from scorer.batch import score_record
+    """Hands per second of a batch worker's work in this process: what it does per line of
+    ``batch --format jsonl`` (flags parsed, scored, the JSON line written from its encoded
+    fragments, what the ledger reads), without start-up, reading or writing."""
+    from scorer.batch import _score_chunk
 
     defaults = ["--rules", rid]
-    score_record(lines[0], defaults)  # the ruleset compiled outside the timing
+    _score_chunk([(1, lines[0], None)], defaults, "zh", "jsonl")  # the ruleset compiled first
     t = time.perf_counter()
-    for line in lines:
-        score_record(line, defaults)
+    for n, line in enumerate(lines, 1):
+        _score_chunk([(n, line, None)], defaults, "zh", "jsonl")
     return len(lines) / (time.perf_counter() - t)
 
 
@@ -557,7 +558,7 @@ def main() -> None:
         records = time_records(rid, everything)
         fig(f"{rid}.records", records)
         direct = time_in_process(rid, everything, cold=False)[0]
-        print(f"  score_record in-process (flags + score + JSON record): {records:,.0f} hands/s;"
+        print(f"  a batch worker in-process (flags + score + JSON line): {records:,.0f} hands/s;"
               f" score() alone {direct:,.0f} (×{direct / records:.2f})")
         if not args.quick:
             # a file long enough that start-up is a small part of the run (the hands

@@ -255,7 +255,7 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
             continue
         hit = _PARSED.get((*words[:i], _HAND, *words[i + 1:]))
         if hit is not None:
-            return replace(hit, hand=tok)
+            return _with_hand(hit, tok)
     args = score_args(parse_params(words))
     if words.count(args.hand) == 1:
         if len(_PARSED) >= 4096:
@@ -268,6 +268,22 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
 
 _HAND = "\x00hand"
 _PARSED: dict[tuple[str, ...], ScoreArgs] = {}
+
+
+def _with_hand(args: ScoreArgs, hand: str) -> ScoreArgs:
+    """``replace(args, hand=hand)``, a tenth of its time (every line of a batch makes one):
+    the fields copied as they are (they were checked when ``args`` was made), the hand set.
+
+    >>> _with_hand(parse(["11m", "--rules", "mcr"]), "22m") == parse(["22m", "--rules", "mcr"])
+    True
+    """
+    if not hasattr(args, "__dict__"):  # (a compiled build's class keeps no field dict)
+        return replace(args, hand=hand)
+    new: ScoreArgs = object.__new__(ScoreArgs)
+    fields = new.__dict__
+    fields.update(args.__dict__)
+    fields["hand"] = hand
+    return new
 
 
 # the names tests, benchmarks and scripts have used

@@ -28,9 +28,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .argv import ArgvError, parse
 from .engine.scoring import score
@@ -38,8 +37,12 @@ from .errors import MjscoreError, NotationError
 from .rules.files import is_path
 from .rules.load import load_ruleset
 from .rules.model import Ruleset
+from .views.jsontext import BODY, error_record, json_body, jsonl_line
 from .views.report import error_json, to_json
 from .views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, render, table_rows, table_text
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = ["CSV_FIELDS", "Record", "check_defaults", "ledger_fields", "players_header",
            "read_lines", "run", "score_many", "score_record", "seated", "split_line",
@@ -94,6 +97,8 @@ _PLAIN_LINE = re.compile(r"[ \t!$-&(-\[\]-~]*")
 PLAYERS_FLAG = "--players"
 # Flags of the whole batch run, refused on a line (they cannot change from line to line).
 RUN_ONLY = ("--stake", "--totals", "--format", "--jobs", "--progress", "--no-progress")
+# An argument that may be one of those (or --players): the others are kept as they are
+_BATCH_FLAG = re.compile("|".join(re.escape(f) for f in (PLAYERS_FLAG, *RUN_ONLY)))
 # A comment line that sets the seating for the lines after it: `# players: E=Ann,S=Bo,...`
 PLAYERS_HEADER = "players:"
 
@@ -123,8 +128,9 @@ def _take_players(argv: list[str], offset: int = 0) -> tuple[list[str], str | No
     >>> _take_players(["11m", "--players", "Ann,Bo", "--self-draw"])
     (['11m', '--self-draw'], 'Ann,Bo', [1, 4])
     """
-    from .argv import ArgvError
-
+    if not any(_BATCH_FLAG.match(tok) for tok in argv):
+        # (most lines: no argument is --players or a flag of the run, so all are kept)
+        return argv, None, list(range(1, len(argv) + 1))
     out: list[str] = []
     places: list[int] = []
     spec: str | None = None
@@ -182,7 +188,8 @@ def _takes_value() -> frozenset[str]:
 
 
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
-                 lang: str = "zh", players: str | None = None) -> dict[str, Any]:
+                 lang: str = "zh", players: str | None = None, encoded: bool = False
+                 ) -> dict[Any, Any]:
     """Score one line (hand + flags); return the JSON record, or ``{"error": ...}``.
 
     ``defaults`` are flags that apply to every line (given to ``batch`` itself);
@@ -195,12 +202,18 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     line gives ``{"skip": True}``. Never raises for bad input: every failure becomes an
     error record, which keeps the line as typed (``"input"``, ``"input_hand"``).
 
+    With ``encoded`` (a batch writing JSON lines), the members of a scored hand's result
+    (and of a refused win's found hand) come already encoded, as one
+    :class:`~scorer.views.jsontext.Body` under the key :data:`~scorer.views.jsontext.BODY`:
+    :func:`~scorer.views.jsontext.jsonl_line` writes the record, byte for byte the JSON
+    line of the plain one, and :func:`ledger_fields` reads it.
+
     >>> rec = score_record("123m456p789s234sP9m --self-draw --players Ann,Bo,Cy,Di",
     ...                    ["--rules", "hangzhou"])
     >>> rec["kind"], rec["unit"], rec["players"]["S"], rec["payments"]["S"]
     ('hand', '番', 'Bo', -4)
     """
-    rec: dict[str, Any]
+    rec: dict[Any, Any]
     argv: list[str] | None = None
     base: Sequence[str] = defaults
     places: list[int] = []
@@ -248,12 +261,15 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             rec = _dispute_record(args, lang)
         else:
             result = score(args.hand, _ruleset(args.rules), args.context)
-            rec = {"kind": "hand", **to_json(result, lang),
-                   "unit": result.ruleset.label("score", lang)}
+            unit = result.ruleset.label("score", lang)
+            if encoded:
+                rec = {"kind": "hand", BODY: json_body(result, lang), "unit": unit}
+            else:
+                rec = {"kind": "hand", **to_json(result, lang), "unit": unit}
         if seating is not None:
             rec["players"] = seating
     except MjscoreError as e:
-        rec = error_json(e, lang)
+        rec = error_record(e, lang) if encoded else error_json(e, lang)
         rec["error"]["exit"] = e.exit_code
         argument = getattr(e, "argument", 0) - len(base)
         if argument > 0 and argv is not None:
@@ -316,7 +332,7 @@ def _seating(spec: str) -> tuple[tuple[str, str], ...]:
     return tuple(parse_players(spec).items())
 
 
-def _keep_input(rec: dict[str, Any], text: str, argv: Sequence[str] | None) -> None:
+def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> None:
     """A failed line keeps what was typed: the line, and its hand as typed."""
     # a byte that was not UTF-8 (a lone surrogate here) is shown as U+FFFD, so the record
     # stays writable as UTF-8
@@ -358,13 +374,13 @@ def seated(lines: Iterable[tuple[int, str]], players: str | None = None
     >>> list(seated([(1, "# players: Ann,Bo,Cy,Di"), (2, "11m --rules mcr")]))
     [(1, '# players: Ann,Bo,Cy,Di', None), (2, '11m --rules mcr', 'Ann,Bo,Cy,Di')]
     """
-    from .ledger import LedgerError, parse_players
-
     current = players
     for n, text in lines:
         spec = players_header(text) if "#" in text else None
         yield n, text, current
         if spec is not None:
+            from .ledger import LedgerError, parse_players
+
             try:
                 parse_players(spec)
                 current = spec
@@ -372,13 +388,17 @@ def seated(lines: Iterable[tuple[int, str]], players: str | None = None
                 pass  # that line's own record reports the mistake; the seating stays
 
 
-def ledger_fields(rec: Mapping[str, Any]) -> dict[str, Any]:
+def ledger_fields(rec: Mapping[Any, Any]) -> dict[str, Any]:
     """What the ledger reads of a record (payments, winner, players; for a dispute the same
     of each side), so a worker process can send back little more than its rendered text.
+    An encoded record's (``score_record(..., encoded=True)``) are its Body's ``fields``.
 
     >>> ledger_fields({"line": 2, "payments": {"E": 2, "S": -2}, "best": {}, "winner": "E"})
     {'line': 2, 'payments': {'E': 2, 'S': -2}, 'winner': 'E'}
     """
+    body = rec.get(BODY)
+    if body is not None:
+        rec = {**rec, **body.fields}
     keep = ("line", "error", "payments", "winner", "players", "skip", "kind")
     out = {k: rec[k] for k in keep if k in rec}
     for side in ("a", "b"):
@@ -392,12 +412,15 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
                  fmt: str | None = None) -> list[Record]:
     """Score and (in the worker, where it runs in parallel) render a chunk of lines."""
     out = []
+    encoded = fmt == "jsonl"  # written here: no record of it is needed but the text
     for n, text, players in chunk:
-        rec = score_record(text, defaults, n, lang, players)
+        rec = score_record(text, defaults, n, lang, players, encoded)
         if rec.get("skip"):
             continue
         r = Record(n, rec)
-        if fmt in ("jsonl", "csv"):
+        if encoded:
+            r.text = jsonl_line(rec)
+        elif fmt == "csv":
             r.text = render(rec, fmt, lang)
         if fmt is not None:
             # keep only what the parent needs: what the ledger reads, and a table's rows
@@ -406,6 +429,30 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
                 r.data["rows"] = table_rows(rec, lang)
         out.append(r)
     return out
+
+
+# A chunk's records as a worker sends them: the line numbers, data and texts as three lists
+# (a list of Record objects pickles each one's class and field dict: a third more time)
+Packed = tuple[list[int], list[dict[str, Any]], list[str]]
+
+
+def _score_packed(chunk: list[tuple[int, str, str | None]], defaults: Sequence[str], lang: str,
+                  fmt: str | None = None) -> Packed:
+    """:func:`_score_chunk`'s records, packed to be sent to the parent (:func:`_unpacked`)."""
+    recs = _score_chunk(chunk, defaults, lang, fmt)
+    return [r.line for r in recs], [r.data for r in recs], [r.text for r in recs]
+
+
+def _unpacked(packed: Packed) -> Iterator[Record]:
+    """The records of a packed chunk, in order.
+
+    >>> [(r.line, r.ok) for r in _unpacked(_score_packed([(1, "# a comment", None),
+    ...                                                    (2, "11m --rules mcr", None)], [],
+    ...                                                   "en", "jsonl"))]
+    [(2, False)]
+    """
+    for line, data, text in zip(*packed, strict=True):
+        yield Record(line, data, text)
 
 
 def _warm(defaults: Sequence[str]) -> None:
@@ -466,16 +513,18 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
         for c in itertools.chain(head, chunks):
             yield from _score_chunk(c, defaults, lang, fmt)
         return
+    from concurrent.futures import ProcessPoolExecutor  # (a one-job run never needs it)
+
     _warm(defaults)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
     try:
-        pending: deque[Future[list[Record]]] = deque()
+        pending: deque[Future[Packed]] = deque()
         for c in itertools.chain(head, chunks):
-            pending.append(pool.submit(_score_chunk, c, list(defaults), lang, fmt))
+            pending.append(pool.submit(_score_packed, c, list(defaults), lang, fmt))
             if len(pending) >= 4 * jobs:
-                yield from pending.popleft().result()
+                yield from _unpacked(pending.popleft().result())
         while pending:
-            yield from pending.popleft().result()
+            yield from _unpacked(pending.popleft().result())
     except BaseException:  # Ctrl-C, SIGTERM, the caller closing the generator, an error
         stop_pool(pool)
         raise
@@ -595,10 +644,11 @@ def check_defaults(defaults: Sequence[str]) -> None:
     """
     from .argv import parse_params
     from .errors import ContextError
-    from .ledger import LedgerError, parse_players
 
     flags, spec, _ = _take_players(list(defaults))
     if spec is not None:
+        from .ledger import LedgerError, parse_players
+
         try:
             parse_players(spec)
         except LedgerError as e:
@@ -627,9 +677,7 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     Returns the exit status: 1 if any line failed, else 0.
     """
     from .errors import ContextError, Terminated
-    from .ledger import Builder, LedgerError, parse_stake
     from .rules.yamlsafe import printable
-    from .views.ledger import totals_csv_rows, totals_record, totals_table
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -637,7 +685,11 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
     if jobs is not None and not 1 <= jobs <= 256:
         raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
-    k = parse_stake(stake) if stake is not None else None
+    k = None
+    if stake is not None:
+        from .ledger import parse_stake
+
+        k = parse_stake(stake)
     if totals is None:
         totals = k is not None or (fmt == "table" and out.isatty())
     check_defaults(defaults)
@@ -658,7 +710,11 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     failed = total = 0
     start = last = time.perf_counter()
     table_rows_: list[list[Any]] = []
-    ledger = Builder()
+    if totals:  # (the ledger's modules are imported only for a run that settles)
+        from .ledger import Builder, LedgerError
+        from .views.ledger import totals_csv_rows, totals_record, totals_table
+
+        ledger = Builder()
     if fmt == "csv":
         out.write(csv_text(CSV_FIELDS))
     records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
@@ -761,9 +817,9 @@ class _Signals:
 
     def raise_if_seen(self) -> None:
         """Raise KeyboardInterrupt (SIGINT) or Terminated (SIGTERM) if one was seen."""
-        from .errors import Terminated
+        if self.seen:  # (asked twice a line: nothing imported unless one was)
+            from .errors import Terminated
 
-        if self.seen:
             raise KeyboardInterrupt if self.seen[0] == signal.SIGINT else Terminated()
 
 

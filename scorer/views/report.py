@@ -937,6 +937,22 @@ def hit_json(h: Hit, s: Scored | None = None, lang: str = "zh") -> dict[str, Any
 
 def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
     """``{"error": {"kind": ..., "message": ...}}``, with the fans found for a below-minimum win."""
+    out: dict[str, Any] = {"error": error_fields(e, lang)}
+    if isinstance(e, NotAWin) and isinstance(e.details, Result):
+        found = to_json(e.details, lang)
+        found["best"].pop("payment_chain", None)  # nobody pays for a hand that is no win
+        out.update({k: v for k, v in found.items() if k != "payments"})
+    return out
+
+
+def error_fields(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
+    """The ``error`` member of :func:`error_json`: kind, message, and what else is known
+    (a refusal's reason and why, the position in the hand).
+
+    >>> from scorer.errors import NotationError
+    >>> error_fields(NotationError("'8' has no suit letter after it", 7))["position"]
+    7
+    """
     err: dict[str, Any] = {"kind": e.kind, "message": e.message}
     if isinstance(e, NotAWin):
         err["reason"] = e.reason
@@ -946,12 +962,7 @@ def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
     pos = getattr(e, "position", None)
     if pos is not None:
         err["position"] = pos
-    out: dict[str, Any] = {"error": err}
-    if isinstance(e, NotAWin) and isinstance(e.details, Result):
-        found = to_json(e.details, lang)
-        found["best"].pop("payment_chain", None)  # nobody pays for a hand that is no win
-        out.update({k: v for k, v in found.items() if k != "payments"})
-    return out
+    return err
 
 
 def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
