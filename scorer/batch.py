@@ -571,6 +571,18 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             if p.is_alive():
                 p.kill()
                 p.join(timeout=1)
+    # At exit, concurrent.futures joins every pool's manager thread with no timeout; a
+    # manager that lost its workers mid-message (a loaded machine, a second signal) may
+    # never return, and the run would hang after its summary. Given a moment, it is then
+    # left out of that join: the process is ending, and its workers are gone.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(timeout=2)
+            if manager.is_alive():
+                from concurrent.futures import process as futures_process
+
+                futures_process._threads_wakeups.pop(manager, None)
 
 
 class LongLine(str):
