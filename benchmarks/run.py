@@ -32,7 +32,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+try:  # the installed mjscore is the build under test (a compiled wheel, a pure install)
+    import scorer  # noqa: F401
+except ImportError:  # none installed: this checkout's
+    sys.path.insert(0, str(HERE.parent))
 
 from gen import winning_hand  # noqa: E402
 
@@ -496,8 +499,11 @@ def main() -> None:
         old = base.get(key)
         return f" (×{value / old:.2f} over baseline)" if old else ""
 
+    import scorer
+
     print(f"mjscore benchmarks — {n} hands per set, seed {args.seed}, {cores} cores, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}; mjscore {scorer.__version__} ({scorer.build()}) "
+          f"from {Path(scorer.__file__).parent}")
     print("in-process: hands scored from their text, one core; 'cold' starts with empty "
           "caches, 'steady' is a second pass (a long batch)")
     for rid in args.rulesets.split(","):
