@@ -60,8 +60,9 @@ def ledger_of(path: str, defaults: Sequence[str] = (), npartitions: int = 4,
 def main(argv: Sequence[str]) -> str:
     """The totals of ``FILE [flags]`` as `mjscore batch FILE [flags] --totals` prints them
     after the hands: a table (default), ``--format jsonl`` (the totals record) or ``csv``
-    (its rows); ``--stake X``. The batch's other run options (``--totals``, ``--jobs``,
-    ``--lang``, ``--progress``) are accepted and change nothing here. Returns the text."""
+    (its rows); ``--stake X``; ``--lang zh|en``, the table's language (zh, as batch). The
+    batch's other run options (``--totals``, ``--jobs``, ``--progress``) are accepted and
+    change nothing here. Returns the text."""
     from scorer.views.ledger import totals_csv_rows, totals_record
     from scorer.views.rows import csv_text, jsonl_text
 
@@ -79,7 +80,7 @@ def main(argv: Sequence[str]) -> str:
         return jsonl_text(totals_record(t)).rstrip("\n")
     if run["--format"] == "csv":
         return "".join(csv_text(row) for row in totals_csv_rows(t, header=True)).rstrip("\n")
-    return totals_table(t)
+    return totals_table(t, lang=run["--lang"] or "zh")
 
 
 if __name__ == "__main__":

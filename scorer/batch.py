@@ -792,7 +792,7 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         elif fmt == "csv":
             out.write("".join(csv_text(row) for row in totals_csv_rows(t, header=True)))
         else:
-            print(("\n" if total else "") + totals_table(t), file=out)
+            print(("\n" if total else "") + totals_table(t, lang=lang), file=out)
     out.flush()
     elapsed = max(time.perf_counter() - start, 1e-9)
     if show:

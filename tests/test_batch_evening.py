@@ -156,11 +156,15 @@ def test_table_shows_names_units_and_the_settlement() -> None:
     assert "清七对" in out and "暴头" in out and "番" in out and "倍" in out
     assert "zimo" not in out  # ids are for JSON and the CSV id column
     assert "B: hangzhou cap=64" in out and "B − A" in out
-    assert "Totals of 9 hands, per player" in out and "Not counted: 1 failed line (23)" in out
+    # the totals in the table's language (zh by default), as README shows them in English
+    assert "共 9 盘的合计，按玩家" in out and "不计：1 行出错（23）" in out
     rows = {ln.split()[0]: ln.split()[1:] for ln in out.splitlines()
             if ln.split() and ln.split()[0] in TOTALS and not ln.startswith(" ")}
     assert {n: (int(v[0]), int(v[1]), int(v[2]), int(v[3])) for n, v in rows.items()} == TOTALS
-    assert "To settle (3 transfers):" in out and "Bo pays Cy 440" in out
+    assert "结算（3 笔）：" in out and "Bo 付给 Cy 440" in out
+    en = _batch("--format", "table", "--lang", "en").stdout
+    assert "Totals of 9 hands, per player" in en and "Not counted: 1 failed line (23)" in en
+    assert "To settle (3 transfers):" in en and "Bo pays Cy 440" in en
     # the same with the table format's default: no totals when stdout is not a terminal
     plain = runner.invoke(app, ["batch", str(EVENING), *SEATING, "--format", "table"])
     assert "Totals" not in plain.stdout
@@ -204,7 +208,7 @@ def test_without_names_the_totals_are_per_seat_and_say_so(tmp_path: Path) -> Non
     r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals", "--format",
                             "table"])
     assert r.exit_code == 0, r.stderr
-    assert "per seat" in r.stdout and "no player names were given" in r.stdout
+    assert "按座位" in r.stdout and "没有给玩家名字" in r.stdout
     j = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals"])
     totals = json.loads(j.stdout.splitlines()[-1])
     assert totals["by"] == "seat"
@@ -295,10 +299,10 @@ def test_a_table_on_a_terminal_ends_with_the_totals(tmp_path: Path) -> None:
 
     out, err = Terminal(), io.StringIO()
     assert run(str(EVENING), SEATING, "table", out=out, err=err) == 1
-    assert "To settle (3 transfers):" in out.getvalue()
+    assert "结算（3 笔）：" in out.getvalue()
     off = Terminal()
     run(str(EVENING), SEATING, "table", out=off, err=io.StringIO(), totals=False)
-    assert "Totals" not in off.getvalue()  # --no-totals
+    assert "合计" not in off.getvalue() and "结算" not in off.getvalue()  # --no-totals
 
 
 def test_thirty_evenings_in_two_processes_total_thirty_times_one(tmp_path: Path) -> None:

@@ -67,8 +67,10 @@ def test_dask_main_prints_the_table(tmp_path: Path) -> None:
     # (E pays 2 × 2 = 4, W and N 1 × 2 = 2): E +6 −4 = +2, S −2 +8 = +6, W −4, N −4.
     path.write_text("123m456m789p234s55s --self-draw\n# a comment\n"
                     "123m456p789s234sP9m --self-draw --seat S\n", encoding="utf-8")
-    text = _example().main([str(path), "--rules", "hangzhou", "--stake", "2"])
+    text = _example().main([str(path), "--rules", "hangzhou", "--stake", "2", "--lang", "en"])
     assert text.startswith("Totals of 2 hands, per seat, at 2 a point\n")
+    zh = _example().main([str(path), "--rules", "hangzhou", "--stake", "2"])
+    assert zh.startswith("共 2 盘的合计，按座位，每分 2\n")
     nets = {ln.split()[0]: ln.split()[3] for ln in text.split("\n") if ln[:2] in
             ("E ", "S ", "W ", "N ")}
     assert nets == {"E": "+4", "S": "+12", "W": "-8", "N": "-8"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from scorer.ledger import Ledger, Totals, book, rotate
@@ -34,7 +35,7 @@ def _totals(stake: Any = 1) -> Totals:
 
 
 def test_the_table_shows_each_player_and_the_transfers() -> None:
-    text = totals_table(_totals())
+    text = totals_table(_totals(), lang="en")
     lines = text.split("\n")
     assert lines[0] == "Totals of 2 hands, per player"
     assert lines[1] == "Not counted: 1 failed line (2)"
@@ -47,10 +48,10 @@ def test_the_table_shows_each_player_and_the_transfers() -> None:
 
 
 def test_the_table_at_a_stake_and_per_seat_says_so() -> None:
-    text = totals_table(_totals("0.25"))
+    text = totals_table(_totals("0.25"), lang="en")
     assert text.startswith("Totals of 2 hands, per player, at 0.25 a point\n")
     assert "  Ann pays Cy 4.5" in text and "  Bo pays Cy 0.5" in text
-    seat = totals_table(book(HANDS).totals())
+    seat = totals_table(book(HANDS).totals(), lang="en")
     assert seat.split("\n")[:2] == [
         "Totals of 2 hands, per seat",
         "(no player names were given; seats rotate as the deal passes, so a seat is not one person)"]
@@ -58,9 +59,31 @@ def test_the_table_at_a_stake_and_per_seat_says_so() -> None:
 
 
 def test_an_empty_evening_owes_nothing() -> None:
-    text = totals_table(Ledger().totals())
+    text = totals_table(Ledger().totals(), lang="en")
     assert text.startswith("Totals of 0 hands, per seat") and text.endswith(
         "To settle: nobody owes anything.")
+
+
+def test_the_table_in_chinese_has_no_english_left() -> None:
+    # --lang zh (the default) is the table's language too: the same figures, every word
+    # of the heading, the columns and the transfers in Chinese
+    text = totals_table(_totals("0.25"))
+    lines = text.split("\n")
+    assert lines[0] == "共 2 盘的合计，按玩家，每分 0.25"
+    assert lines[1] == "不计：1 行出错（2）"
+    assert next(ln for ln in lines if ln.startswith("玩家")).split() == [
+        "玩家", "赢", "输", "净", "胡牌盘数"]
+    assert lines[-4:] == ["结算（3 笔）：", "  Ann 付给 Cy 4.5", "  Di 付给 Cy 2.5",
+                          "  Bo 付给 Cy 0.5"]
+    seat = totals_table(book(HANDS).totals(), noun="round").split("\n")
+    assert seat[:2] == ["共 2 局的合计，按座位",
+                        "（没有给玩家名字：座位随坐庄轮转，一个座位不是一个人）"]
+    assert next(ln for ln in seat if ln.startswith("座位")).split() == [
+        "座位", "赢", "输", "净", "胡牌次数"]
+    assert totals_table(Ledger().totals()).endswith("结算：谁也不欠谁。")
+    names = {"Ann", "Bo", "Cy", "Di", "E", "S", "W", "N"}
+    for t in (text, "\n".join(seat)):
+        assert not [w for w in re.findall(r"[A-Za-z]+", t) if w not in names], t
 
 
 def test_the_jsonl_record_is_of_its_own_kind_and_exact() -> None:

@@ -120,7 +120,7 @@ def round_cmd(
         if as_json:
             print(dumps({"rounds": rounds, "totals": totals_record(t)}))
         else:
-            print("\n\n".join(texts) + "\n\n" + totals_table(t, noun="round"))
+            print("\n\n".join(texts) + "\n\n" + totals_table(t, noun="round", lang=lang))
     except SystemExit:
         raise
     except Exception as e:  # every error becomes one line and an exit status

@@ -190,6 +190,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "col_hand": ("手牌", "hand"),
     "col_ruleset": ("规则", "ruleset"),
     "col_error": ("错误", "error"),
+    # ---- the evening's totals (views/ledger.py)
+    "totals_of": ("共 {n} {noun}的合计，按{by}", "Totals of {n} {noun}, per {by}"),
+    "noun_hand": ("盘", "hand"),
+    "noun_hands": ("盘", "hands"),
+    "noun_round": ("局", "round"),
+    "noun_rounds": ("局", "rounds"),
+    "by_player": ("玩家", "player"),
+    "by_seat": ("座位", "seat"),
+    "at_stake": ("，每分 {stake}", ", at {stake} a point"),
+    "seats_rotate": ("（没有给玩家名字：座位随坐庄轮转，一个座位不是一个人）",
+                     "(no player names were given; seats rotate as the deal passes, so a "
+                     "seat is not one person)"),
+    "not_counted_1": ("不计：1 行出错（{lines}）", "Not counted: 1 failed line ({lines})"),
+    "not_counted_n": ("不计：{n} 行出错（{lines}）", "Not counted: {n} failed lines ({lines})"),
+    "disputed_booked": ("有争议的行按其第一个规则计：{lines}",
+                        "Disputed lines booked under their first ruleset: {lines}"),
+    "col_player": ("玩家", "player"),
+    "col_won": ("赢", "won"),
+    "col_lost": ("输", "lost"),
+    "col_net": ("净", "net"),
+    "col_hands_won": ("胡牌盘数", "hands won"),
+    "col_wins": ("胡牌次数", "wins"),
+    "settle_nothing": ("结算：谁也不欠谁。", "To settle: nobody owes anything."),
+    "settle_1": ("结算（1 笔）：", "To settle (1 transfer):"),
+    "settle_n": ("结算（{n} 笔）：", "To settle ({n} transfers):"),
+    "pays_to": ("  {payer} 付给 {payee} {amount}", "  {payer} pays {payee} {amount}"),
 }
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..ledger import Totals, decimal_text
+from .i18n import DEFAULT_LANG
+from .i18n import t as _t
 
 TOTALS_CSV_HEADER = ["kind", "name", "won", "lost", "net", "hands_won"]
 TRANSFER_CSV_HEADER = ["kind", "payer", "payee", "amount"]
@@ -64,13 +66,15 @@ def totals_csv_rows(t: Totals, header: bool = False) -> list[list[Any]]:
     return rows
 
 
-def totals_table(t: Totals, noun: str = "hand") -> str:
-    """The totals for people at the table: a heading, a row per player, the transfers.
-    ``noun`` names what was totalled (``"round"`` for a session of 血战 rounds).
+def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str:
+    """The totals for people at the table: a heading, a row per player, the transfers, in
+    ``lang`` (zh or en). ``noun`` names what was totalled (``"round"`` for a session of
+    血战 rounds).
 
     >>> from scorer.ledger import book
-    >>> print(totals_table(book([{"payments": {"E": 6, "S": -2, "W": -2, "N": -2}}],
-    ...                         {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}).totals()))
+    >>> t = book([{"payments": {"E": 6, "S": -2, "W": -2, "N": -2}}],
+    ...          {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}).totals()
+    >>> print(totals_table(t, lang="en"))
     Totals of 1 hand, per player
     <BLANKLINE>
     player      won    lost    net    hands won
@@ -84,37 +88,41 @@ def totals_table(t: Totals, noun: str = "hand") -> str:
       Bo pays Ann 2
       Cy pays Ann 2
       Di pays Ann 2
+    >>> print(totals_table(t).splitlines()[0])
+    共 1 盘的合计，按玩家
     """
     from tabulate import tabulate  # imported here, as in the report: keeps start-up fast
 
     seat = t.by != "player"
-    head = f"Totals of {t.hands} {noun}{'' if t.hands == 1 else 's'}, per " \
-        f"{'seat' if seat else 'player'}"
+    what = _t(f"noun_{noun}" if t.hands == 1 else f"noun_{noun}s", lang)
+    head = _t("totals_of", lang, n=t.hands, noun=what,
+              by=_t("by_seat" if seat else "by_player", lang))
     if t.stake != 1:
-        head += f", at {decimal_text(t.stake)} a point"
+        head += _t("at_stake", lang, stake=decimal_text(t.stake))
     lines = [head]
     if seat and t.rows:
-        lines.append("(no player names were given; seats rotate as the deal passes, "
-                     "so a seat is not one person)")
+        lines.append(_t("seats_rotate", lang))
     if t.failed:
-        lines.append(f"Not counted: {len(t.failed)} failed line{'' if len(t.failed) == 1 else 's'}"
-                     f" ({', '.join(str(n) for n in t.failed)})")
+        n = len(t.failed)
+        lines.append(_t("not_counted_1" if n == 1 else "not_counted_n", lang, n=n,
+                        lines=", ".join(str(k) for k in t.failed)))
     if t.disputed:
-        lines.append(f"Disputed lines booked under their first ruleset: "
-                     f"{', '.join(str(n) for n in t.disputed)}")
+        lines.append(_t("disputed_booked", lang, lines=", ".join(str(k) for k in t.disputed)))
     rows = [[r.name, decimal_text(r.won), decimal_text(r.lost),
              ("+" if r.net > 0 else "") + decimal_text(r.net), r.hands_won] for r in t.rows]
     lines.append("")
-    lines.append(tabulate(rows, headers=["seat" if seat else "player", "won", "lost", "net",
-                                         "wins" if noun != "hand" else "hands won"],
-                          tablefmt="simple",
+    headers = [_t("col_seat" if seat else "col_player", lang), _t("col_won", lang),
+               _t("col_lost", lang), _t("col_net", lang),
+               _t("col_wins" if noun != "hand" else "col_hands_won", lang)]
+    lines.append(tabulate(rows, headers=headers, tablefmt="simple",
                           colalign=("left", "right", "right", "right", "right"),
                           disable_numparse=True))
     lines.append("")
     if not t.transfers:
-        lines.append("To settle: nobody owes anything.")
+        lines.append(_t("settle_nothing", lang))
     else:
         n = len(t.transfers)
-        lines.append(f"To settle ({n} transfer{'' if n == 1 else 's'}):")
-        lines += [f"  {x.payer} pays {x.payee} {decimal_text(x.amount)}" for x in t.transfers]
+        lines.append(_t("settle_1", lang) if n == 1 else _t("settle_n", lang, n=n))
+        lines += [_t("pays_to", lang, payer=x.payer, payee=x.payee,
+                     amount=decimal_text(x.amount)) for x in t.transfers]
     return "\n".join(lines)
