@@ -215,7 +215,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settle_nothing": ("结算：谁也不欠谁。", "To settle: nobody owes anything."),
     "settle_1": ("结算（1 笔）：", "To settle (1 transfer):"),
     "settle_n": ("结算（{n} 笔）：", "To settle ({n} transfers):"),
-    "pays_to": ("  {payer} 付给 {payee} {amount}", "  {payer} pays {payee} {amount}"),
+    "pays_to": ("{payer} 付给 {payee} {amount}", "{payer} pays {payee} {amount}"),
 }
 
 

@@ -123,6 +123,6 @@ def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str
     else:
         n = len(t.transfers)
         lines.append(_t("settle_1", lang) if n == 1 else _t("settle_n", lang, n=n))
-        lines += [_t("pays_to", lang, payer=x.payer, payee=x.payee,
-                     amount=decimal_text(x.amount)) for x in t.transfers]
+        lines += ["  " + _t("pays_to", lang, payer=x.payer, payee=x.payee,
+                            amount=decimal_text(x.amount)) for x in t.transfers]
     return "\n".join(lines)
