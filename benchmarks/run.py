@@ -132,6 +132,13 @@ def time_in_process(rid: str, lines: list[str], cold: bool = True
             jobs[worst][2], errors)
 
 
+def steady_rate(rid: str, lines: list[str]) -> float:
+    """Hands/s of a long batch's state on ``lines``: the better of two passes after the
+    one that filled the caches. A ruleset's pattern loop is generated after 512 readings
+    (docs/speed.md), which MCR's quick hands reach only during a second pass."""
+    return max(time_in_process(rid, lines, cold=False)[0] for _ in range(2))
+
+
 def mjscore_cmd() -> list[str]:
     exe = shutil.which("mjscore")
     return [exe] if exe else [sys.executable, "-m", "scorer"]
@@ -308,7 +315,7 @@ sys.path.insert(1, sys.argv[2])
 import run
 lines = json.load(open(sys.argv[4]))
 print(json.dumps([run.time_in_process(sys.argv[3], lines)[0],
-                  run.time_in_process(sys.argv[3], lines, cold=False)[0], scorer.__file__]))
+                  run.steady_rate(sys.argv[3], lines), scorer.__file__]))
 """
 
 
@@ -501,6 +508,7 @@ def main() -> None:
 
     import scorer
 
+    compiled = scorer.build() == "compiled"  # the riichi target is 1.0 compiled, 0.6 pure
     print(f"mjscore benchmarks — {n} hands per set, seed {args.seed}, {cores} cores, "
           f"Python {sys.version.split()[0]}; mjscore {scorer.__version__} ({scorer.build()}) "
           f"from {Path(scorer.__file__).parent}")
@@ -515,7 +523,7 @@ def main() -> None:
         everything: list[str] = []
         for w, lines in sets.items():
             hps, med, worst, _worst_line, errors = time_in_process(rid, lines)
-            steady = time_in_process(rid, lines, cold=False)[0]
+            steady = steady_rate(rid, lines)
             label = f"{w} wildcard{'s' if w != 1 else ''}" if st.max_wilds else "no wildcards"
             err = f", {errors} not scored (exit 2/3)" if errors else ""
             print(f"  in-process, {label:12s}: {hps:8,.0f} hands/s cold, {steady:8,.0f} steady; "
@@ -523,7 +531,7 @@ def main() -> None:
             everything += lines
         low = [x for w, ls in sets.items() if w <= 2 for x in ls]
         hps, *_ = time_in_process(rid, low)
-        steady = time_in_process(rid, low, cold=False)[0]
+        steady = steady_rate(rid, low)
         r_cold = fig(f"{rid}.low.cold", hps)
         r_steady = fig(f"{rid}.low.steady", steady)
         print(f"  in-process, 0-2 wildcards mixed: {hps:,.0f} hands/s cold{r_cold}, "
@@ -577,7 +585,7 @@ def main() -> None:
               f"{cg['generate_ms']:.1f} ms")
         records = time_records(rid, everything)
         fig(f"{rid}.records", records)
-        direct = time_in_process(rid, everything, cold=False)[0]
+        direct = steady_rate(rid, everything)
         print(f"  a batch worker in-process (flags + score + JSON line): {records:,.0f} hands/s;"
               f" score() alone {direct:,.0f} (×{direct / records:.2f})")
         if not args.quick:
@@ -611,7 +619,7 @@ def main() -> None:
         if rid == "mcr":
             lines = sets[0]
             ours_cold = time_in_process(rid, lines)[0]
-            ours_steady = time_in_process(rid, lines, cold=False)[0]
+            ours_steady = steady_rate(rid, lines)
             gb = [c for c in (to_gb(x) for x in lines) if c]
             ri = [c for c in (to_riichi(x) for x in lines) if c]
             if gb:
@@ -629,7 +637,7 @@ def main() -> None:
                       f"ratio mjscore/riichi {ours_cold / r:.2f} cold, {ours_steady / r:.2f} "
                       "steady (target ≥ 1.0 compiled, ≥ 0.6 pure Python)")
                 targets.append(Target("mcr: mjscore over riichi HandCalculator (steady)",
-                                      ours_steady / r, 0.6, True))
+                                      ours_steady / r, 1.0 if compiled else 0.6, True))
             else:
                 print("  riichi `mahjong` not installed (pip install '.[bench]')")
     if not args.quick and args.memory_lines:
