@@ -549,6 +549,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     ``shutdown(wait=True)`` after Ctrl-C can wait forever (the workers block on the call
     queue, the parent in waitpid); here a second Ctrl-C is ignored while the workers go.
     """
+    global _ABANDONED
     if threading.current_thread() is threading.main_thread():
         with contextlib.suppress(ValueError, OSError):
             signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -571,18 +572,34 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             if p.is_alive():
                 p.kill()
                 p.join(timeout=1)
-    # At exit, concurrent.futures joins every pool's manager thread with no timeout; a
-    # manager that lost its workers mid-message (a loaded machine, a second signal) may
-    # never return, and the run would hang after its summary. Given a moment, it is then
-    # left out of that join: the process is ending, and its workers are gone.
+    # A worker ended while it was sending a chunk's records leaves part of a message in
+    # the result pipe, and the pool's manager thread, reading it, waits for the rest for
+    # ever: this process holds the pipe's writing end too. Closed here (the workers are
+    # gone), the read ends in EOF and the manager stops; else the run would hang after its
+    # summary, at exit, where Python joins that thread with no timeout.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            writer.close()
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         with contextlib.suppress(Exception):
             manager.join(timeout=2)
             if manager.is_alive():
-                from concurrent.futures import process as futures_process
+                _ABANDONED = True
 
-                futures_process._threads_wakeups.pop(manager, None)
+
+_ABANDONED = False  # a stopped pool's manager thread did not end (see stop_pool)
+
+
+def pool_abandoned() -> bool:
+    """Whether a stopped pool left a thread that will not end: the command line then
+    leaves at once (``os._exit``) instead of waiting for it at exit.
+
+    >>> pool_abandoned()
+    False
+    """
+    return _ABANDONED
 
 
 class LongLine(str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .output import fail
+from .output import EXIT_INTERRUPT, EXIT_TERM, fail
 
 
 def line_flags_help() -> str:
@@ -59,8 +59,20 @@ def batch(
             from ..errors import ContextError
 
             raise ContextError(f"--lang {lang}: use zh or en", "--lang")
-        raise SystemExit(run(file, list(ctx.args), fmt, jobs, progress, lang, totals=totals,
-                             stake=stake))
+        status = run(file, list(ctx.args), fmt, jobs, progress, lang, totals=totals,
+                     stake=stake)
+        from ..batch import pool_abandoned
+
+        if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
+            # stopped, and a worker pool's thread will not end: what was written is flushed
+            # and the run ends now, not at an exit that would wait for that thread
+            import os
+            import sys
+
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        raise SystemExit(status)
     except SystemExit:
         raise
     except Exception as e:
