@@ -48,6 +48,7 @@ __all__ = ["dataclass", "record"]
 
 _FrozenError = dataclasses.FrozenInstanceError
 
+
 def _getter(names: tuple[str, ...]) -> Any:
     """A function giving the tuple of ``names``' values of an object (``()`` for none)."""
     if not names:

@@ -196,8 +196,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "noun_hands": ("盘", "hands"),
     "noun_round": ("局", "round"),
     "noun_rounds": ("局", "rounds"),
-    "by_player": ("玩家", "player"),
-    "by_seat": ("座位", "seat"),
     "at_stake": ("，每分 {stake}", ", at {stake} a point"),
     "seats_rotate": ("（没有给玩家名字：座位随坐庄轮转，一个座位不是一个人）",
                      "(no player names were given; seats rotate as the deal passes, so a "

@@ -95,8 +95,8 @@ def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str
 
     seat = t.by != "player"
     what = _t(f"noun_{noun}" if t.hands == 1 else f"noun_{noun}s", lang)
-    head = _t("totals_of", lang, n=t.hands, noun=what,
-              by=_t("by_seat" if seat else "by_player", lang))
+    by = _t("col_seat" if seat else "col_player", lang)  # the first column's word
+    head = _t("totals_of", lang, n=t.hands, noun=what, by=by)
     if t.stake != 1:
         head += _t("at_stake", lang, stake=decimal_text(t.stake))
     lines = [head]
@@ -111,7 +111,7 @@ def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str
     rows = [[r.name, decimal_text(r.won), decimal_text(r.lost),
              ("+" if r.net > 0 else "") + decimal_text(r.net), r.hands_won] for r in t.rows]
     lines.append("")
-    headers = [_t("col_seat" if seat else "col_player", lang), _t("col_won", lang),
+    headers = [by, _t("col_won", lang),
                _t("col_lost", lang), _t("col_net", lang),
                _t("col_wins" if noun != "hand" else "col_hands_won", lang)]
     lines.append(tabulate(rows, headers=headers, tablefmt="simple",
