@@ -561,6 +561,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     # feeder thread; with the workers gone a full pipe is never read, and exiting would
     # wait for that thread forever (the pool's shutdown joins it): it is not waited for.
     call_queue = getattr(pool, "_call_queue", None)
+    # (taken now: shutdown() drops the pool's references to its queues and its thread)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     if call_queue is not None:
         with contextlib.suppress(Exception):
             call_queue.cancel_join_thread()
@@ -577,11 +580,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     # ever: this process holds the pipe's writing end too. Closed here (the workers are
     # gone), the read ends in EOF and the manager stops; else the run would hang after its
     # summary, at exit, where Python joins that thread with no timeout.
-    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     if writer is not None:
         with contextlib.suppress(Exception):
             writer.close()
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         with contextlib.suppress(Exception):
             manager.join(timeout=2)

@@ -462,6 +462,34 @@ def test_batch_stops_on_signals(tmp_path: Path, jobs: str, signals: list[int], s
                 and "Z" not in Path(f"/proc/{w}/stat").read_text().split()[2]]
 
 
+def test_a_pool_stopped_while_a_worker_sends_leaves_no_thread_behind() -> None:
+    # A worker ended in the middle of sending a result leaves part of a message in the
+    # result pipe; the pool's manager thread, reading it, waited for the rest for ever,
+    # and the batch hung at exit (Python joins that thread): stop_pool must end it.
+    import struct
+    from concurrent.futures import ProcessPoolExecutor
+
+    from scorer.batch import _worker_init, pool_abandoned, stop_pool
+
+    pool = ProcessPoolExecutor(max_workers=2, initializer=_worker_init)
+    assert pool.submit(abs, -1).result(timeout=30) == 1  # the workers are up
+    writer = pool._result_queue._writer  # type: ignore[attr-defined]
+    manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+    try:
+        # a worker (forked: same descriptor) writes a header for 1,000 bytes and 10 of them
+        fd = writer.fileno()
+        pool.submit(os.write, fd, struct.pack("!i", 1000) + b"x" * 10)
+        time.sleep(0.5)  # the manager is now reading the rest of that message
+        assert manager.is_alive()
+        stop_pool(pool)
+        assert not manager.is_alive()
+        assert not pool_abandoned()
+    finally:  # never leave pytest to hang at its exit on this thread
+        with contextlib.suppress(Exception):
+            writer.close()
+        manager.join(timeout=5)
+
+
 def test_batch_from_a_silent_stdin_is_interrupted(tmp_path: Path) -> None:
     p = subprocess.Popen([sys.executable, "-m", "scorer", "batch", "-", "--rules", "hangzhou"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
