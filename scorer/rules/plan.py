@@ -444,6 +444,8 @@ def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]:
         out += [*lines, f"{pad}_found += (({pat}, {v}, {n}, {items}),)"]
     out.append("    return _found")
     return "\n".join(out) + "\n", em
+
+
 def families(patterns: tuple[Pattern, ...]) -> tuple[Family, ...]:
     """The combination patterns grouped by the list they combine, in the ruleset's order.
 

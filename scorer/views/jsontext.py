@@ -69,7 +69,7 @@ def json_text(result: Result, lang: str = "zh", paid: bool = True) -> str:
     >>> json_text(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))[:44]
     '{"ruleset": "hangzhou", "hand": "123m456p234'
     """
-    return "{" + json_body(result, lang, paid) + "}"
+    return "{" + json_body(result, lang, paid).text + "}"
 
 
 def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
@@ -79,7 +79,7 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
     >>> from scorer.engine.scoring import score
     >>> from scorer.engine.context import Context
     >>> b = json_body(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
-    >>> b[:23], b.fields["winner"]
+    >>> b.text[:23], b.fields["winner"]
     ('"ruleset": "hangzhou", ', 'E')
     """
     rs, s = result.ruleset, result.best
@@ -101,10 +101,8 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
         parts.append("}, ")
     who, flags = _context_parts(result)
     parts += [who, '"readings": ', _num(len(result.candidates)), flags, tail]
-    body = Body("".join(parts))
-    body.fields = {"payments": dict(s.payments), "winner": result.winner} if paid else {
-        "winner": result.winner}
-    return body
+    return Body("".join(parts), {"payments": dict(s.payments), "winner": result.winner}
+                if paid else {"winner": result.winner})
 
 
 def error_record(e: MjscoreError, lang: str = "zh") -> dict[Any, Any]:
@@ -122,12 +120,22 @@ def error_record(e: MjscoreError, lang: str = "zh") -> dict[Any, Any]:
     return out
 
 
-class Body(str):
+class Body:
     """Members of a JSON object, already encoded (``'"a": 1, "b": [2]'``), standing in a
     record under the key :data:`BODY`; ``fields`` holds some of them as values (what the
-    ledger of a batch reads: payments, winner)."""
+    ledger of a batch reads: payments, winner). Not a str subclass: the compiled build
+    compiles this module, and mypyc's classes cannot extend str.
 
-    fields: dict[str, Any]
+    >>> Body('"a": 1', {"winner": "E"}).fields
+    {'winner': 'E'}
+    """
+
+    def __init__(self, text: str, fields: dict[str, Any] | None = None) -> None:
+        self.text = text
+        self.fields: dict[str, Any] = {} if fields is None else fields
+
+    def __repr__(self) -> str:
+        return f"Body({self.text!r})"
 
 
 # The key a Body stands under in a record (not a string: json.dumps refuses a record that
@@ -148,8 +156,8 @@ def jsonl_line(rec: dict[Any, Any]) -> str:
     parts = []
     for k, v in rec.items():
         if k is BODY:
-            if v:
-                parts.append(v)
+            if v.text:
+                parts.append(v.text)
             continue
         key = _KEYS.get(k)
         if key is None:
