@@ -120,7 +120,8 @@ def players_header(text: str) -> str | None:
     return body[len(PLAYERS_HEADER):].strip()
 
 
-def _take_players(argv: list[str], offset: int = 0) -> tuple[list[str], str | None, list[int]]:
+def _take_players(argv: list[str], offset: int = 0
+                  ) -> tuple[list[str], str | None, Sequence[int]]:
     """``argv`` without its ``--players SPEC`` (the last one given counts), that SPEC, and
     the 1-based place in ``argv`` of each argument kept (to name a mistake's argument as the
     line has it). A mistake's argument is its place plus ``offset``.
@@ -128,9 +129,11 @@ def _take_players(argv: list[str], offset: int = 0) -> tuple[list[str], str | No
     >>> _take_players(["11m", "--players", "Ann,Bo", "--self-draw"])
     (['11m', '--self-draw'], 'Ann,Bo', [1, 4])
     """
-    if not any(_BATCH_FLAG.match(tok) for tok in argv):
-        # (most lines: no argument is --players or a flag of the run, so all are kept)
-        return argv, None, list(range(1, len(argv) + 1))
+    if _BATCH_FLAG.search(" ".join(argv)) is None:
+        # (most lines: no argument is --players or a flag of the run, so all are kept; one
+        # search of the joined line finds every argument that starts with one, and at worst
+        # more, which the loop below looks at one by one)
+        return argv, None, range(1, len(argv) + 1)
     out: list[str] = []
     places: list[int] = []
     spec: str | None = None
@@ -216,7 +219,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     rec: dict[Any, Any]
     argv: list[str] | None = None
     base: Sequence[str] = defaults
-    places: list[int] = []
+    places: Sequence[int] = ()
     seating: dict[str, str] | None = None
     try:
         if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
@@ -458,7 +461,8 @@ def _unpacked(packed: Packed) -> Iterator[Record]:
 def _warm(defaults: Sequence[str]) -> None:
     """Import the scorer and load the batch's own ``--rules`` here, before the workers
     start: forked workers inherit both instead of each importing and loading them again
-    (elsewhere, where workers are spawned, this costs the parent a few milliseconds). A
+    (elsewhere, where workers are spawned, this costs the parent a few milliseconds), the
+    ruleset with its pattern loop generated (:meth:`~scorer.rules.plan.Generated.warm`). A
     ruleset that does not load is left to the lines, which report it; returns None."""
     from .engine import scoring  # noqa: F401
     from .errors import MjscoreError
@@ -470,7 +474,8 @@ def _warm(defaults: Sequence[str]) -> None:
         name, eq, value = tok.partition("=")
         if name == "--rules" and (eq or k + 1 < len(flags)):
             with contextlib.suppress(MjscoreError):
-                load_ruleset(value if eq else flags[k + 1])
+                rs = load_ruleset(value if eq else flags[k + 1])
+                rs.plan.generated.warm(rs)  # and its pattern loop, generated once here
 
 
 def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int

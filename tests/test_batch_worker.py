@@ -78,6 +78,35 @@ def test_warm_loads_the_batch_ruleset_before_the_workers() -> None:
     assert load_ruleset("xiamen") is _CACHE._recent["xiamen"][1]
 
 
+def test_warm_generates_the_pattern_loop_the_workers_inherit(tmp_path: Path) -> None:
+    # A new file: a ruleset no earlier test has scored with, so no loop exists yet. Before,
+    # each forked worker scored 512 readings with the closures and generated its own.
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: hangzhou\nid: house-warm\n", encoding="utf-8")
+    rs = load_ruleset(str(path))
+    g = rs.plan.generated
+    if g.mode == "off":  # MJSCORE_CODEGEN=off: never generated, not even here
+        batch._warm(["--rules", str(path)])
+        assert g.loop is None and not g.tried
+        return
+    assert g.loop is None and not g.tried and g.readings == 0
+    batch._warm(["--rules", str(path)])
+    assert load_ruleset(str(path)) is rs and g.tried and g.loop is not None
+    # and the loop gives what the closures give on a hand
+    line = "123m456p789s234sP9m --self-draw"
+    generated = to_json(batch.score(line.split()[0], rs, _context(line)), "en")
+    closures = to_json(batch.score(line.split()[0], rs.with_plan(rs.plan.closures_only()),
+                                   _context(line)), "en")
+    assert generated == closures
+
+
+def _context(line: str) -> object:
+    from scorer.argv import parse
+
+    hand, *flags = line.split()
+    return parse([hand, "--rules", "hangzhou", *flags]).context
+
+
 def testknown_widths_are_wcwidths() -> None:
     from wcwidth import wcswidth, wcwidth
 

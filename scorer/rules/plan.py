@@ -81,6 +81,21 @@ class Generated:
         self.tried = True
         self.loop, self.source = generate_loop(rs, rs.plan.families)
 
+    def warm(self, rs: Ruleset) -> None:
+        """Generate the loop of ``rs`` now, unless that was tried already or is off: a
+        batch's parent does it before its workers fork, so that each inherits the loop
+        instead of scoring its first 512 readings with the closures and generating its
+        own. Returns None.
+
+        >>> from scorer.rules.load import compile_ruleset
+        >>> rs = compile_ruleset("extends: hangzhou\\nid: warmed\\n", "warmed.yaml")
+        >>> g = rs.plan.generated; g.warm(rs); g.loop is not None or g.mode == "off"
+        True
+        """
+        if not self.tried and self.mode != "off":
+            self.tried = True
+            self.loop, self.source = generate_loop(rs, rs.plan.families)
+
 
 class Memo(Generic[K, V]):
     """A dict with a bound: when it is full it starts again empty (cheap, and a batch
