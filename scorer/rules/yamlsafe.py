@@ -151,9 +151,13 @@ def load(text: str, file: str, trusted: bool = False,
     if budget is not None:
         conv.budget = budget[0]
         conv.limit = budget[1] if len(budget) > 1 else budget[0]
-    data = conv.convert(node, 0, "")
-    if budget is not None:
-        budget[0] = conv.budget
+    try:
+        data = conv.convert(node, 0, "")
+    finally:
+        # what was used is taken even when the budget ran out here: the texts after this
+        # one are then not read at all (each was composed whole and refused in its turn)
+        if budget is not None:
+            budget[0] = conv.budget
     if problems is not None:
         problems.extend(conv.problems)
     elif conv.problems:
