@@ -56,8 +56,11 @@ COMPILED = [
 
 # mypyc's output and runtime change between mypy releases; this range was tested. mypyc
 # type-checks what it compiles and the modules they import (strict, as configured in
-# pyproject.toml), so the stubs of the dev extra come too.
-BUILD_REQUIREMENTS = ["mypy[mypyc]>=1.10,<3", "types-PyYAML", "types-tabulate"]
+# pyproject.toml), so the stubs of the dev extra come too, and wcwidth (typed itself):
+# views/jsontext.py imports the report, whose i18n imports it. Without it, in pip's clean
+# build environment, mypy refused the modules and the build fell back to pure Python (a
+# build in the source folder hid that behind the mypy cache there).
+BUILD_REQUIREMENTS = ["mypy[mypyc]>=1.10,<3", "types-PyYAML", "types-tabulate", "wcwidth"]
 
 
 def _warn(message: str) -> None:
