@@ -75,11 +75,9 @@ class Generated:
     def prepare(self, rs: Ruleset | None) -> None:
         """Generate the loop of ``rs`` now if it is time (call it outside any CPU budget:
         the work is the engine's own, bounded by ``MAX_LOOP_SOURCE``); return None."""
-        if self.tried or self.mode == "off" or rs is None or (
+        if not self.tried and rs is not None and not (
                 self.mode == "auto" and self.readings < AUTO_READINGS):
-            return
-        self.tried = True
-        self.loop, self.source = generate_loop(rs, rs.plan.families)
+            self.warm(rs)  # (asked before every hand: once tried, one attribute is read)
 
     def warm(self, rs: Ruleset) -> None:
         """Generate the loop of ``rs`` now, unless that was tried already or is off: a
