@@ -475,7 +475,10 @@ def _warm(defaults: Sequence[str]) -> None:
         if name == "--rules" and (eq or k + 1 < len(flags)):
             with contextlib.suppress(MjscoreError):
                 rs = load_ruleset(value if eq else flags[k + 1])
-                rs.plan.generated.warm(rs)  # and its pattern loop, generated once here
+                # and its pattern loop, generated once here; whatever goes wrong in that
+                # leaves the closures to score (a bug there must not stop the batch)
+                with contextlib.suppress(Exception):
+                    rs.plan.generated.warm(rs)
 
 
 def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int
