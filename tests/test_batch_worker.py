@@ -9,6 +9,7 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,24 @@ def test_warm_generates_the_pattern_loop_the_workers_inherit(tmp_path: Path) -> 
     closures = to_json(batch.score(line.split()[0], rs.with_plan(rs.plan.closures_only()),
                                    _context(line)), "en")
     assert generated == closures
+
+
+def test_a_failure_generating_the_loop_in_warm_leaves_the_closures(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorer.rules import plan
+
+    def broken(*a: object) -> object:
+        raise TypeError("a bug in the code generator")
+
+    monkeypatch.setattr(plan, "generate_loop", broken)
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: hangzhou\nid: house-broken\n", encoding="utf-8")
+    batch._warm(["--rules", str(path)])  # does not raise: the batch goes on
+    rs = load_ruleset(str(path))
+    assert rs.plan.generated.loop is None
+    line = "123m456p789s234sP9m --self-draw"
+    rec = batch.score_record(line, ["--rules", str(path)])
+    assert rec["payments"]["E"] == 12, rec  # README's worked hand, by the closures
 
 
 def _context(line: str) -> object:
