@@ -404,9 +404,14 @@ def test_large_user_ruleset_reads_fast() -> None:
     from scorer.rules.yamlsafe import load
 
     text = "a: [" + ", ".join(f"'x{i}'" for i in range(40000)) + "]"
-    t0 = time.process_time()
-    assert len(load(text, "t.yaml")["a"]) == 40000
-    assert time.process_time() - t0 < 0.4
+    # the least of three reads: 0.20-0.29 s here, 0.41 once in a loaded CI run; the
+    # pure-Python reader's 0.8 s stays far over the bound whatever the load
+    cpu = []
+    for _ in range(3):
+        t0 = time.process_time()
+        assert len(load(text, "t.yaml")["a"]) == 40000
+        cpu.append(time.process_time() - t0)
+    assert min(cpu) < 0.4, cpu
 
 
 def test_power_bound_is_not_too_strict() -> None:
