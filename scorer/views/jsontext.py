@@ -10,9 +10,10 @@ record is the pieces joined with the encoder's own separators (``", "`` and ``":
 it is byte for byte the encoder's text (tests/test_jsontext.py compares the two on every
 example, golden and generated hand of every ruleset).
 
-Every memo is bounded (emptied when full, like the report's other memos) and holds only
-text, the ruleset (so that an id in a key is never reused while its entry lives) and
-values that hold no Env (readings are tuples of groups; settlements are held weakly).
+Every memo is a bounded :class:`~scorer.rules.plan.Memo` (emptied when full, like the
+engine's) and holds only text, the ruleset (so that an id in a key is never reused while
+its entry lives) and values that hold no Env (readings are tuples of groups; settlements
+are held weakly).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..engine.scoring import Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..rules.flags import echo
 from ..rules.model import Ruleset
+from ..rules.plan import Memo
 from .i18n import t
 from .report import (
     _tiered_name,
@@ -164,13 +166,13 @@ def jsonl_line(rec: dict[Any, Any]) -> str:
             key = _ENCODE(k) + ": "
             if len(_KEYS) < 256:
                 _KEYS[k] = key
-        parts.append(key + (int.__repr__(v) if type(v) is int else _ENCODE(v)))
+        parts.append(key + _num(v))
     return "{" + ", ".join(parts) + "}\n"
 
 
 # ----------------------------------------------------------------------------- the ruleset
 # (ruleset, (head, tail)) by id of the ruleset: '"ruleset": "id", ' and the provenance
-_RULESET: dict[int, tuple[Ruleset, tuple[str, str]]] = {}
+_RULESET: Memo[int, tuple[Ruleset, tuple[str, str]]] = Memo(64)
 
 
 def _ruleset_parts(rs: Ruleset) -> tuple[str, str]:
@@ -181,16 +183,14 @@ def _ruleset_parts(rs: Ruleset) -> tuple[str, str]:
     source = "builtin" if rs.trusted else "file"
     tail = ', "source": ' + _ENCODE(source) + (
         "" if rs.trusted else ', "path": ' + _ENCODE(rs.file))
-    if len(_RULESET) >= 64:
-        _RULESET.clear()
-    _RULESET[id(rs)] = (rs, (head, tail))
+    _RULESET.put(id(rs), (rs, (head, tail)))
     return head, tail
 
 
 # ----------------------------------------------------------------------------- the hand
 # '"hand": ..., "written": ..., ' by the hand as written (the normal form is a function of
 # it: parse_hand(written) == hand)
-_HAND: dict[str, str] = {}
+_HAND: Memo[str, str] = Memo(HANDS)
 
 
 def _hand_part(result: Result) -> str:
@@ -202,16 +202,14 @@ def _hand_part(result: Result) -> str:
     text = ('"hand": ' + _ENCODE(hand.notation()) + ', "written": '
             + _ENCODE(hand.as_written()) + ", ")
     if written:
-        if len(_HAND) >= HANDS:
-            _HAND.clear()
-        _HAND[written] = text
+        _HAND.put(written, text)
     return text
 
 
 # ----------------------------------------------------------------------------- patterns
 # a pattern's entry by (id of the ruleset, id of the pattern, type and value, count, items):
 # only for a pattern without tiers, whose entry depends on nothing else
-_HITS: dict[tuple[Any, ...], tuple[Ruleset, str]] = {}
+_HITS: Memo[tuple[Any, ...], tuple[Ruleset, str]] = Memo(LIMIT)
 
 
 def _hits_text(rs: Ruleset, s: Scored) -> str:
@@ -229,9 +227,7 @@ def _hits_text(rs: Ruleset, s: Scored) -> str:
             continue
         if hit is None or hit[0] is not rs:
             text = _ENCODE(hit_json(h, s))
-            if len(_HITS) >= LIMIT:
-                _HITS.clear()
-            _HITS[key] = (rs, text)
+            _HITS.put(key, (rs, text))
         else:
             text = hit[1]
         out.append(text)
@@ -242,7 +238,7 @@ def _hits_text(rs: Ruleset, s: Scored) -> str:
 # A reading's patterns, tallies and chain, where every pattern met has a constant value and
 # no tiers (nothing of them reads the reading's facts): by the patterns met (value, count,
 # items), what `also` added and the tallies.
-_SCORED: dict[tuple[Any, ...], tuple[Ruleset, tuple[str, str, str]]] = {}
+_SCORED: Memo[tuple[Any, ...], tuple[Ruleset, tuple[str, str, str]]] = Memo(LIMIT)
 
 
 def _scored_parts(rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
@@ -268,9 +264,7 @@ def _scored_parts(rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
     if hit is not None and hit[0] is rs:
         return hit[1]
     parts = (_hits_text(rs, s), _ENCODE(s.tallies), _ENCODE(patterns_chain(rs, s, lang)))
-    if len(_SCORED) >= LIMIT:
-        _SCORED.clear()
-    _SCORED[key] = (rs, parts)
+    _SCORED.put(key, (rs, parts))
     return parts
 
 
@@ -280,7 +274,7 @@ def _scored_parts(rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
 #  '"wildcard_detail": ..., "stand_ins": ..., "reading": ..., "win_group": ..., "legend": ...')
 # by the reading (a tuple of groups), the hand as written and each tile's position, the
 # positions of the melds, the wildcard's face and stand-in, the ruleset and the language.
-_READING: dict[tuple[Any, ...], tuple[Ruleset, tuple[str, str]]] = {}
+_READING: Memo[tuple[Any, ...], tuple[Ruleset, tuple[str, str]]] = Memo(HANDS)
 
 
 def _reading_key(result: Result, s: Scored, lang: str) -> tuple[Any, ...] | None:
@@ -311,9 +305,7 @@ def _reading_parts(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | 
          + ', "win_group": ' + _num(s.reading.win) + ', "legend": '
          + _ENCODE(legend(result, lang, s)))
     if key is not None:
-        if len(_READING) >= HANDS:
-            _READING.clear()
-        _READING[key] = (rs, (a, b))
+        _READING.put(key, (rs, (a, b)))
     return a, b
 
 
@@ -321,7 +313,7 @@ def _reading_parts(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | 
 # What the hand waited on (report.why_text), by the reading's key (the hand, the reading,
 # the ruleset, the language) and the context: the table it reads is made of the ruleset,
 # the context and the hand. None: it could not be worked out (the line is left out).
-_WHY: dict[tuple[Any, ...], tuple[Ruleset, str | None]] = {}
+_WHY: Memo[tuple[Any, ...], tuple[Ruleset, str | None]] = Memo(HANDS)
 
 
 def _why_text(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None) -> str:
@@ -345,9 +337,7 @@ def _why_text(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None)
             why = why_text(result, lang, s)
         except MjscoreError:
             why = None
-        if len(_WHY) >= HANDS:
-            _WHY.clear()
-        _WHY[full] = (rs, why)
+        _WHY.put(full, (rs, why))
     if why is None:  # as why_lines: the report goes on without
         return "[]"
     names = ", ".join(_tiered_name(rs, h, s, lang) for h in hits)
@@ -359,7 +349,7 @@ def _why_text(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None)
 # the ruleset, language, discarder): a settlement is shared by every hand with the same
 # payment inputs. Held weakly, as report.payment_lines holds it (a hand's own settlement
 # reaches its readings).
-_PAID: dict[tuple[Any, ...], tuple[weakref.ref[Any], Ruleset, str, str]] = {}
+_PAID: Memo[tuple[Any, ...], tuple[weakref.ref[Any], Ruleset, str, str]] = Memo(1024)
 
 
 def _payment_parts(result: Result, s: Scored, lang: str) -> tuple[str, str]:
@@ -371,16 +361,14 @@ def _payment_parts(result: Result, s: Scored, lang: str) -> tuple[str, str]:
         return hit[2], hit[3]
     pay = _ENCODE(dict(s.payments))
     lines = _ENCODE(payment_lines(result, s, lang))
-    if len(_PAID) >= 1024:
-        _PAID.clear()
-    _PAID[key] = (weakref.ref(settlement), rs, pay, lines)
+    _PAID.put(key, (weakref.ref(settlement), rs, pay, lines))
     return pay, lines
 
 
 # ----------------------------------------------------------------------------- the context
 # ('"winner": ..., "self_draw": ..., ', ', "flags": {...}') by the context (kept: the lines
 # of a batch with the same flags share one), the winner and whether the win is self-drawn
-_CONTEXT: dict[tuple[Any, ...], tuple[Any, tuple[str, str]]] = {}
+_CONTEXT: Memo[tuple[Any, ...], tuple[Any, tuple[str, str]]] = Memo(LIMIT)
 
 
 def _context_parts(result: Result) -> tuple[str, str]:
@@ -393,9 +381,7 @@ def _context_parts(result: Result) -> tuple[str, str]:
         return hit[1]
     parts = ('"winner": ' + _ENCODE(winner) + ', "self_draw": ' + _ENCODE(self_draw) + ", ",
              ', "flags": ' + _ENCODE(echo(ctx)))
-    if len(_CONTEXT) >= LIMIT:
-        _CONTEXT.clear()
-    _CONTEXT[key] = (ctx, parts)
+    _CONTEXT.put(key, (ctx, parts))
     return parts
 
 
