@@ -162,3 +162,33 @@ def test_one_chinese_score_loads_no_wcwidth_tabulate_or_code_generator(tmp_path:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=env).stdout
     assert out.strip().splitlines()[-1] == "[]", out
+
+
+def test_affinity_sends_a_text_met_again_to_the_same_worker() -> None:
+    pick = batch.Affinity(3)
+    texts = [f"hand {i}" for i in range(30)]
+    first = [pick(t) for t in texts]
+    assert [first.count(k) for k in range(3)] == [10, 10, 10]  # new texts: evenly spread
+    assert [pick(t) for t in reversed(texts)] == first[::-1]  # met again: the same worker
+    # what it holds is bounded: past HELD new texts it starts again, still balanced
+    pick.HELD = 8
+    for i in range(100):
+        pick(f"other {i}")
+    assert len(pick.known) <= 8 and max(pick.load) - min(pick.load) <= 1
+
+
+def test_a_parallel_batch_of_repeated_lines_keeps_order_and_records() -> None:
+    """Lines sent to their workers by text come back merged in line order, each with the
+    record a one-job run gives it (repeats, comments and a seating change among them)."""
+    hands = ["123m456p789s234sP9m --self-draw", "123m456m789p234s55s --self-draw --base 2",
+             "11m22m33m44p55p66s77s --self-draw", "123m456p789s2345s --self-draw",
+             "# players: Ann,Bo,Cy,Di", "   ", "123m456m789p234s55s --from S"]
+    lines = [hands[(i * 7 + i // 5) % len(hands)] for i in range(200)]
+
+    def seen(jobs: int) -> list[tuple[int, str]]:
+        return [(r.line, r.text) for r in batch.score_many(
+            lines, ["--rules", "hangzhou"], jobs=jobs, chunk=8, fmt="jsonl", lang="en")]
+
+    one = seen(1)
+    assert one == seen(2) == seen(3)
+    assert len(one) == sum(1 for x in lines if x.strip() and not x.startswith("#"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -156,3 +157,76 @@ def test_other_commands_and_help_still_go_through_typer() -> None:
     assert code == 0 and "--self-draw" in out and "Usage:" in out
     code, out, _ = run(["rules"], True)
     assert code == 0 and "hangzhou" in out
+
+
+# -- batch ---------------------------------------------------------------------------------
+EVENING = str(ROOT / "examples" / "evening.txt")
+HZ = str(ROOT / "examples" / "hangzhou.txt")
+BATCH_FAST = [  # lines the fast path reads itself (checked below: parse gives them)
+    ["batch", HZ, "--rules", "hangzhou"],
+    ["batch", HZ, "--rules=hangzhou", "--format", "csv", "--lang", "en"],
+    ["batch", HZ, "--format=table", "--rules", "hangzhou", "--no-totals"],
+    ["batch", EVENING, "--stake", "2", "--lang=en"],
+    ["batch", EVENING, "--totals", "--format", "jsonl", "--jobs", "1"],
+    ["batch", EVENING, "--no-progress", "--totals", "--no-totals"],
+    ["batch", HZ, "--rules", "hangzhou", "--jobs", "2"],  # (small: scored in this process)
+    ["batch", HZ, "--rules", "hangzhou", "--jobs", "1", "--jobs", "300"],  # last one wins
+    ["batch", HZ, "--rules", "hangzhou", "--jobs", "0"],
+    ["batch", HZ, "--rules", "hangzhou", "--lang", "fr"],
+    ["batch", HZ, "--rules", "hangzhou", "--format", "xml"],
+    ["batch", HZ, "--rules", "hangzhou", "--stake", "cheap"],
+    ["batch", HZ, "--rules", "hangzhou", "stray"],
+    ["batch", HZ, "--rules", "nowhere"],
+    ["batch", HZ, "--rules", "hangzhou", "--version"],
+    ["batch", HZ, "--self-draw", "--rules", "hangzhou", "--option", "players=3"],
+    ["batch", str(ROOT / "no-such-file.txt"), "--rules", "mcr"],
+    ["batch", "-", "--rules", "hangzhou"],  # (standard input: empty here)
+]
+BATCH_TYPER = [  # lines left to typer, which words their mistakes
+    ["batch"],
+    ["batch", "--rules", "mcr", HZ],
+    ["batch", HZ, "--rules", "hangzhou", "--jobs", "x"],
+    ["batch", HZ, "--rules", "hangzhou", "--jobs"],
+    ["batch", HZ, "--rules", "hangzhou", "--format"],
+    ["batch", HZ, "--rules", "hangzhou", "--progress=1"],
+    ["batch", HZ, "--rules", "hangzhou", "--help"],
+    ["batch", HZ, "--", "--rules", "hangzhou"],
+    ["batch", HZ, "--lang", "--rules", "hangzhou"],
+]
+
+
+def _steady(result: tuple[int, str, str]) -> tuple[int, str, str]:
+    """A batch run's output without its rate (hands/s), which no two runs share."""
+    code, out, err = result
+    return code, out, re.sub(r"[\d,.]+ hands/s", "N hands/s", err)
+
+
+@pytest.mark.parametrize("argv", BATCH_FAST + BATCH_TYPER, ids=" ".join)
+def test_batch_lines_print_the_same_both_ways(argv: list[str]) -> None:
+    from scorer.cli.batchcmd import parse
+
+    assert (parse(argv[1:]) is not None) == (argv in BATCH_FAST)
+    fast, slow = _steady(run(argv, True)), _steady(run(argv, False))
+    assert fast == slow, f"mjscore {' '.join(argv)}: the fast path differs from typer's"
+    assert fast[1] or fast[2]  # it said something
+
+
+def test_the_fast_batch_reads_what_typer_passes() -> None:
+    from scorer.cli.batchcmd import BatchArgs, parse
+
+    assert parse([HZ, "--jobs=3", "--rules", "mcr", "--lang", "en", "--stake=0.5",
+                  "--progress", "--totals", "--format", "csv", "--self-draw"]) == BatchArgs(
+        HZ, ["--rules", "mcr", "--self-draw"], "csv", 3, True, "en", True, "0.5")
+
+
+def test_a_batch_line_imports_no_typer(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("123m456p789s234sP9m --self-draw\n", encoding="utf-8")
+    code = ("import sys\nfrom scorer.cli.entry import main\n"
+            f"try:\n    main(['batch', {str(hands)!r}, '--rules', 'hangzhou'])\n"
+            "except SystemExit as e:\n    assert not e.code, e\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=tmp_path).stdout.splitlines()
+    assert json.loads(out[0])["payments"]["E"] == 12  # README's worked hand: E receives 12
+    assert out[-1] == "[]"

@@ -93,9 +93,37 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR)."""
 
 
+def batch(ctx: typer.Context, file: str, **params: Any) -> None:
+    """Score many hands, and settle the evening. Other flags (--rules, --option, --players,
+    ...) apply to every line; a line's own flags override them. Exit 1 if any line failed."""
+    batchcmd.run(batchcmd.BatchArgs(file, list(ctx.args), **params))
+
+
+def _batch_signature() -> inspect.Signature:
+    """batch's parameters for typer, from batchcmd's table of options (the fast parser's)."""
+    defaults = batchcmd.BatchArgs._field_defaults
+    params = [
+        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          annotation=typer.Context),
+        inspect.Parameter("file", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
+                          default=typer.Argument(..., help="A file with one hand and its flags "
+                                                 "per line, or - for standard input.")),
+    ]
+    for o in batchcmd.OPTIONS:
+        default = defaults[o.field]
+        annotation: Any = o.type if default is not None else o.type | None
+        params.append(inspect.Parameter(o.field, inspect.Parameter.KEYWORD_ONLY,
+                                        annotation=annotation,
+                                        default=typer.Option(default, o.name, help=o.help)))
+    return inspect.Signature(params, return_annotation=None)
+
+
+_BATCH = _batch_signature()
+batch.__signature__ = _BATCH  # type: ignore[attr-defined]
+batch.__annotations__ = {p.name: p.annotation for p in _BATCH.parameters.values()}
 app.command()(rulescmd.rules)
 app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-            epilog=batchcmd.line_flags_help())(batchcmd.batch)
+            epilog=batchcmd.line_flags_help())(batch)
 app.command("round")(roundcmd.round_cmd)
 app.command("serve")(servecmd.serve)
 

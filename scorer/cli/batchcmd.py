@@ -1,10 +1,133 @@
-"""``mjscore batch FILE``: many hands, one per line, through :func:`scorer.batch.run`."""
+"""``mjscore batch FILE``: many hands, one per line, through :func:`scorer.batch.run`.
+
+It imports no typer: :func:`scorer.cli.entry.main` reads a well-formed ``batch`` line with
+:func:`parse` and calls :func:`run` at once (a batch's start-up is serial: typer, click
+and the other commands were a fifth of it), and the typer command (:mod:`.app`) calls
+:func:`run` with what typer parsed. tests/test_entry.py runs batch lines both ways.
+"""
 
 from __future__ import annotations
 
-import typer
+import re
+from typing import NamedTuple
 
 from .output import EXIT_INTERRUPT, EXIT_TERM, fail
+
+
+class BatchArgs(NamedTuple):
+    """A ``batch`` command line: its own options, and the flags left for every line."""
+
+    file: str
+    defaults: list[str]
+    fmt: str = "jsonl"
+    jobs: int | None = None
+    progress: bool | None = None
+    lang: str = "zh"
+    totals: bool | None = None
+    stake: str | None = None
+
+
+class Option(NamedTuple):
+    """One of batch's own options: the field of :class:`BatchArgs` it sets, its name (a
+    switch pair as ``--on/--off``), its type (``bool`` for a switch) and its help."""
+
+    field: str
+    name: str
+    type: type
+    help: str
+
+
+# batch's own options: the one table both the parser below and the typer command (.app)
+# are built from; defaults are BatchArgs'
+OPTIONS = (
+    Option("fmt", "--format", str, "jsonl, csv or table."),
+    Option("jobs", "--jobs", int, "Processes (default: all cores for large files)."),
+    Option("progress", "--progress/--no-progress", bool,
+           "Progress on stderr (default: when it is a terminal and the file is large)."),
+    Option("lang", "--lang", str, "Pattern names: zh or en."),
+    Option("totals", "--totals/--no-totals", bool,
+           "After the hands, the totals per player (per seat without --players) and the "
+           "transfers that settle them (default: for a table on a terminal, or with "
+           "--stake)."),
+    Option("stake", "--stake", str, "Money per point in the totals, e.g. 2 or 0.5 (default 1)."),
+)
+_VALUED = {o.name: o for o in OPTIONS if o.type is not bool}
+_SWITCHES = {name: (o.field, k == 0) for o in OPTIONS if o.type is bool
+             for k, name in enumerate(o.name.split("/"))}
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+def parse(args: list[str]) -> BatchArgs | None:
+    """The ``batch`` line ``args`` (the words after ``batch``) as typer would read it, or
+    None when typer must read it: the file not first, ``--``, ``--help``, a value missing,
+    a value starting with ``-``, a ``--jobs`` that is not plain digits, a switch given a
+    value. Other words are left, in order, for the lines (as typer's extra arguments).
+
+    >>> a = parse(["hands.txt", "--rules", "mcr", "--jobs=2", "--no-totals"])
+    >>> a.file, a.defaults, a.jobs, a.totals, a.fmt
+    ('hands.txt', ['--rules', 'mcr'], 2, False, 'jsonl')
+    >>> parse(["--rules", "mcr", "hands.txt"]) is None
+    True
+    """
+    if not args or (args[0].startswith("-") and args[0] != "-"):
+        return None
+    got: dict[str, object] = {}
+    extra: list[str] = []
+    rest = iter(args[1:])
+    for tok in rest:
+        if tok == "--" or tok.startswith("--help"):
+            return None
+        name, eq, value = tok.partition("=")
+        if name in _VALUED:
+            if not eq:
+                value = next(rest, "-")
+                if value.startswith("-"):
+                    return None  # (missing, or an option: typer words it)
+            opt = _VALUED[name]
+            if opt.type is int:
+                if not _DIGITS.fullmatch(value):
+                    return None
+                got[opt.field] = int(value)
+            else:
+                got[opt.field] = value
+        elif name in _SWITCHES:
+            if eq:
+                return None  # "does not take a value"
+            field, on = _SWITCHES[name]
+            got[field] = on
+        else:
+            extra.append(tok)
+    return BatchArgs(args[0], extra, **got)  # type: ignore[arg-type]
+
+
+def run(args: BatchArgs) -> None:
+    """Score the file's lines and write them; raise SystemExit with the batch's status (0,
+    1 if a line failed, 130/143 when stopped); any other error becomes one line and its
+    exit status (:func:`scorer.cli.output.fail`)."""
+    try:
+        from ..batch import pool_abandoned
+        from ..batch import run as run_batch
+
+        if args.lang not in ("zh", "en"):
+            from ..errors import ContextError
+
+            raise ContextError(f"--lang {args.lang}: use zh or en", "--lang")
+        status = run_batch(args.file, args.defaults, args.fmt, args.jobs, args.progress,
+                           args.lang, totals=args.totals, stake=args.stake)
+        if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
+            # stopped, and a worker pool's thread will not end: what was written is flushed
+            # and the run ends now, not at an exit that would wait for that thread
+            import os
+            import sys
+
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        raise SystemExit(status)
+    except SystemExit:
+        raise
+    except Exception as e:
+        fail(e)
 
 
 def line_flags_help() -> str:
@@ -29,51 +152,3 @@ def line_flags_help() -> str:
     body = "\n".join(f"  {n.ljust(width)}  {h}" for n, h in rows)
     return ("Flags of each line (given to batch, they apply to every line; a line's own "
             "flags override them; --rules may be left to the lines):\n\n\b\n" + body)
-
-
-def batch(
-    ctx: typer.Context,
-    file: str = typer.Argument(..., help="A file with one hand and its flags per line, or - "
-                               "for standard input."),
-    fmt: str = typer.Option("jsonl", "--format", help="jsonl, csv or table."),
-    jobs: int | None = typer.Option(None, "--jobs", help="Processes (default: all cores for "
-                                    "large files)."),
-    progress: bool | None = typer.Option(None, "--progress/--no-progress",
-                                         help="Progress on stderr (default: when it is a "
-                                         "terminal and the file is large)."),
-    lang: str = typer.Option("zh", "--lang", help="Pattern names: zh or en."),
-    totals: bool | None = typer.Option(None, "--totals/--no-totals",
-                                       help="After the hands, the totals per player (per seat "
-                                       "without --players) and the transfers that settle "
-                                       "them (default: for a table on a terminal, or with "
-                                       "--stake)."),
-    stake: str | None = typer.Option(None, "--stake", help="Money per point in the totals, "
-                                     "e.g. 2 or 0.5 (default 1)."),
-) -> None:
-    """Score many hands, and settle the evening. Other flags (--rules, --option, --players,
-    ...) apply to every line; a line's own flags override them. Exit 1 if any line failed."""
-    try:
-        from ..batch import run
-
-        if lang not in ("zh", "en"):
-            from ..errors import ContextError
-
-            raise ContextError(f"--lang {lang}: use zh or en", "--lang")
-        status = run(file, list(ctx.args), fmt, jobs, progress, lang, totals=totals,
-                     stake=stake)
-        from ..batch import pool_abandoned
-
-        if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
-            # stopped, and a worker pool's thread will not end: what was written is flushed
-            # and the run ends now, not at an exit that would wait for that thread
-            import os
-            import sys
-
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
-        raise SystemExit(status)
-    except SystemExit:
-        raise
-    except Exception as e:
-        fail(e)

@@ -3,12 +3,12 @@
 :func:`main` sets up the streams, the garbage collector and SIGTERM, runs the command and
 turns every way a run can end into one line and an exit status. A well-formed
 ``mjscore score`` line — the command a shell script starts once per hand — or ``waits``
-line is read by
-:func:`scorer.argv.parse` (the grammar typer's options are built from) and scored at
-once, without importing typer, the vendored click or the other commands: most of a cold
-start (docs/speed.md). Every other command line, ``--help`` and every line that
-:func:`~scorer.argv.parse` refuses go to the typer app (:mod:`.app`), which words the
-usage errors; tests/test_entry.py runs both paths on the same lines and compares them.
+line is read by :func:`scorer.argv.parse` (the grammar typer's options are built from)
+and scored at once, and a well-formed ``batch`` line is read by
+:func:`scorer.cli.batchcmd.parse` and run, without importing typer, the vendored click or
+the other commands: most of a cold start (docs/speed.md). Every other command line,
+``--help`` and every line that these parsers refuse go to the typer app (:mod:`.app`),
+which words the usage errors; tests/test_entry.py runs both paths on the same lines and compares them.
 """
 
 from __future__ import annotations
@@ -78,8 +78,13 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
 
 
 def _fast(args: list[str]) -> Any:
-    """The parsed ``score`` or ``waits`` line (the two take the same flags), or None when
-    typer must read it (another command, --help, any mistake: typer words it)."""
+    """The parsed ``score`` or ``waits`` line (the two take the same flags) or ``batch``
+    line, or None when typer must read it (another command, --help, any mistake: typer
+    words it)."""
+    if args and args[0] == "batch":
+        from .batchcmd import parse as parse_batch
+
+        return parse_batch(args[1:])
     if not args or args[0] not in ("score", "waits"):
         return None
     from ..argv import parse
@@ -91,7 +96,13 @@ def _fast(args: list[str]) -> Any:
 
 
 def _run(command: str, args: Any) -> None:
-    """Run a parsed ``score`` or ``waits``; its errors become one line and their exit status."""
+    """Run a parsed ``score``, ``waits`` or ``batch``; its errors become one line and their
+    exit status."""
+    if command == "batch":
+        from .batchcmd import run as run_batch
+
+        run_batch(args)  # (which words its own errors)
+        return
     if command == "score":
         from .scorecmd import run
     else:
