@@ -216,3 +216,72 @@ def _shift_one(counts: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     c[src] -= 1
     c[dst] += 1
     return tuple(c)
+
+
+def _every_placement(h_text: str, spec: WildSpec, shapes: tuple[str, ...], self_draw: bool
+                     ) -> set[tuple[object, ...]]:
+    """The oracle for readings(): each decomposition of each shape, each free group read
+    every way, each choice of meld readings, the winning tile in every group that can hold
+    it (once in equal groups), gathered in a set (so equal readings count once). Written
+    out naively here."""
+    from scorer.search.shapes import SHAPES
+
+    interp = interpret(parse_hand(h_text), spec)
+    cands = tuple(spec.candidates)
+    w = interp.win_tile
+    out: set[tuple[object, ...]] = set()
+    for name in shapes:
+        shape = SHAPES[name]
+        if interp.melds and shape.melds is None:
+            continue  # a shape of concealed tiles only
+        ok = shape.melds or (lambda g: True)
+        for d in shape.find(interp.counts, interp.jokers, 4 - len(interp.melds), None):
+            if not shape.needs_win:  # a loose joker is the wildcard's face, held as itself
+                d = tuple(sorted(Group("single", (spec.face,), (spec.face,))
+                                 if g == D.LOOSE_JOKER else g for g in d))
+            free = [g for g in d if D.is_free(g)]
+            fixed = [g for g in d if not D.is_free(g)]
+            for fill in itertools.product(*(D.free_readings(g, cands) for g in free)):
+                groups = tuple(sorted(fixed + list(fill)))
+                for melds in itertools.product(*([g for g in opts if ok(g)]
+                                                 for opts in interp.melds)):
+                    if not shape.needs_win:
+                        out.add((name, (*melds, *groups), -1, w is None, w))
+                        continue
+                    for k, g in enumerate(groups):
+                        if w is None and not g.wild:
+                            continue
+                        if w is not None and Counter(g.tiles)[w] <= Counter(g.wild)[w]:
+                            continue  # no natural copy of the winning tile in the group
+                        if g in groups[:k]:
+                            continue  # the same group twice: the winning tile in it once
+                        won = g._replace(has_win=True, concealed=self_draw or g.kind not in
+                                         ("pung", "kong"))
+                        out.add((name, (*melds, *groups[:k], won, *groups[k + 1:]),
+                                 len(melds) + k, w is None, w))
+    return out
+
+
+@pytest.mark.parametrize("text", [
+    "3m2mP7m8m9m8m9m9m4m8mPPP",  # four wildcards, the winning one among them
+    "[6p7p8p,1]4mP6m5m5s6sP7sP3mP",  # a meld, four wildcards
+    "1sPP2sP2m4m3m1m3m2s2sP3s", "1122m3344p55sPPP6s", "123m456p789s234sP9m",
+    "11223344556677m", "[5pPP]123m456s789s1p1p", "PPPP11m22m33m44m5m",
+    "19m19p19sESWNCFP9m", "19m19p1sESWNCFPP", "147m258p36sESWNCP", "147m258p369sEWPP",
+    "1m4m7m2p5p8p3s6s9sESPPN", "EESSWWNNCCFFPP", "147m1p7pESWNCFPPE",
+    "147m258p369s234s55p", "147m258pP69s234sP5p",  # knitted straights
+])
+def test_readings_are_every_placement_once(text: str) -> None:
+    """readings() compares no reading with another: it gives each reading the naive
+    enumeration finds, once, in every shape (detail 2: every free fill)."""
+    from scorer.search.shapes import SHAPES
+
+    spec = WildSpec(face=33, detail=2)
+    shapes = tuple(SHAPES)
+    found = 0
+    for self_draw in (True, False):
+        got = readings(interpret(parse_hand(text), spec), spec, shapes, 4, self_draw)
+        assert len(got) == len(set(got))
+        assert set(got) == _every_placement(text, spec, shapes, self_draw)
+        found += len(got)
+    assert found

@@ -500,6 +500,9 @@ def _reading_family(env: Env) -> dict[str, Any]:
     return reading_facts(_reading(env), env["wild_face"], env.get("__win_natural__"))
 
 
+_new_env = dict.__new__
+
+
 def child_env(parent: Env, r: Reading, win_natural: int | None) -> Env:
     """A reading's Env under the hand's ``parent``: ``Env(parent, __reading__=r)``, with
     ``__win_natural__`` when the hand's winning tile is natural, made without the keyword
@@ -513,7 +516,8 @@ def child_env(parent: Env, r: Reading, win_natural: int | None) -> Env:
     >>> sorted(e), e["x"], e["__reading__"] is r  # the parent's names read through
     (['__reading__', '__win_natural__'], 1, True)
     """
-    env = Env(parent)
+    env = _new_env(Env)  # (Env(parent) passes its keyword arguments through: twice the time)
+    env.parent = parent
     env["__reading__"] = r
     if win_natural is not None:
         env["__win_natural__"] = win_natural

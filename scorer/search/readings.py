@@ -326,7 +326,7 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
 
 def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
               self_draw: bool, place_once: bool) -> list[Reading]:
-    out: dict[Reading, None] = {}
+    out: list[Reading] = []
     concealed_sets = sets - len(interp.melds)
     cands = free_candidates(interp, spec)
     meld_tiles = frozenset(t for opts in interp.melds for g in opts for t in g.tiles)
@@ -337,20 +337,26 @@ def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
         if meld_ok is not None and meld_ok is not any_meld:
             melds = tuple(tuple(g for g in opts if meld_ok(g)) for opts in melds)
         possible = shape.possible
+        # The readings come out distinct without being compared (a thousand hashes of
+        # nested tuples for four wildcards): a shape's decompositions are distinct, free
+        # groups are the only groups made of jokers alone (so two fills of different
+        # decompositions differ), the stand-in variants differ in their tiles or winning
+        # tile, and _place_win places the winning tile once among equal groups.
+        # tests/test_decompose.py checks this against a naive enumeration, in a set.
         for counts, win_tile in _stand_in_variants(interp, spec, name):
             if possible is not None and not possible(counts):
                 continue  # a cheap necessary condition fails: skip the shape's search
             codes = tile_codes(spec, counts, win_tile, meld_tiles) if shape.coded else None
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
                                  codes)
+            once = place_once and win_tile is not None
             for d in decomps:
                 if not shape.needs_win:
                     d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
                     for meld_groups in product(*melds):
-                        _place_win(shape, tuple(meld_groups), concrete, win_tile, self_draw, out,
-                                   place_once and win_tile is not None)
-    return list(out)
+                        _place_win(shape, meld_groups, concrete, win_tile, self_draw, out, once)
+    return out
 
 
 def completes(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int) -> bool:
@@ -514,17 +520,20 @@ def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...
     return tuple(sorted(loose if g == D.LOOSE_JOKER else g for g in groups))
 
 
+_new = tuple.__new__  # a named tuple made without its Python-level __new__ (half the time)
+
+
 def _place_win(shape: Shape, melds: tuple[Group, ...], groups: tuple[Group, ...],
-               win_tile: int | None, self_draw: bool, out: dict[Reading, None],
+               win_tile: int | None, self_draw: bool, out: list[Reading],
                once: bool = False) -> None:
-    """Add to ``out`` the readings of one decomposition: the winning tile placed in each
+    """Append to ``out`` the readings of one decomposition: the winning tile placed in each
     distinct group that can hold it (in the first only, with ``once``)."""
     name = shape.name
     if not shape.needs_win:
         # judged without the winning tile: it completes no group
-        out[Reading(name, melds + groups, -1, win_tile is None, win_tile)] = None
+        out.append(Reading(name, melds + groups, -1, win_tile is None, win_tile))
         return
-    seen: set[Group] = set()
+    last: Group | None = None
     base = len(melds)
     wild_win = win_tile is None
     for k, g in enumerate(groups):
@@ -534,12 +543,12 @@ def _place_win(shape: Shape, melds: tuple[Group, ...], groups: tuple[Group, ...]
         elif win_tile not in g.tiles or (win_tile in g.wild and g.tiles.count(win_tile)
                                          <= g.wild.count(win_tile)):
             continue  # the winning tile is none of the group's natural tiles
-        if g in seen:
-            continue
-        seen.add(g)
-        won = Group(g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
-                    self_draw or g.kind not in ("pung", "kong"))
-        out[Reading(name, (*melds, *groups[:k], won, *groups[k + 1:]), base + k, wild_win,
-                    win_tile)] = None
+        if g == last:
+            continue  # (the groups are sorted: a group equal to one placed in follows it)
+        last = g
+        won = _new(Group, (g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
+                           self_draw or g.kind not in ("pung", "kong")))
+        out.append(_new(Reading, (name, (*melds, *groups[:k], won, *groups[k + 1:]),
+                                  base + k, wild_win, win_tile)))
         if once:
             return
