@@ -529,22 +529,29 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
     from concurrent.futures import ProcessPoolExecutor  # (a one-job run never needs it)
 
     _warm(defaults)
-    # One single-process pool per job, and each line sent to the worker its text picks
+    # A single-process pool per job, and each line sent to the pool its text picks
     # (Affinity): the same hand, met again, meets the caches (decompositions, readings,
     # remembered outcomes) of the worker that scored it, instead of every worker filling
     # its own. A shared pool gave a 10,000-line file of 300 hands repeated 28 % more CPU on
-    # 2 jobs than on 1.
-    pools = [ProcessPoolExecutor(max_workers=1, initializer=_worker_init) for _ in range(jobs)]
+    # 2 jobs than on 1. Past MAX_POOLS jobs the workers share MAX_POOLS pools (a pool holds
+    # eight descriptors here: 256 pools would pass the usual limit of 1,024).
+    sizes = [jobs // MAX_POOLS + (k < jobs % MAX_POOLS) for k in range(MAX_POOLS)] \
+        if jobs > MAX_POOLS else [1] * jobs
+    pools = [ProcessPoolExecutor(max_workers=n, initializer=_worker_init) for n in sizes]
     try:
         # a round: `chunk` lines per worker, about; at most 4 rounds in flight
         pending: deque[list[Future[Packed]]] = deque()
-        worker_of = Affinity(jobs)
+        pool_of = Affinity(sizes)
         for items in _chunks(itertools.chain.from_iterable(head), chunk * jobs, chunks):
             parts: list[list[tuple[int, str, str | None]]] = [[] for _ in pools]
             for item in items:
-                parts[worker_of(item[1])].append(item)
-            pending.append([pool.submit(_score_packed, part, list(defaults), lang, fmt)
-                            for pool, part in zip(pools, parts, strict=True) if part])
+                parts[pool_of(item[1])].append(item)
+            futures = []
+            for pool, n, part in zip(pools, sizes, parts, strict=True):
+                step = max(1, -(-len(part) // n))  # a pool's part in one piece per worker
+                futures += [pool.submit(_score_packed, part[k:k + step], list(defaults),
+                                        lang, fmt) for k in range(0, len(part), step)]
+            pending.append(futures)
             if len(pending) >= 4:
                 yield from _merged(pending.popleft())
         while pending:
@@ -556,11 +563,14 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
         pool.shutdown(wait=True)
 
 
+MAX_POOLS = 32
+
+
 class Affinity:
-    """Which of ``jobs`` workers scores a line: a text met before goes to the worker that
-    scored it, a new one to the worker given fewest lines so far. What it remembers is
-    the hashes of the last :attr:`HELD` new texts (about 2 MB), not the texts; a hash
-    shared by two texts only sends both to one worker.
+    """Which of several workers (or pools of workers, ``sizes`` of them each) scores a
+    line: a text met before goes where it went, a new one where fewest lines per worker
+    went so far. What it remembers is the hashes of the last :attr:`HELD` new texts (about
+    2 MB), not the texts; a hash shared by two texts only sends both to one place.
 
     >>> pick = Affinity(2)
     >>> [pick(t) for t in ["11m", "22m", "11m", "11m", "33m", "22m"]]
@@ -569,16 +579,17 @@ class Affinity:
 
     HELD = 1 << 15
 
-    def __init__(self, jobs: int) -> None:
-        self.load = [0] * jobs
+    def __init__(self, sizes: int | Sequence[int]) -> None:
+        self.sizes = [1] * sizes if isinstance(sizes, int) else list(sizes)
+        self.load = [0] * len(self.sizes)
         self.known: dict[int, int] = {}
 
     def __call__(self, text: str) -> int:
         key = hash(text)
         k = self.known.get(key)
         if k is None:
-            load = self.load
-            k = load.index(min(load))
+            load, sizes = self.load, self.sizes
+            k = min(range(len(load)), key=lambda i: load[i] / sizes[i])
             if len(self.known) >= self.HELD:
                 self.known.clear()
             self.known[key] = k

@@ -192,3 +192,22 @@ def test_a_parallel_batch_of_repeated_lines_keeps_order_and_records() -> None:
     one = seen(1)
     assert one == seen(2) == seen(3)
     assert len(one) == sum(1 for x in lines if x.strip() and not x.startswith("#"))
+
+
+def test_affinity_weighs_pools_by_their_workers() -> None:
+    pick = batch.Affinity([2, 1, 1])  # (more jobs than MAX_POOLS: pools of several workers)
+    got = [pick(f"hand {i}") for i in range(400)]
+    assert [got.count(k) for k in range(3)] == [200, 100, 100]
+
+
+def test_a_batch_with_more_jobs_than_pools_scores_every_line(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """Past MAX_POOLS jobs the workers share pools (a pool per job would pass the limit of
+    open files): the lines come back in order, as one job gives them."""
+    monkeypatch.setattr(batch, "MAX_POOLS", 2)
+    lines = [f"123m456m789p234s55s --self-draw --base {b % 7 + 1}" for b in range(120)]
+    one = [(r.line, r.text) for r in batch.score_many(lines, ["--rules", "hangzhou"],
+                                                      fmt="jsonl")]
+    many = [(r.line, r.text) for r in batch.score_many(lines, ["--rules", "hangzhou"],
+                                                       jobs=3, chunk=8, fmt="jsonl")]
+    assert many == one and len(one) == 120
