@@ -278,6 +278,11 @@ def test_readings_are_every_placement_once(text: str) -> None:
 
     spec = WildSpec(face=33, detail=2)
     shapes = tuple(SHAPES)
+    # (_place_win finds equal groups next to each other: every shape gives them sorted)
+    interp = interpret(parse_hand(text), spec)
+    for name in shapes:
+        for d in SHAPES[name].find(interp.counts, interp.jokers, 4 - len(interp.melds), None):
+            assert list(d) == sorted(d), name
     found = 0
     for self_draw in (True, False):
         got = readings(interpret(parse_hand(text), spec), spec, shapes, 4, self_draw)
