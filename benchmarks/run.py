@@ -236,14 +236,14 @@ def time_codegen(rid: str, lines: list[str], rounds: int = 3) -> dict[str, float
     time to generate the loop (ms). See docs/speed.md."""
     from scorer.engine import scoring
     from scorer.engine.context import resolve
-    from scorer.rules.plan import generate_loop
+    from scorer.rules.plan import generate_loop, plan_of, with_plan
 
     rs = load_ruleset(rid)
     t = time.process_time()
-    generate_loop(rs, rs.plan.families)
+    generate_loop(rs, plan_of(rs).families)
     gen_ms = (time.process_time() - t) * 1e3
-    gen = rs.with_plan(rs.plan.generate_now(rs))
-    clo = rs.with_plan(rs.plan.closures_only())
+    gen = with_plan(rs, plan_of(rs).generate_now(rs))
+    clo = with_plan(rs, plan_of(rs).closures_only())
     jobs = []
     for line in lines:
         hand, *flags = line.split()
@@ -256,7 +256,7 @@ def time_codegen(rid: str, lines: list[str], rounds: int = 3) -> dict[str, float
             renvs += scoring._build_readings(rs, table, scoring._check_input(h, rs, table))
         except MjscoreError:
             continue
-    loop = gen.plan.generated.loop
+    loop = plan_of(gen).generated.loop
     assert loop is not None
     for e in renvs:
         scoring._pattern_hits(rs, e, None)

@@ -21,6 +21,7 @@ import time
 from scorer.engine.context import Context
 from scorer.engine.waits import waits
 from scorer.rules.load import load_ruleset
+from scorer.rules.plan import plan_of
 from scorer.search import decompose, readings
 
 # (ruleset, flags, {wildcards: hand})
@@ -46,7 +47,7 @@ def clear_caches() -> None:
     readings._meld_readings.cache_clear()
     # the per-ruleset caches are the plan's (settlements, outcomes, resolved contexts)
     for rid, _, _ in HANDS:
-        plan = load_ruleset(rid).plan
+        plan = plan_of(load_ruleset(rid))
         plan.settlements.clear()
         plan.outcomes.clear()
         plan.tables.clear()

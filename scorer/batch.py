@@ -468,6 +468,7 @@ def _warm(defaults: Sequence[str]) -> None:
     from .engine import scoring  # noqa: F401
     from .errors import MjscoreError
     from .rules.load import load_ruleset
+    from .rules.plan import plan_of
     from .views import report  # noqa: F401
 
     flags, _, _ = _take_players(list(defaults))
@@ -479,7 +480,7 @@ def _warm(defaults: Sequence[str]) -> None:
                 # and its pattern loop, generated once here; whatever goes wrong in that
                 # leaves the closures to score (a bug there must not stop the batch)
                 with contextlib.suppress(Exception):
-                    rs.plan.generated.warm(rs)
+                    plan_of(rs).generated.warm(rs)
 
 
 def _chunks(first: Iterable[tuple[int, str, str | None]], size: int,

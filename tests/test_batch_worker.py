@@ -17,6 +17,7 @@ from scorer import batch
 from scorer.engine.waits import wait_facts
 from scorer.errors import MjscoreError
 from scorer.rules.load import _CACHE, load_ruleset
+from scorer.rules.plan import plan_of, with_plan
 from scorer.views.report import to_json
 
 from .handgen import GenHand, winning_hands
@@ -54,7 +55,7 @@ def test_remembered_waits_are_the_waits(g: GenHand) -> None:
     result = g.won()
     if result is None:
         return
-    plan = result.ruleset.plan
+    plan = plan_of(result.ruleset)
     try:
         first = wait_facts(result)  # computed, or from an earlier hand
         again = wait_facts(result)  # from the memo
@@ -85,7 +86,7 @@ def test_warm_generates_the_pattern_loop_the_workers_inherit(tmp_path: Path) -> 
     path = tmp_path / "house.yaml"
     path.write_text("extends: hangzhou\nid: house-warm\n", encoding="utf-8")
     rs = load_ruleset(str(path))
-    g = rs.plan.generated
+    g = plan_of(rs).generated
     if g.mode == "off":  # MJSCORE_CODEGEN=off: never generated, not even here
         batch._warm(["--rules", str(path)])
         assert g.loop is None and not g.tried
@@ -96,7 +97,7 @@ def test_warm_generates_the_pattern_loop_the_workers_inherit(tmp_path: Path) -> 
     # and the loop gives what the closures give on a hand
     line = "123m456p789s234sP9m --self-draw"
     generated = to_json(batch.score(line.split()[0], rs, _context(line)), "en")
-    closures = to_json(batch.score(line.split()[0], rs.with_plan(rs.plan.closures_only()),
+    closures = to_json(batch.score(line.split()[0], with_plan(rs, plan_of(rs).closures_only()),
                                    _context(line)), "en")
     assert generated == closures
 
@@ -113,7 +114,7 @@ def test_a_failure_generating_the_loop_in_warm_leaves_the_closures(
     path.write_text("extends: hangzhou\nid: house-broken\n", encoding="utf-8")
     batch._warm(["--rules", str(path)])  # does not raise: the batch goes on
     rs = load_ruleset(str(path))
-    assert rs.plan.generated.loop is None
+    assert plan_of(rs).generated.loop is None
     line = "123m456p789s234sP9m --self-draw"
     rec = batch.score_record(line, ["--rules", str(path)])
     assert rec["payments"]["E"] == 12, rec  # README's worked hand, by the closures

@@ -33,6 +33,7 @@ from scorer.rules import built, cache
 from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset
 from scorer.rules.model import Ruleset
+from scorer.rules.plan import plan_of, with_plan
 from scorer.views.report import human, to_json
 from scorer.views.rulesview import markdown, show_text, with_options, yaml_text
 
@@ -188,8 +189,8 @@ def test_the_generated_pattern_loop_builds_from_an_entry(home: Path) -> None:
         fresh = build(path)
         again = read_back(path)
         assert again is not None
-        gen = again.with_plan(again.plan.generate_now(again))
-        assert gen.plan.generated.loop is not None
+        gen = with_plan(again, plan_of(again).generate_now(again))
+        assert plan_of(gen).generated.loop is not None
         for line in golden_lines(rid)[:40]:
             assert outcome(gen, line) == outcome(fresh, line), line
 

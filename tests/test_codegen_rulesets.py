@@ -31,6 +31,7 @@ from scorer.rules import facts as F
 from scorer.rules import plan as P
 from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
 from scorer.rules.model import Ruleset
+from scorer.rules.plan import plan_of, with_plan
 from scorer.search.decompose import Group
 from scorer.views import report
 from scorer.views.report import to_json
@@ -65,9 +66,9 @@ def _hangzhou_with(path: Path, patterns: str) -> str:
 
 def _pair(rs: Ruleset) -> tuple[Ruleset, Ruleset]:
     """(generated, closures only) copies of a ruleset."""
-    gen = rs.with_plan(rs.plan.generate_now(rs))
-    assert gen.plan.generated.loop is not None, "the loop could not be generated"
-    return gen, rs.with_plan(rs.plan.closures_only())
+    gen = with_plan(rs, plan_of(rs).generate_now(rs))
+    assert plan_of(gen).generated.loop is not None, "the loop could not be generated"
+    return gen, with_plan(rs, plan_of(rs).closures_only())
 
 
 @contextmanager
@@ -98,7 +99,7 @@ def _outcome(line: str, rs: Ruleset) -> Any:
         ctx = context_from_params(p)
     except MjscoreError as e:
         return ("input", str(e))
-    for fam in rs.plan.families:  # shared by both plans: a warm memo would tick less
+    for fam in plan_of(rs).families:  # shared by both plans: a warm memo would tick less
         fam.cache.clear()
         fam.combos.clear()
     with _ticks() as ticks:
@@ -285,14 +286,14 @@ def test_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(P.CODEGEN_ENV, "eager")
     rs = compile_ruleset((ROOT / "rulesets" / "jinhua.yaml").read_text(encoding="utf-8"),
                          str(ROOT / "rulesets" / "jinhua.yaml"))
-    assert rs.plan.generated.loop is not None  # at once
+    assert plan_of(rs).generated.loop is not None  # at once
     monkeypatch.setenv(P.CODEGEN_ENV, "off")
     rs = compile_ruleset("extends: hangzhou\nid: mine\n", "mine.yaml")
     for _ in range(3):
-        rs.plan.generated.readings = P.AUTO_READINGS
+        plan_of(rs).generated.readings = P.AUTO_READINGS
         score("123m456p789s234sPP", rs, context_from_params(parse_score_args(
             ["1m", "--rules", "hangzhou", "--self-draw"])))
-    assert rs.plan.generated.loop is None
+    assert plan_of(rs).generated.loop is None
 
 
 def test_auto_generates_once_enough_readings_were_scored(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -300,12 +301,12 @@ def test_auto_generates_once_enough_readings_were_scored(monkeypatch: pytest.Mon
     rs = compile_ruleset("extends: hangzhou\nid: mine\n", "mine.yaml")
     ctx = context_from_params(parse_score_args(["1m", "--rules", "hangzhou", "--self-draw"]))
     score("123m456p789s234sPP", rs, ctx)
-    assert rs.plan.generated.loop is None and 0 < rs.plan.generated.readings < P.AUTO_READINGS
-    while rs.plan.generated.readings < P.AUTO_READINGS:
+    assert plan_of(rs).generated.loop is None and 0 < plan_of(rs).generated.readings < P.AUTO_READINGS
+    while plan_of(rs).generated.readings < P.AUTO_READINGS:
         score("123m456p789s234sPP", rs, ctx)
-    assert rs.plan.generated.loop is None  # made before the next hand, outside its budget
+    assert plan_of(rs).generated.loop is None  # made before the next hand, outside its budget
     score("123m456p789s234sPP", rs, ctx)
-    assert rs.plan.generated.loop is not None
+    assert plan_of(rs).generated.loop is not None
 
 
 @pytest.mark.parametrize("error", [RecursionError, SyntaxError, MemoryError])
@@ -316,10 +317,10 @@ def test_any_generation_problem_keeps_the_closures(error: type[Exception],
 
     monkeypatch.setattr(P, "_loop_source", fail)
     rs = load_ruleset("mcr")
-    fresh = rs.with_plan(rs.plan.generate_now(rs))
-    assert fresh.plan.generated.loop is None and fresh.plan.generated.tried
+    fresh = with_plan(rs, plan_of(rs).generate_now(rs))
+    assert plan_of(fresh).generated.loop is None and plan_of(fresh).generated.tried
     lines = _golden("mcr")[:20]
-    clo = rs.with_plan(rs.plan.closures_only())
+    clo = with_plan(rs, plan_of(rs).closures_only())
     assert [_outcome(x, fresh) for x in lines] == [_outcome(x, clo) for x in lines]
 
 
@@ -338,7 +339,7 @@ def _huge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _same(rs, _golden("hangzhou")[:25]) > 0
     # a loop too long to be worth compiling is not: the closures run
     monkeypatch.setattr(P, "MAX_LOOP_SOURCE", 1000)
-    assert rs.plan.generate_now(rs).generated.loop is None
+    assert plan_of(rs).generate_now(rs).generated.loop is None
 
 
 def test_an_error_inside_generated_code_is_worded_by_the_closures(tmp_path: Path) -> None:
@@ -361,8 +362,8 @@ def _stops_at_the_limit(tmp_path: Path) -> None:
                    f"tiles if a.number + b.number == c.number) > {i + 1000}\"\n    value: 1\n"
                    for i in range(120))
     rs = load_ruleset(_hangzhou_with(tmp_path / "slow.yaml", pats))
-    gen = rs.with_plan(rs.plan.generate_now(rs))
-    assert gen.plan.generated.loop is not None
+    gen = with_plan(rs, plan_of(rs).generate_now(rs))
+    assert plan_of(gen).generated.loop is not None
     import time
 
     t0 = time.thread_time()

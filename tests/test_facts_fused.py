@@ -23,6 +23,7 @@ from scorer.errors import HandError, MjscoreError
 from scorer.model.notation import parse_hand, parse_tiles
 from scorer.rules import facts as F
 from scorer.rules.facts import Env
+from scorer.rules.plan import plan_of
 from scorer.search import decompose as D
 from scorer.search.readings import NO_WILD, WildSpec, interpret
 from scorer.views.report import to_json
@@ -174,8 +175,8 @@ def records(lines: list[str], rid: str, clear: bool) -> list[str]:
     out = []
     for line in lines:
         if clear:
-            rs.plan.outcomes.clear()
-            rs.plan.settlements.clear()
+            plan_of(rs).outcomes.clear()
+            plan_of(rs).settlements.clear()
         hand, *flags = shlex.split(line)
         ctx = _context(flags)
         try:
@@ -203,12 +204,12 @@ def test_outcome_memo_gives_what_scoring_afresh_gives(gs: list[GenHand]) -> None
 
 def test_the_outcome_memo_is_shared_by_hands() -> None:
     rs = load_ruleset("mcr")
-    rs.plan.outcomes.clear()
+    plan_of(rs).outcomes.clear()
     ctx = Context(self_draw=True)
     score("123m456m789m123p11s", rs, ctx)
-    size = sum(len(m) for m in rs.plan.outcomes._data.values())
+    size = sum(len(m) for m in plan_of(rs).outcomes._data.values())
     score("123m456m789m123p11s", rs, ctx)  # the same patterns: nothing new stored
-    assert sum(len(m) for m in rs.plan.outcomes._data.values()) == size > 0
+    assert sum(len(m) for m in plan_of(rs).outcomes._data.values()) == size > 0
 
 
 def test_a_remembered_bad_meld_is_reported_where_it_is_written() -> None:
@@ -226,10 +227,10 @@ def test_the_outcome_memo_keeps_no_env_or_reading_alive() -> None:
     from scorer.search.readings import Reading
 
     rs = load_ruleset("hangzhou")
-    rs.plan.outcomes.clear()
+    plan_of(rs).outcomes.clear()
     for hand in ("123m456p789s234sP9m", "123m456p789s234s99m", "11223344556677s"):
         score(hand, rs, Context(self_draw=True))
-    todo = [rs.plan.outcomes._data]
+    todo = [plan_of(rs).outcomes._data]
     seen: set[int] = set()
     while todo:  # everything the memo holds, as far as it reaches
         x = todo.pop()
@@ -253,7 +254,7 @@ def test_patterns_met_are_remembered_within_a_hand_by_the_values_they_read() -> 
     many = scoring._MANY_READINGS
     scoring._MANY_READINGS = 10**9  # no hand has that many: no memo
     try:
-        rs.plan.outcomes.clear()
+        plan_of(rs).outcomes.clear()
         plain = score(hand, rs, ctx)
     finally:
         scoring._MANY_READINGS = many

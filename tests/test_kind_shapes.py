@@ -24,6 +24,7 @@ from scorer.lang import Scope, compile_expr
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.load import compile_ruleset, load_ruleset
+from scorer.rules.plan import plan_of, with_plan
 from scorer.search import decompose as D
 from scorer.search.readings import WildSpec, interpret, readings, tile_codes
 from scorer.search.shapes import SHAPES
@@ -215,8 +216,8 @@ def test_class_features(src: str, names: dict, want: set) -> None:
 
 
 def test_ruleset_features() -> None:
-    assert load_ruleset("jinhua").plan.detail == 1
-    assert load_ruleset("jinhua").plan.features == {"suit", "honor"}
+    assert plan_of(load_ruleset("jinhua")).detail == 1
+    assert plan_of(load_ruleset("jinhua")).features == {"suit", "honor"}
 
 
 # --- cutting fills changes no result --------------------------------------------------------
@@ -237,7 +238,7 @@ def test_cut_fills_score_like_all_fills(line: str) -> None:
     """Scored with every fill (detail 2: no cutting) the result is the same."""
     p = parse_score_args([*shlex.split(line), "--rules", "jinhua"])
     rs = load_ruleset("jinhua")
-    full = rs.with_plan(replace(rs.plan, detail=2))
+    full = with_plan(rs, replace(plan_of(rs), detail=2))
     try:
         a = score(str(p["hand"]), rs, context_from_params(p))
     except Exception as e:  # the hand may be illegal: then it must be under both

@@ -18,6 +18,7 @@ import pytest
 from scorer.errors import NotAWin, RulesetError
 from scorer.model.notation import parse_tiles
 from scorer.rules.load import compile_ruleset, load_ruleset
+from scorer.rules.plan import plan_of
 from scorer.search import decompose as D
 from scorer.search.combine import resolve
 from scorer.search.decompose import Group
@@ -194,8 +195,8 @@ def test_below_minimum_message_names_the_minimum_and_json_keeps_the_fans() -> No
 def test_placement_analysis() -> None:
     # MCR never asks which group the winning tile completed: one placement per
     # decomposition; Hangzhou's 暴头 does ask
-    assert load_ruleset("mcr").plan.placement is False
-    assert load_ruleset("hangzhou").plan.placement is True
+    assert plan_of(load_ruleset("mcr")).placement is False
+    assert plan_of(load_ruleset("hangzhou")).placement is True
 
 
 def test_mcr_house_extends_mcr() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from scorer import Context, load_ruleset, score
 from scorer.errors import ContextError, HandError
+from scorer.rules.plan import plan_of
 from scorer.search import decompose as D
 
 JINHUA_NO_WILD = "Jinhua needs --wild TILE: the face of the flipped 财神 (e.g. --wild 3m)"
@@ -50,11 +51,11 @@ def test_hand_level_errors_are_checked_on_every_hand() -> None:
 
 def test_the_context_errors_are_worked_out_once_per_context() -> None:
     rs = load_ruleset("hangzhou")
-    rs.plan.tables.clear()
+    plan_of(rs).tables.clear()
     east, south = Context(self_draw=True), Context(self_draw=True, seat="S")
     score("123m456p789s234sP9m", rs, east)
     score("123m456p789s234sP9m", rs, south)
-    base = rs.plan.tables.get(east)
+    base = plan_of(rs).tables.get(east)
     assert base is not None and base.memo["errors"] == (None, ())  # Hangzhou's: none holds
     # the next hands of that context read the verdict remembered, not the ruleset's checks
     base.memo["errors"] = ("remembered", ())
@@ -62,7 +63,7 @@ def test_the_context_errors_are_worked_out_once_per_context() -> None:
         with pytest.raises(ContextError, match=r"^remembered$"):
             score(hand, rs, east)
         score(hand, rs, south)  # another context: its own verdict
-    rs.plan.tables.clear()
+    plan_of(rs).tables.clear()
     score("123m456p789s234sPP", rs, east)  # worked out again once forgotten: no error
 
 

@@ -25,6 +25,7 @@ from scorer.errors import EvaluationError, MjscoreError
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
 from scorer.rules.facts import Env
+from scorer.rules.plan import plan_of
 from scorer.views.report import explain_json, to_json
 
 from .handgen import GenHand, winning_hands
@@ -69,7 +70,7 @@ class unkeyed:
 def forget(rid: str) -> None:
     """The remembered outcomes of ``rid`` forgotten (its settlements are kept: other tests
     look at what the batch left there)."""
-    plan = load_ruleset(rid).plan
+    plan = plan_of(load_ruleset(rid))
     for memo in (plan.met, plan.outcomes):
         memo.clear()
 
@@ -95,7 +96,7 @@ def test_the_keyed_path_is_taken_where_it_is_meant_to_be() -> None:
 
 
 def test_hangzhou_plan_names_as_its_file_writes_them() -> None:
-    plan = load_ruleset("hangzhou").plan
+    plan = plan_of(load_ruleset("hangzhou"))
     # patterns zimo .. qingqidui: when, value
     assert plan.found_names == ("discard", "kong_draw", "kongs", "lone_wild", "luxury", "piao",
                                 "self_draw", "seven_pairs", "standard", "wild_count")
@@ -174,7 +175,7 @@ def test_remembered_readings_are_the_readings_searched_afresh() -> None:
     from scorer.search import readings as R
 
     rs = load_ruleset("hangzhou")
-    spec = R.WildSpec(face=33, detail=rs.plan.detail, features=rs.plan.features)
+    spec = R.WildSpec(face=33, detail=plan_of(rs).detail, features=plan_of(rs).features)
     hands = ["123m456p789s234sP9m", "123m456p789s234s99m", "11223344556677s", "112233445566sP7s",
              WORST[0]]
     R.clear_memo()
@@ -224,7 +225,7 @@ def facts_alone(g: GenHand) -> None:
         result = scoring._choose(h, rs, table, renvs)
     except MjscoreError:
         return
-    names = set(F.READING_FAMILY) | (set(F.LISTS_FAMILY) if rs.plan.fill_lists else set())
+    names = set(F.READING_FAMILY) | (set(F.LISTS_FAMILY) if plan_of(rs).fill_lists else set())
     for s in result.candidates[:20]:
         alone = Env(table.env, __reading__=s.reading)
         if "__win_natural__" in s.env:

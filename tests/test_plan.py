@@ -9,7 +9,7 @@ from scorer.lang import Scope, compile_expr
 from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.rules.model import Check, Ruleset
-from scorer.rules.plan import Memo, Plan
+from scorer.rules.plan import Memo, Plan, plan_of
 from scorer.views.rulesview import with_options
 
 
@@ -18,31 +18,31 @@ def test_the_analysis_is_not_part_of_the_ruleset_data() -> None:
     for analysis in ("detail", "features", "placement", "fast", "reusable", "payment_names",
                      "families", "max_tallies"):
         assert analysis not in names
-        assert hasattr(load_ruleset("hangzhou").plan, analysis)
+        assert hasattr(plan_of(load_ruleset("hangzhou")), analysis)
 
 
 def test_the_plan_is_built_once_per_ruleset() -> None:
     rs = load_ruleset("hangzhou")
-    assert rs.plan is rs.plan
-    assert isinstance(rs.plan, Plan)
+    assert plan_of(rs) is plan_of(rs)
+    assert isinstance(plan_of(rs), Plan)
     # the same file compiled again is another ruleset, with a plan (and caches) of its own
     path = builtin_path("hangzhou")
     other = compile_ruleset(path.read_text(encoding="utf-8"), str(path))
-    assert other.plan is not rs.plan
+    assert plan_of(other) is not plan_of(rs)
     # so is a copy with other option defaults (an id-keyed cache could confuse the two)
-    assert with_options(rs, (("cap", "128"),)).plan is not rs.plan
+    assert plan_of(with_options(rs, (("cap", "128"),))) is not plan_of(rs)
 
 
 def test_the_context_cache_is_the_plans() -> None:
     path = builtin_path("hangzhou")
     rs = compile_ruleset(path.read_text(encoding="utf-8"), str(path))
-    assert len(rs.plan.tables) == 0
+    assert len(plan_of(rs).tables) == 0
     score("123m456p789s234sPP", rs, Context(self_draw=True))
     score("123m456p789s234sP9m", rs, Context(self_draw=True))
-    assert len(rs.plan.tables) == 1  # one set of flags, checked once
+    assert len(plan_of(rs).tables) == 1  # one set of flags, checked once
     score("123m456p789s234sPP", rs, Context(self_draw=True, seat="S"))
-    assert len(rs.plan.tables) == 2
-    assert len(rs.plan.settlements) == 2  # one payment cache per winner seat
+    assert len(plan_of(rs).tables) == 2
+    assert len(plan_of(rs).settlements) == 2  # one payment cache per winner seat
 
 
 def test_memo_is_bounded() -> None:

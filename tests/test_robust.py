@@ -573,6 +573,7 @@ def test_cached_settlements_keep_no_readings_alive() -> None:
     # 1,000 lines of one hand with different --base / --piao peaked at 1.66 GB: each cached
     # settlement held its hand's environments, readings and all
     from scorer.batch import _ruleset, score_record
+    from scorer.rules.plan import plan_of
 
     for i in range(30):
         rec = score_record(f"PPPP111222333m4m --self-draw --base {1 + i} --piao {i % 4}",
@@ -582,7 +583,7 @@ def test_cached_settlements_keep_no_readings_alive() -> None:
     # cache may have made a newer one since, after 64 other files in the suite)
     rs = _ruleset("hangzhou")
     assert not isinstance(rs, str)
-    plan = rs.plan
+    plan = plan_of(rs)
     cached = [s for inner in plan.settlements._data.values() for s in inner._data.values()]
     assert cached
     for s in cached:

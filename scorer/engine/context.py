@@ -19,6 +19,7 @@ from ..record import dataclass
 from ..rules.facts import Env, fill_context
 from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS, conflicts, states
 from ..rules.model import Ruleset
+from ..rules.plan import plan_of
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
 from ..text import closest
 
@@ -142,7 +143,7 @@ def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
     The context part is checked once per (ruleset, context) and reused: a batch of
     hands with the same flags pays for it once (the cache is the ruleset plan's).
     """
-    table: Table = rs.plan.tables.get_or(ctx, lambda: _resolve_context(rs, ctx))
+    table: Table = plan_of(rs).tables.get_or(ctx, lambda: _resolve_context(rs, ctx))
     _check_hand(table, hand)
     env = Env()
     dict.update(env, table.env)
@@ -420,8 +421,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
-                            candidates=tiles_in_play, detail=rs.plan.detail,
-                            features=rs.plan.features)
+                            candidates=tiles_in_play, detail=plan_of(rs).detail,
+                            features=plan_of(rs).features)
     if piao and wspec.face is None:
         raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
                            "--piao")

@@ -28,7 +28,7 @@ from ..rules import facts as F
 from ..rules.facts import Env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
-from ..rules.plan import Loop, Memo
+from ..rules.plan import Loop, Memo, plan_of
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
@@ -162,7 +162,7 @@ def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     """
     rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
-    rs.plan.generated.prepare(rs)  # the generated pattern loop, once it pays (rules.plan)
+    plan_of(rs).generated.prepare(rs)  # the generated pattern loop, once it pays (rules.plan)
     if rs.trusted and budget.current() is None:
         return _score(h, rs, context or Context())  # no budget, as limited(None) would be
     with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
@@ -232,12 +232,13 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     """Every reading of the hand in the ruleset's shapes, each with its own Env; raises
     NotAWin when there is none or a ``not_a_win`` check on the hand holds."""
     env = table.env
+    plan = plan_of(rs)
     shapes = rs.shapes
     if rs.shape_when:
         with ruleset_errors(f"{rs.file} shapes"):
             shapes = rs.shapes_for(env)
     rds = readings(interp, table.wild, shapes, rs.sets, table.self_draw,
-                   place_once=not rs.plan.placement)
+                   place_once=not plan.placement)
     if not rds:
         raise NotAWin(f"not a winning hand: the tiles do not form "
                       f"{shape_words(shapes, rs.sets)}", "not_winning")
@@ -247,7 +248,7 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     # every reading's wild_substituted is asked for (the ranking): its family is filled in
     # at once, unless a name of the hand's shadows one of its facts (then on first use)
     family = env.keys().isdisjoint(F.READING_FAMILY)
-    lists = rs.plan.fill_lists and env.keys().isdisjoint(F.LISTS_FAMILY)
+    lists = plan.fill_lists and env.keys().isdisjoint(F.LISTS_FAMILY)
     # Seed each reading's names with the hand's (a C-level dict copy), so only reading
     # facts are computed through Env.__missing__; not where most readings are never
     # evaluated (_keyed: _choose seeds a reading it evaluates)
@@ -265,7 +266,7 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
             update(renv, F.lists_facts(r.groups))
         renvs.append(renv)
     env["__readings__"] = renvs
-    for chk in rs.plan.hand_checks:
+    for chk in plan.hand_checks:
         try:
             held = chk.when.fn(env)
         except Exception:  # evaluated again, to be worded and placed as _holds does
@@ -284,7 +285,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     first_drop: str | None = None
     excluded: list[tuple[Reading, str]] = []
     pay_key = _pay_key(rs, table)
-    plan = rs.plan
+    plan = plan_of(rs)
     pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(256))
     # readings that meet the same patterns with the same values score alike, in this hand
     # and in every hand with the same payment inputs and `also` values (reusable plans)
@@ -455,7 +456,7 @@ def _once(fn: Any) -> Any:
 
 
 def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
-    """``rs.plan.fast`` for one hand with many readings: a pattern closure that reads no
+    """``plan_of(rs).fast`` for one hand with many readings: a pattern closure that reads no
     reading fact (a flower condition, ``wild_count``) has one value for the whole hand,
     so it is computed on first use and reused by the other readings."""
     def wrap(c: Any) -> Any:
@@ -468,12 +469,12 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
 
 def _pay_key(rs: Ruleset, table: Table) -> tuple[Any, ...]:
     """What a settlement depends on besides the tallies: hands scored with the same key
-    share the settlements cached by tallies (``rs.plan.settlements``, bounded there).
+    share the settlements cached by tallies (``plan_of(rs).settlements``, bounded there).
 
     A payment that uses no reading facts depends only on the tallies and on the context
     names it mentions, so hands scored with the same flags share it.
     """
-    plan = rs.plan
+    plan = plan_of(rs)
     return (table.seats, table.env["seat"], table.discarder, table.chengbao,
             tuple(repr(table.env.get(n)) for n in plan.payment_names))
 
@@ -507,7 +508,10 @@ def _keyed(rs: Ruleset) -> bool:
     >>> _keyed(load_ruleset("hangzhou")), _keyed(load_ruleset("mcr"))
     (True, False)
     """
-    return KEYED and rs.trusted and rs.plan.reusable and rs.plan.scalar_key
+    if not (KEYED and rs.trusted):
+        return False
+    plan = plan_of(rs)
+    return plan.reusable and plan.scalar_key
 
 
 # the keyed scoring of _keyed in use (the differential tests switch it off: their reference;
@@ -547,7 +551,7 @@ def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
     # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
     # (the items a pattern's `each` counted are not: the reading's own are put in its hits)
     sig = tuple([(p.index, v, n) for p, v, n, _ in found])
-    reusable = rs.plan.reusable
+    reusable = plan_of(rs).reusable
     known = seen.get(sig) if reusable else None
     variants = _settled(known, pay_cache) if known is not None else None
     if variants is not None and any(f[3] for f in found):
@@ -594,7 +598,7 @@ def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | No
     # (a compiled build checks an int variable's type on assignment, before _whole could)
     n: Any
     try:
-        for p, when, value, count, each in () if met_before is not None else fast or rs.plan.fast:
+        for p, when, value, count, each in () if met_before is not None else fast or plan_of(rs).fast:
             part = "when"
             if when(renv):
                 items: tuple[Any, ...] = ()
@@ -618,7 +622,7 @@ def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | No
                         getattr(p, part, None) if p is not None else None) from None
     if met is not None and key is not None and met_before is None:
         met[1][key] = list(found)
-    if rs.plan.families:
+    if plan_of(rs).families:
         found += _family_hits(rs, renv)
         found.sort(key=lambda f: f[0].index)
     return found
@@ -652,7 +656,7 @@ def _settled(known: list[Outcome], pay_cache: Memo[tuple[Any, ...], Settlement]
 def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
     """The combination patterns that count, family by family (scorer.search.combine)."""
     out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
-    for fam in rs.plan.families:
+    for fam in plan_of(rs).families:
         with ruleset_errors(f"{rs.file} combination patterns over {fam.of}",
                             catch=(Exception,)):
             counts = fam.counts(renv[fam.of])
@@ -682,7 +686,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
     counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
-    max_names = rs.plan.max_tallies
+    max_names = plan_of(rs).max_tallies
     choices: list[list[Hit | None]] = []
     for tname in max_names:
         opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
@@ -740,6 +744,6 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             settlement = settle(rs, renv, table.seats, winner, table.discarder,
                                 table.chengbao, tallies, headline)
             if not rs.payment.per_reading:  # a copy that keeps this hand's readings unheld
-                pay_cache.put(key, detached(settlement, rs.plan.payment_reads))
+                pay_cache.put(key, detached(settlement, plan_of(rs).payment_reads))
         out.append((used, replaced, tallies, headline, settlement, also))
     return out

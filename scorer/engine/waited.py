@@ -23,6 +23,7 @@ from ..model.hand import Hand
 from ..record import record
 from ..rules.facts import Env, fill_hand
 from ..rules.model import Ruleset
+from ..rules.plan import plan_of
 from ..search.readings import completes, interpret
 from .context import Context, Table, resolve
 from .scoring import Result
@@ -111,10 +112,10 @@ def wait_facts(result: Result) -> WaitFacts:
     # the same hand under the same flags waits on the same tiles (a batch repeats hands):
     # remembered by the ruleset's plan, bounded there; what is kept is the tiles alone
     key = (without, ctx)
-    got = rs.plan.waits.get(key)
+    got = plan_of(rs).waits.get(key)
     if got is None:
         table = resolve(rs, ctx, without)
         faces = drawable(without, table)
         tiles = frozenset(shape_tiles(without, rs, table, faces))
-        got = rs.plan.waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
+        got = plan_of(rs).waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
     return WaitFacts(without, *got)

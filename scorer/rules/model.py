@@ -3,25 +3,20 @@
 :class:`Ruleset` holds what the YAML file says, compiled (every condition and value a
 :class:`~scorer.lang.Compiled` expression); :mod:`scorer.rules.schema` builds it,
 :mod:`scorer.rules.load` finds and caches it, and :mod:`scorer.rules.plan` derives from
-it how the engine runs it fast.
+it how the engine runs it fast (``plan_of(rs)``; this module knows nothing of it).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import field, replace
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from dataclasses import field
+from typing import Any
 
 from ..lang import Compiled
 from ..lang.types import Type
 from ..record import record
 from ..text import show
 from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
-
-if TYPE_CHECKING:
-    from .plan import Plan
-
 
 # {name} in a check's message is replaced by that value when the check fires
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -250,32 +245,6 @@ class Ruleset:
     tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
     data: Any = field(default=None, compare=False, repr=False)
     trusted: bool = False  # a built-in file: its expressions run without the CPU clock
-
-    @cached_property
-    def plan(self) -> Plan:
-        """How the engine runs this ruleset fast (:class:`scorer.rules.plan.Plan`), built on
-        first use and kept with the ruleset (a copy made by ``dataclasses.replace`` builds its own).
-
-        >>> from scorer.rules.load import load_ruleset
-        >>> load_ruleset("jinhua").plan.detail
-        1
-        """
-        from .plan import Plan  # the plan reads the model: imported here, not at the top
-
-        return Plan.build(self)
-
-    def with_plan(self, plan: Plan) -> Ruleset:
-        """A copy of the ruleset that runs with another plan (e.g. one that cuts nothing).
-
-        >>> from dataclasses import replace
-        >>> from scorer.rules.load import load_ruleset
-        >>> rs = load_ruleset("jinhua")
-        >>> rs.with_plan(replace(rs.plan, detail=2)).plan.detail, rs.plan.detail
-        (2, 1)
-        """
-        out = replace(self)
-        out.__dict__["plan"] = plan  # where cached_property keeps its value
-        return out
 
     @property
     def sets(self) -> int:

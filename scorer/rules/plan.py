@@ -1,7 +1,7 @@
 """The optimiser's plan of a ruleset: what the engine may skip, reuse or unwrap.
 
 A :class:`Plan` is derived from a compiled :class:`~scorer.rules.model.Ruleset` and
-kept with it (``rs.plan``): how finely its expressions tell tiles apart (so the
+kept with it (``plan_of(rs)``): how finely its expressions tell tiles apart (so the
 wildcard search can merge readings the ruleset cannot tell apart), whether they care
 which group the winning tile completed, the pattern closures unwrapped for the
 per-reading loop, the combination families, and whether readings that meet the same
@@ -32,7 +32,7 @@ from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
 
-if TYPE_CHECKING:  # the model is only named here: it imports this module for Ruleset.plan
+if TYPE_CHECKING:  # the model, for annotations only (it does not import this module)
     from ..lang.codegen import Emitter
     from .model import Check, Pattern, Ruleset
 
@@ -87,12 +87,12 @@ class Generated:
 
         >>> from scorer.rules.load import compile_ruleset
         >>> rs = compile_ruleset("extends: hangzhou\\nid: warmed\\n", "warmed.yaml")
-        >>> g = rs.plan.generated; g.warm(rs); g.loop is not None or g.mode == "off"
+        >>> g = plan_of(rs).generated; g.warm(rs); g.loop is not None or g.mode == "off"
         True
         """
         if not self.tried and self.mode != "off":
             self.tried = True
-            self.loop, self.source = generate_loop(rs, rs.plan.families)
+            self.loop, self.source = generate_loop(rs, plan_of(rs).families)
 
 
 class Memo(Generic[K, V]):
@@ -274,7 +274,7 @@ class Plan:
         """A copy of the plan that never generates code (the differential tests' reference).
 
         >>> from scorer.rules.load import load_ruleset
-        >>> load_ruleset("mcr").plan.closures_only().generated.mode
+        >>> plan_of(load_ruleset("mcr")).closures_only().generated.mode
         'off'
         """
         out = replace(self)
@@ -286,7 +286,7 @@ class Plan:
 
         >>> from scorer.rules.load import load_ruleset
         >>> rs = load_ruleset("mcr")
-        >>> rs.plan.generate_now(rs).generated.loop is not None
+        >>> plan_of(rs).generate_now(rs).generated.loop is not None
         True
         """
         out = replace(self)
@@ -294,6 +294,37 @@ class Plan:
         g.mode, g.tried = "eager", True
         g.loop, g.source = generate_loop(rs, self.families)
         return out
+
+
+def plan_of(rs: Ruleset) -> Plan:
+    """How the engine runs ``rs`` fast: its :class:`Plan`, built on first use and kept with
+    the ruleset (a copy made by ``dataclasses.replace`` builds its own). The model does not
+    know of plans: they are derived from it here, one way.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> rs = load_ruleset("jinhua")
+    >>> plan_of(rs).detail, plan_of(rs) is plan_of(rs)
+    (1, True)
+    """
+    kept: dict[str, Any] = rs.__dict__  # (a frozen record: its fields are not written)
+    got = kept.get("plan")
+    if got is None:
+        # two threads may both build it: the first one kept is the one every caller uses
+        got = kept.setdefault("plan", Plan.build(rs))
+    return got  # type: ignore[no-any-return]
+
+
+def with_plan(rs: Ruleset, plan: Plan) -> Ruleset:
+    """A copy of ``rs`` that runs with another plan (e.g. one that cuts nothing).
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> rs = load_ruleset("jinhua")
+    >>> plan_of(with_plan(rs, replace(plan_of(rs), detail=2))).detail, plan_of(rs).detail
+    (2, 1)
+    """
+    out = replace(rs)
+    out.__dict__["plan"] = plan
+    return out
 
 
 def _plain(name: str, reading_only: set[str]) -> bool:
