@@ -694,10 +694,14 @@ def test_a_batch_of_distinct_hands_stops_growing(tmp_path: Path) -> None:
     # what 1,000 distinct hands fill (at 2**16 entries they held 134 MiB at 100,000 lines),
     # the readings memo at 8,192 readings. Measured 29 / 37 / 39 MiB at 1,000 / 10,000 /
     # 100,000 lines: past the first thousand lines grow the memo and the allocator's
-    # fragmentation, and by 10,000 lines it has stopped
+    # fragmentation, and by 10,000 lines it has nearly stopped. What is guarded is that
+    # growth, in KiB: 30.7 -> 33.9 MiB from 10,000 to 30,000 lines, as 35.7 -> 38.9 before
+    # batch stopped importing typer (the Python objects held stay at 11.9 MB, tracemalloc).
+    # As a ratio to the 10,000-line peak (it was < 1.1x) the bound tightened by itself when
+    # the start got 3.5 MiB lighter; 3.5 MiB is what that ratio allowed then.
     lines = _distinct_lines(30_000)
     small, mid, big = (_peak_of(tmp_path, lines[:n]) for n in (1_000, 10_000, 30_000))
-    assert big < 1.1 * mid, (small, mid, big)
+    assert big - mid < 3.5 * 1024, (small, mid, big)
     assert big < 1.5 * small, (small, mid, big)
 
 

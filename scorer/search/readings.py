@@ -535,7 +535,10 @@ def _won(g: Group, self_draw: bool) -> Group:
     key = (g, self_draw)
     won = _WON.get(key)
     if won is None:
-        if len(_WON) >= 4096:
+        # (a few hundred at most: the 62-90 of one four-wildcard hand, and not the groups of
+        # every hand a long batch meets, which at 4,096 held a batch's memory 1.1x higher at
+        # 30,000 distinct lines than at 10,000: tests/test_robust.py)
+        if len(_WON) >= 256:
             _WON.clear()
         won = _WON[key] = _new(Group, (g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
                                        self_draw or g.kind not in ("pung", "kong")))
