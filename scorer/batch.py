@@ -483,12 +483,10 @@ def _warm(defaults: Sequence[str]) -> None:
                     plan_of(rs).generated.warm(rs)
 
 
-def _chunks(first: Iterable[tuple[int, str, str | None]], size: int,
-            rest: Iterable[list[tuple[int, str, str | None]]] = ()
+def _chunks(lines: Iterable[tuple[int, str, str | None]], size: int
             ) -> Iterator[list[tuple[int, str, str | None]]]:
-    """The items of ``first``, then of the lists in ``rest``, in lists of ``size``."""
     chunk: list[tuple[int, str, str | None]] = []
-    for item in itertools.chain(first, itertools.chain.from_iterable(rest)):
+    for item in lines:
         chunk.append(item)
         if len(chunk) >= size:
             yield chunk
@@ -543,7 +541,10 @@ def score_many(lines: Iterable[str | tuple[int, str]], defaults: Sequence[str] =
         # a round: `chunk` lines per worker, about; at most 4 rounds in flight
         pending: deque[list[Future[Packed]]] = deque()
         pool_of = Affinity(sizes)
-        for items in _chunks(itertools.chain.from_iterable(head), chunk * jobs, chunks):
+        # (the chunks read so far, and the rest, in rounds)
+        rounds = _chunks(itertools.chain.from_iterable(itertools.chain(head, chunks)),
+                         chunk * jobs)
+        for items in rounds:
             parts: list[list[tuple[int, str, str | None]]] = [[] for _ in pools]
             for item in items:
                 parts[pool_of(item[1])].append(item)

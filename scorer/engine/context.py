@@ -418,11 +418,12 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             if not 0 <= in_play <= 4:
                 raise EvaluationError(w.in_play.at(f"gave {in_play}; a tile has 0 to 4 "
                                                     "copies in play"))
+            plan = plan_of(rs)
             wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
                             stand_in_self_shapes=w.stand_in_self_shapes, in_melds=w.in_melds,
-                            candidates=tiles_in_play, detail=plan_of(rs).detail,
-                            features=plan_of(rs).features)
+                            candidates=tiles_in_play, detail=plan.detail,
+                            features=plan.features)
     if piao and wspec.face is None:
         raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
                            "--piao")

@@ -112,10 +112,11 @@ def wait_facts(result: Result) -> WaitFacts:
     # the same hand under the same flags waits on the same tiles (a batch repeats hands):
     # remembered by the ruleset's plan, bounded there; what is kept is the tiles alone
     key = (without, ctx)
-    got = plan_of(rs).waits.get(key)
+    waits = plan_of(rs).waits
+    got = waits.get(key)
     if got is None:
         table = resolve(rs, ctx, without)
         faces = drawable(without, table)
         tiles = frozenset(shape_tiles(without, rs, table, faces))
-        got = plan_of(rs).waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
+        got = waits.put(key, (tiles, bool(tiles) and len(tiles) == len(faces)))
     return WaitFacts(without, *got)
