@@ -179,3 +179,15 @@ def test_jsonl_line_is_the_encoder_on_plain_records() -> None:
                                '"unit": "番", "ok": true, "n": 2.5, "line": 9}\n')
     with pytest.raises(TypeError):  # a record still holding a body is never written plain
         json.dumps(rec)
+
+
+_FLAT_VALUES = st.one_of(st.text(max_size=6), st.integers(-3, 3), st.booleans(), st.none())
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["kind", "message", "exit", "1"]),
+                                _FLAT_VALUES, max_size=5), min_size=1, max_size=4))
+def test_a_flat_member_is_written_as_the_encoder_writes_it(members: list[dict]) -> None:
+    # each member twice: encoded, then remembered (True and 1, equal keys, stay apart)
+    for m in members + members + [{"exit": True}, {"exit": 1}, {"exit": 1.0}]:
+        rec = {"kind": "hand", "error": m, "line": 1}
+        assert jsonl_line(rec) == json.dumps(rec, ensure_ascii=False) + "\n"
