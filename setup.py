@@ -39,6 +39,7 @@ from setuptools.dist import Distribution
 # once per start (rules loading, the other views, the CLI), where a compiled import is
 # no faster.
 COMPILED = [
+    "scorer/memo.py",
     "scorer/model/tiles.py",
     "scorer/model/hand.py",
     "scorer/model/notation.py",

@@ -6,10 +6,11 @@ from dataclasses import fields
 
 from scorer import Context, score
 from scorer.lang import Scope, compile_expr
+from scorer.memo import Memo
 from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.rules.model import Check, Ruleset
-from scorer.rules.plan import Memo, Plan, plan_of
+from scorer.rules.plan import Plan, plan_of
 from scorer.views.rulesview import with_options
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import ContextError, EvaluationError, HandError, NotAWin
 from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
+from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
@@ -28,7 +29,7 @@ from ..rules import facts as F
 from ..rules.facts import Env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
-from ..rules.plan import Loop, Memo, plan_of
+from ..rules.plan import Loop, plan_of
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve

@@ -25,9 +25,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import field, replace
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from ..lang import GROUP, Compiled, EvalError, budget
+from ..memo import Memo
 from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import facts as F
@@ -35,9 +36,6 @@ from . import facts as F
 if TYPE_CHECKING:  # the model, for annotations only (it does not import this module)
     from ..lang.codegen import Emitter
     from .model import Check, Pattern, Ruleset
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 # (pattern, when, value, count, each): the compiled closures, unwrapped
 Fast = tuple[tuple["Pattern", Any, Any, Any, Any], ...]
@@ -93,43 +91,6 @@ class Generated:
         if not self.tried and self.mode != "off":
             self.tried = True
             self.loop, self.source = generate_loop(rs, plan_of(rs).families)
-
-
-class Memo(Generic[K, V]):
-    """A dict with a bound: when it is full it starts again empty (cheap, and a batch
-    that needs more entries than the bound refills it with the ones it uses now).
-
-    >>> m: Memo[str, int] = Memo(2)
-    >>> m.get_or("a", lambda: 1), m.get_or("a", lambda: 9), len(m)
-    (1, 1, 1)
-    """
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._data: dict[K, V] = {}
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def clear(self) -> None:
-        """Forget every value (a benchmark's cold start)."""
-        self._data.clear()
-
-    def get(self, key: K) -> V | None:
-        """The value stored for key, or None."""
-        return self._data.get(key)
-
-    def put(self, key: K, value: V) -> V:
-        """Store a value (emptying the memo first if it is full); return the value."""
-        if len(self._data) >= self.limit:
-            self._data.clear()
-        self._data[key] = value
-        return value
-
-    def get_or(self, key: K, make: Callable[[], V]) -> V:
-        """The value stored for key, made and stored by ``make()`` if there is none."""
-        hit = self._data.get(key)
-        return hit if hit is not None else self.put(key, make())
 
 
 @record(frozen=True)

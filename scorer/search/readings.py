@@ -22,6 +22,7 @@ from itertools import product
 from typing import Any, NamedTuple
 
 from ..errors import HandError
+from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand, Meld, format_tiles
 from ..model.notation import chow_offer_message
@@ -521,7 +522,11 @@ def _bind_loose(groups: tuple[Group, ...], face: int | None) -> tuple[Group, ...
 
 
 _new = tuple.__new__  # a named tuple made without its Python-level __new__ (half the time)
-_WON: dict[tuple[Group, bool], Group] = {}  # won groups, shared by the readings holding them
+# won groups, shared by the readings holding them (a few hundred at most: the 62-90 of one
+# four-wildcard hand, and not the groups of every hand a long batch meets, which at 4,096
+# held a batch's memory 1.1x higher at 30,000 distinct lines than at 10,000:
+# tests/test_robust.py)
+_WON: Memo[tuple[Group, bool], Group] = Memo(256)
 
 
 def _won(g: Group, self_draw: bool) -> Group:
@@ -535,13 +540,8 @@ def _won(g: Group, self_draw: bool) -> Group:
     key = (g, self_draw)
     won = _WON.get(key)
     if won is None:
-        # (a few hundred at most: the 62-90 of one four-wildcard hand, and not the groups of
-        # every hand a long batch meets, which at 4,096 held a batch's memory 1.1x higher at
-        # 30,000 distinct lines than at 10,000: tests/test_robust.py)
-        if len(_WON) >= 256:
-            _WON.clear()
-        won = _WON[key] = _new(Group, (g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
-                                       self_draw or g.kind not in ("pung", "kong")))
+        won = _WON.put(key, _new(Group, (g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
+                                         self_draw or g.kind not in ("pung", "kong"))))
     return won
 
 

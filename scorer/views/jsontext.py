@@ -10,7 +10,7 @@ record is the pieces joined with the encoder's own separators (``", "`` and ``":
 it is byte for byte the encoder's text (tests/test_jsontext.py compares the two on every
 example, golden and generated hand of every ruleset).
 
-Every memo is a bounded :class:`~scorer.rules.plan.Memo` (emptied when full, like the
+Every memo is a bounded :class:`~scorer.memo.Memo` (emptied when full, like the
 engine's) and holds only text, the ruleset (so that an id in a key is never reused while
 its entry lives) and values that hold no Env (readings are tuples of groups; settlements
 are held weakly).
@@ -25,9 +25,9 @@ from typing import Any
 
 from ..engine.scoring import Result, Scored
 from ..errors import MjscoreError, NotAWin
+from ..memo import Memo
 from ..rules.flags import echo
 from ..rules.model import Ruleset
-from ..rules.plan import Memo
 from .i18n import t
 from .report import (
     _tiered_name,
@@ -56,7 +56,7 @@ HANDS = 2048
 
 
 # what _ENCODE writes for a str, without the encoder's Python-level dispatch to it
-_STR: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
+_STR: Callable[[str], str] = json.encoder.encode_basestring
 
 
 def _num(x: Any) -> str:
