@@ -49,7 +49,8 @@ def winning_hand(rng: random.Random, sets: int = 4, wilds: int = 0, wild_face: i
             kinds = [t for t in range(34) if counts[t] >= 2]
             pairs = rng.sample(kinds, 7)
             tiles = sorted(t for p in pairs for t in (p, p))
-            hand_tiles, fixed = tiles, []
+            hand_tiles = tiles
+            fixed: list[str] = []
             shape = "seven_pairs"
         else:
             groups: list[list[int]] = []

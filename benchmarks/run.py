@@ -217,7 +217,7 @@ def time_records(rid: str, lines: list[str]) -> float:
     ``batch --format jsonl`` (flags parsed, scored, the JSON line written from its encoded
     fragments, what the ledger reads), without start-up, reading or writing. Steady, as
     the score() figure it is printed beside (:func:`steady_rate`): the second pass."""
-    from scorer.batch import _score_chunk
+    from scorer.lines import _score_chunk
 
     defaults = ["--rules", rid]
     rate = 0.0
@@ -306,6 +306,7 @@ def batch_memory(rid: str, lines: list[str]) -> int:
 
 
 FLOOR = [sys.executable, str(HERE / "floor.py")]
+PEER_ROUNDS = 5  # mjscore and its peers timed in turn, the best of each kept
 
 # Run in a child with another checkout's scorer imported first (so its package path wins
 # over this one's): the same timing function, on the same lines.
@@ -610,8 +611,13 @@ def main() -> None:
             print(f"  batch ({len(long_file):,} lines, best of 3 in turn): 1 job {b1:,.0f} lines/s, "
                   f"{jobs} jobs {bn:,.0f} lines/s (×{bn / b1:.2f}); start-up taken off: {show(b1_run)} and "
                   f"{show(bn_run)}")
+            # the same work in this process: the file's lines in order, from empty caches
+            # (the file meets each of its hands cold once, where `direct` meets none)
+            same = time_in_process(rid, long_file)[0]
             print(f"  in-process score() over batch 1 job: ×{direct / b1:.2f}"
-                  + (f" (start-up taken off ×{direct / b1_run:.2f})" if b1_run else ""))
+                  + (f" (start-up taken off ×{direct / b1_run:.2f})" if b1_run else "")
+                  + f"; score() of the file's own lines in order from cold caches "
+                  f"{same:,.0f} hands/s, ×{same / b1:.2f} batch 1 job")
             targets.append(Target(f"{rid}: batch {jobs} jobs over 1 job", bn / b1, 1.8, True))
             targets.append(Target(f"{rid}: in-process over batch 1 job", direct / b1, 1.2,
                                   False))
@@ -626,11 +632,21 @@ def main() -> None:
         if rid == "mcr":
             lines = sets[0]
             ours_cold = time_in_process(rid, lines)[0]
-            ours_steady = steady_rate(rid, lines)
             gb = [c for c in (to_gb(x) for x in lines) if c]
             ri = [c for c in (to_riichi(x) for x in lines) if c]
+            # mjscore and each peer in turn, best of PEER_ROUNDS: on this shared machine a
+            # single pass of any of them moved by ±30 % within a minute, and a ratio of
+            # two passes minutes apart carried that twice
+            ours_steady = g = r = 0.0
+            for _ in range(PEER_ROUNDS):
+                ours_steady = max(ours_steady, steady_rate(rid, lines))
+                if gb:
+                    g = max(g, time_calls(gb))
+                if ri:
+                    r = max(r, time_calls(ri))
+            print(f"  mjscore, PyMahjongGB and the riichi HandCalculator in turn, best of "
+                  f"{PEER_ROUNDS}: mjscore {ours_steady:,.0f} hands/s steady")
             if gb:
-                g = time_calls(gb)
                 print(f"  PyMahjongGB on the same hands: {g:,.0f} hands/s — mjscore is "
                       f"{g / ours_cold:.1f}× slower cold, {g / ours_steady:.1f}× steady "
                       "(moonshot ≤ 10×)")
@@ -639,7 +655,6 @@ def main() -> None:
             else:
                 print("  PyMahjongGB not installed (pip install '.[bench]')")
             if ri:
-                r = time_calls(ri)
                 print(f"  riichi mahjong HandCalculator on the same tiles: {r:,.0f} hands/s — "
                       f"ratio mjscore/riichi {ours_cold / r:.2f} cold, {ours_steady / r:.2f} "
                       "steady (target ≥ 1.0 compiled, ≥ 0.6 pure Python)")

@@ -1,7 +1,7 @@
 """The evening's ledger: hands' payments in, totals per player and a settlement out.
 
 Pure functions and values, no I/O. A record is one scored hand: a
-:class:`scorer.batch.Record`, or a plain dict of the ``score --json`` shape
+:class:`scorer.lines.Record`, or a plain dict of the ``score --json`` shape
 (``{"payments": {"E": .., "S": .., "W": .., "N": ..}}``, optionally ``"winner"``,
 ``"line"`` and ``"players"``). Seats rotate as the deal passes, so a seat is not
 a person: give each record the names of who sat where (``{"E": "Ann", ...}``,
@@ -533,7 +533,7 @@ def _decimal_places(x: Fraction) -> int | None:
 
 
 def _data_of(record: Any) -> tuple[Mapping[str, Any], int | None]:
-    data = getattr(record, "data", record)  # a scorer.batch.Record carries its JSON in .data
+    data = getattr(record, "data", record)  # a scorer.lines.Record carries its JSON in .data
     if not isinstance(data, Mapping):
         raise LedgerError(f"a record is a mapping with 'payments', not {type(data).__name__}")
     line = getattr(record, "line", None) if data is not record else None

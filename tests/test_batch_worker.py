@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import batch
+from scorer import batch, score
 from scorer.engine.waits import wait_facts
 from scorer.errors import MjscoreError
 from scorer.rules.load import _CACHE, load_ruleset
@@ -96,8 +96,8 @@ def test_warm_generates_the_pattern_loop_the_workers_inherit(tmp_path: Path) -> 
     assert load_ruleset(str(path)) is rs and g.tried and g.loop is not None
     # and the loop gives what the closures give on a hand
     line = "123m456p789s234sP9m --self-draw"
-    generated = to_json(batch.score(line.split()[0], rs, _context(line)), "en")
-    closures = to_json(batch.score(line.split()[0], with_plan(rs, plan_of(rs).closures_only()),
+    generated = to_json(score(line.split()[0], rs, _context(line)), "en")
+    closures = to_json(score(line.split()[0], with_plan(rs, plan_of(rs).closures_only()),
                                    _context(line)), "en")
     assert generated == closures
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer import Context, load_ruleset, score
-from scorer.batch import _defaults, _ruleset, score_record
+from scorer.lines import _defaults, _ruleset, score_record
 from scorer.model import tiles as T
 from scorer.model.hand import format_tiles
 from scorer.model.notation import parse_tiles

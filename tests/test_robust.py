@@ -572,7 +572,7 @@ def test_lines_may_carry_their_own_rules(tmp_path: Path) -> None:
 def test_cached_settlements_keep_no_readings_alive() -> None:
     # 1,000 lines of one hand with different --base / --piao peaked at 1.66 GB: each cached
     # settlement held its hand's environments, readings and all
-    from scorer.batch import _ruleset, score_record
+    from scorer.lines import _ruleset, score_record
     from scorer.rules.plan import plan_of
 
     for i in range(30):
