@@ -53,7 +53,7 @@ def build() -> str:
 
 
 # Imported on first use, so that `import scorer` (and `mjscore score`) stays fast.
-_LAZY = {"score_many": "batch", "score_record": "batch", "dispute": "dispute"}
+_LAZY = {"score_many": "batch", "score_record": "lines", "dispute": "dispute"}
 
 
 def __getattr__(name: str) -> object:
