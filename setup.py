@@ -30,12 +30,12 @@ from setuptools.dist import Distribution
 # The modules worth compiling, as profiling showed (the per-hand path): tiles, hand and
 # notation; the search for decompositions and readings; facts; the context and the
 # scoring driver; the expression language's operators and budget; the bounded memos
-# every cache of theirs is (memo.py); the JSON line a batch writes for each hand
-# (views/jsontext.py: its body 25 % faster compiled) and the rest of a batch line's own
-# work (lines.py: 18 % of what a line costs beside its scoring, on MCR). Not compiled:
-# reader.py (its LongLine extends str, which a compiled class cannot); argv.py (a batch
-# line's flags: 3x slower compiled, where its copy of a parsed line becomes
-# dataclasses.replace); lang/compile.py (its closures-returning
+# every cache of theirs is (memo.py: the search calls one twice a reading, a thousand
+# times in a four-wildcard hand); and the JSON line a batch writes for each hand
+# (views/jsontext.py: its body 25 % faster compiled). Not compiled: the rest of a batch
+# line's work (lines.py: compiled, what a line costs beside its scoring stayed 49-60 µs
+# on MCR, as pure); argv.py (a batch line's flags: 3x slower compiled, where its copy of
+# a parsed line becomes dataclasses.replace); lang/compile.py (its closures-returning
 # lambdas hit a mypyc internal error, and the pattern code the codegen branch generates
 # runs as plain Python anyway); rules/plan.py (tests replace its functions to make code
 # generation fail, which a compiled module's own calls would not see); and all that runs
@@ -56,7 +56,6 @@ COMPILED = [
     "scorer/lang/ops.py",
     "scorer/lang/budget.py",
     "scorer/views/jsontext.py",
-    "scorer/lines.py",
 ]
 
 # mypyc's output and runtime change between mypy releases; this range was tested. mypyc

@@ -10,7 +10,7 @@ engine that can map a Python function over strings::
     >>> rec["best"]["score"], rec["payments"]["E"]
     (2, 12)
 
-Compiled (setup.py): a batch runs this module once per line, around the scoring.
+Not compiled (setup.py): compiled, what a line cost beside its scoring did not change.
 """
 
 from __future__ import annotations
