@@ -439,5 +439,4 @@ def _unpacked(packed: Packed) -> Iterator[Record]:
     ...                                                   "en", "jsonl"))]
     [(2, False)]
     """
-    for line, data, text in zip(*packed, strict=True):
-        yield Record(line, data, text)
+    return map(Record, *packed)
