@@ -178,6 +178,21 @@ def test_affinity_sends_a_text_met_again_to_the_same_worker() -> None:
     assert len(pick.known) <= 8 and max(pick.load) - min(pick.load) <= 1
 
 
+def test_affinity_parts_deals_a_round_as_one_call_a_line_would() -> None:
+    """A round dealt at once (Affinity.parts) goes where one call a line sends it, in
+    line order within each worker, and leaves the same load."""
+    texts = [f"hand {(i * 7) % 13}" for i in range(60)]
+    items = [(n, t, None) for n, t in enumerate(texts, 1)]
+    one, whole = batch.Affinity([2, 1]), batch.Affinity([2, 1])
+    by_call: list[list[tuple[int, str, None]]] = [[], []]
+    for rnd in (items[:25], items[25:]):
+        for item in rnd:
+            by_call[one(item[1])].append(item)
+    by_parts = [x for rnd in (items[:25], items[25:]) for x in [whole.parts(rnd)]]
+    assert [a + b for a, b in zip(*by_parts, strict=True)] == by_call
+    assert whole.load == one.load == [len(by_call[0]), len(by_call[1])]
+
+
 def test_a_parallel_batch_of_repeated_lines_keeps_order_and_records() -> None:
     """Lines sent to their workers by text come back merged in line order, each with the
     record a one-job run gives it (repeats, comments and a seating change among them)."""
