@@ -214,7 +214,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
                                 MAX_LINE + 1)  # where it becomes too long, like a long hand
         bad = None if text.isascii() else next(  # (an ASCII line holds no lone surrogate)
-            (i for i, ch in enumerate(text) if chr(0xDC80) <= ch <= chr(0xDCFF)), None)
+            (i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
         if bad is not None:
             raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
         header = players_header(text) if "#" in text else None
