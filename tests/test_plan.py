@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorer import Context, score
 from scorer.lang import Scope, compile_expr
@@ -11,6 +15,7 @@ from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.rules.model import Check, Ruleset
 from scorer.rules.plan import Plan, plan_of
+from scorer.text import show
 from scorer.views.rulesview import with_options
 
 
@@ -61,3 +66,17 @@ def test_check_message_fills_its_placeholders() -> None:
     assert c.message({"min_fan": 8, "fan": 6}) == "below the 8-fan minimum: 6 fan without flowers"
     assert c.message({"min_fan": None, "fan": True}) == (
         "below the none-fan minimum: true fan without flowers")
+
+
+_TEMPLATE = st.lists(st.one_of(st.sampled_from(["{a}", "{fan}", "{b}", "{", "}", "{a b}", "{{a}}"]),
+                               st.text(alphabet="x -番{}", max_size=4)), max_size=6).map("".join)
+
+
+@given(_TEMPLATE)
+def test_a_check_message_fills_its_placeholders_as_a_substitution_would(template: str) -> None:
+    # the reference: every {name} replaced by the value as a ruleset file writes it
+    values = {"a": 1, "fan": True, "b": None}
+    want = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: show(values[m.group(1)]), template)
+    check = Check("m", compile_expr(True, Scope({})), template)
+    assert check.message(values) == want
+    assert check.message(values) == want  # the second time from the remembered cut

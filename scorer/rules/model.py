@@ -14,12 +14,14 @@ from typing import Any
 
 from ..lang import Compiled
 from ..lang.types import Type
+from ..memo import Memo
 from ..record import record
 from ..text import show
 from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
 
 # {name} in a check's message is replaced by that value when the check fires
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PARTS: Memo[str, tuple[str, ...]] = Memo(1024)  # a template, cut at its placeholders
 
 
 @record(frozen=True)
@@ -90,9 +92,18 @@ class Check:
         >>> c.message({"min_fan": 8})
         'below the 8-fan minimum'
         """
-        if "{" not in self.template:
-            return self.template
-        return PLACEHOLDER.sub(lambda m: show(env[m.group(1)]), self.template)
+        template = self.template
+        if "{" not in template:
+            return template
+        # the template cut once at its placeholders: text, name, text, ... (a regex
+        # substitution with a callback was 3.4 us, and MCR words one for 2 hands in 3)
+        parts = _PARTS.get(template)
+        if parts is None:
+            parts = _PARTS.put(template, tuple(PLACEHOLDER.split(template)))
+        out = [parts[0]]
+        for k in range(1, len(parts), 2):
+            out += (show(env[parts[k]]), parts[k + 1])
+        return "".join(out)
 
     @property
     def reads(self) -> tuple[str, ...]:
