@@ -20,6 +20,7 @@ valgrind``); a child runs about 50 times slower under it (10-20 s a ruleset here
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -60,7 +61,14 @@ def counted(python: str, tree: str, rid: str, hands: int, passes: int
     """(instructions, hands, the scorer imported) of one child under cachegrind."""
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            python, "-c", _CHILD, tree, str(HERE), rid, str(hands), str(passes)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    # what the two children of a figure do apart from the passes must be the same, so
+    # that it cancels: one hash seed (with random ones dict layouts, and so the count,
+    # move); the pattern loop generated when the ruleset is loaded (after 512 readings it
+    # fell inside or outside the counted passes); no cache of built rulesets (one child
+    # would load the entry the other wrote, or another build's child had replaced)
+    env = {**os.environ, "PYTHONHASHSEED": "0", "MJSCORE_CODEGEN": "eager",
+           "MJSCORE_NO_CACHE": "1"}
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     m = _REFS.search(out.stderr)
     if out.returncode != 0 or m is None:
         sys.exit(f"instructions: the child for {rid} failed:\n{out.stderr[-2000:]}")
