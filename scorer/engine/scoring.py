@@ -29,7 +29,7 @@ from ..rules import facts as F
 from ..rules.facts import Env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
-from ..rules.plan import Loop, plan_of
+from ..rules.plan import Loop, Plan, plan_of
 from ..search.readings import Interpretation, Reading, interpret, readings
 from ..search.shapes import shape_words
 from .context import Context, Table, resolve
@@ -372,13 +372,13 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                         if known is not None:
                             variants = _settled(known, pay_cache)
                         if variants is None:
-                            variants = _reading_variants(rs, table, renv, winner, pay_cache,
-                                                         seen, fast, met, loop, memo)
+                            variants = _reading_variants(rs, plan, table, renv, winner,
+                                                         pay_cache, seen, fast, met, loop, memo)
                             keyed[2].put(rkey, [(u, r, t, h, a)
                                                 for u, r, t, h, _, a in variants])
                     else:
-                        variants = _reading_variants(rs, table, renv, winner, pay_cache, seen,
-                                                     fast, met, loop, memo)
+                        variants = _reading_variants(rs, plan, table, renv, winner, pay_cache,
+                                                     seen, fast, met, loop, memo)
                 hit = (dropped, variants)
                 if keyed is not None and rkey is not None:
                     keyed[1][rkey] = hit
@@ -520,7 +520,7 @@ def _keyed(rs: Ruleset) -> bool:
 KEYED = True
 
 
-def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+def _reading_variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
                       pay_cache: Memo[tuple[Any, ...], Settlement],
                       seen: Memo[tuple[Any, ...], list[Outcome]],
                       fast: tuple[tuple[Any, ...], ...] | None = None,
@@ -528,7 +528,8 @@ def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
                       loop: Loop | None = None, memo: dict[int, Any] | None = None
                       ) -> list[Variant]:
     """The variants of one reading (patterns used and replaced, tallies, headline,
-    settlement, ``also``): one, or one per choice of a 'max' tally.
+    settlement, ``also``): one, or one per choice of a 'max' tally. ``plan`` is the
+    ruleset's (``plan_of(rs)``, taken once per hand by the caller: this runs per reading).
 
     >>> from scorer import load_ruleset, Context
     >>> from scorer.engine.context import resolve
@@ -537,7 +538,7 @@ def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
     >>> table = resolve(rs, Context(self_draw=True), h)  # 自摸 1 番, each pays 庄闲分 2
     >>> renv = _build_readings(rs, table, _check_input(h, rs, table))[0]
     >>> [(headline, settlement.payments["E"]) for _, _, _, headline, settlement, _
-    ...  in _reading_variants(rs, table, renv, "E", Memo(8), Memo(8))]
+    ...  in _reading_variants(rs, plan_of(rs), table, renv, "E", Memo(8), Memo(8))]
     [(1, 6)]
     """
     found = None
@@ -547,18 +548,18 @@ def _reading_variants(rs: Ruleset, table: Table, renv: Env, winner: str,
         except Exception:  # the closures below say what failed, and where
             found = None
     if found is None:
-        found = _pattern_hits(rs, renv, fast, met)
+        found = _pattern_hits(rs, plan, renv, fast, met)
     # Readings of one hand that meet the same patterns with the same values score alike
     # (unless `also` or the payment reads reading facts): reuse the tallies and payments.
     # (the items a pattern's `each` counted are not: the reading's own are put in its hits)
     sig = tuple([(p.index, v, n) for p, v, n, _ in found])
-    reusable = plan_of(rs).reusable
+    reusable = plan.reusable
     known = seen.get(sig) if reusable else None
     variants = _settled(known, pay_cache) if known is not None else None
     if variants is not None and any(f[3] for f in found):
         variants = _with_items(variants, found)
     if variants is None:
-        variants = _variants(rs, table, renv, winner, pay_cache, found)
+        variants = _variants(rs, plan, table, renv, winner, pay_cache, found)
         if reusable:
             seen.put(sig, [(u, r, t, h, a) for u, r, t, h, _, a in variants])
     return variants
@@ -585,7 +586,7 @@ def _with_items(variants: list[Variant], found: Found) -> list[Variant]:
     return out
 
 
-def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | None,
+def _pattern_hits(rs: Ruleset, plan: Plan, renv: Env, fast: tuple[tuple[Any, ...], ...] | None,
                   met: Met | None = None) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
     """The patterns that count on a reading, by their closures: (pattern, value, count,
     items) in the ruleset's order; an error is named by the expression that failed. With
@@ -599,7 +600,7 @@ def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | No
     # (a compiled build checks an int variable's type on assignment, before _whole could)
     n: Any
     try:
-        for p, when, value, count, each in () if met_before is not None else fast or plan_of(rs).fast:
+        for p, when, value, count, each in () if met_before is not None else fast or plan.fast:
             part = "when"
             if when(renv):
                 items: tuple[Any, ...] = ()
@@ -623,8 +624,8 @@ def _pattern_hits(rs: Ruleset, renv: Env, fast: tuple[tuple[Any, ...], ...] | No
                         getattr(p, part, None) if p is not None else None) from None
     if met is not None and key is not None and met_before is None:
         met[1][key] = list(found)
-    if plan_of(rs).families:
-        found += _family_hits(rs, renv)
+    if plan.families:
+        found += _family_hits(rs, plan, renv)
         found.sort(key=lambda f: f[0].index)
     return found
 
@@ -654,10 +655,11 @@ def _settled(known: list[Outcome], pay_cache: Memo[tuple[Any, ...], Settlement]
     return out
 
 
-def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
+def _family_hits(rs: Ruleset, plan: Plan, renv: Env
+                 ) -> list[tuple[Pattern, int, int, tuple[Any, ...]]]:
     """The combination patterns that count, family by family (scorer.search.combine)."""
     out: list[tuple[Pattern, int, int, tuple[Any, ...]]] = []
-    for fam in plan_of(rs).families:
+    for fam in plan.families:
         with ruleset_errors(f"{rs.file} combination patterns over {fam.of}",
                             catch=(Exception,)):
             counts = fam.counts(renv[fam.of])
@@ -668,7 +670,7 @@ def _family_hits(rs: Ruleset, renv: Env) -> list[tuple[Pattern, int, int, tuple[
     return out
 
 
-def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
+def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
               pay_cache: Memo[tuple[Any, ...], Settlement],
               found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
     hits = [Hit(p, v, n, items=items) for p, v, n, items in found]
@@ -687,7 +689,7 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
     counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
-    max_names = plan_of(rs).max_tallies
+    max_names = plan.max_tallies
     choices: list[list[Hit | None]] = []
     for tname in max_names:
         opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
@@ -745,6 +747,6 @@ def _variants(rs: Ruleset, table: Table, renv: Env, winner: str,
             settlement = settle(rs, renv, table.seats, winner, table.discarder,
                                 table.chengbao, tallies, headline)
             if not rs.payment.per_reading:  # a copy that keeps this hand's readings unheld
-                pay_cache.put(key, detached(settlement, plan_of(rs).payment_reads))
+                pay_cache.put(key, detached(settlement, plan.payment_reads))
         out.append((used, replaced, tallies, headline, settlement, also))
     return out
