@@ -80,8 +80,6 @@ def _value(v: Any) -> str:
     t = type(v)
     if t is str:
         return _STR(v)
-    if t is int:
-        return int.__repr__(v)
     if t is dict and len(v) <= 8:
         items: list[Any] = []
         for k, y in v.items():
@@ -91,7 +89,7 @@ def _value(v: Any) -> str:
         key = tuple(items)
         hit = _FLAT.get(key)
         return hit if hit is not None else _FLAT.put(key, _ENCODE(v))
-    return _ENCODE(v)
+    return _num(v)  # (an int as its repr; anything else through the encoder)
 
 
 def json_text(result: Result, lang: str = "zh", paid: bool = True) -> str:
