@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+TESTS = HERE.parent / "tests"  # tests/launch.py: a child's own peak RSS
 sys.path.insert(0, str(HERE))
 try:  # the installed mjscore is the build under test (a compiled wheel, a pure install)
     import scorer  # noqa: F401
@@ -258,8 +259,9 @@ def time_codegen(rid: str, lines: list[str], rounds: int = 3) -> dict[str, float
             continue
     loop = plan_of(gen).generated.loop
     assert loop is not None
+    plan = plan_of(rs)
     for e in renvs:
-        scoring._pattern_hits(rs, e, None)
+        scoring._pattern_hits(rs, plan, e, None)
 
     def hands(r: Ruleset, cold: bool) -> float:
         if cold:
@@ -277,7 +279,7 @@ def time_codegen(rid: str, lines: list[str], rounds: int = 3) -> dict[str, float
                 loop(e, None)
         else:
             for e in renvs:
-                scoring._pattern_hits(rs, e, None)
+                scoring._pattern_hits(rs, plan, e, None)
         return time.process_time() - t0
 
     hands(gen, False)
@@ -300,7 +302,8 @@ def batch_memory(rid: str, lines: list[str]) -> int:
     its own: started through the test suite's launcher (tests/launch.py), since a child
     started from this process is charged this process's size (Linux keeps the high-water
     mark through exec): 73 MiB for a batch whose own peak is 28."""
-    sys.path.insert(0, str(HERE.parent / "tests"))
+    if str(TESTS) not in sys.path:
+        sys.path.insert(0, str(TESTS))
     from launch import launcher, usage  # type: ignore[import-not-found]
 
     path = batch_file(lines)
