@@ -218,7 +218,7 @@ def time_records(rid: str, lines: list[str]) -> float:
     ``batch --format jsonl`` (flags parsed, scored, the JSON line written from its encoded
     fragments, what the ledger reads), without start-up, reading or writing. Steady, as
     the score() figure it is printed beside (:func:`steady_rate`): the second pass."""
-    from scorer.lines import _score_chunk
+    from scorer.lines.records import _score_chunk
 
     defaults = ["--rules", rid]
     rate = 0.0

@@ -2,7 +2,7 @@
 
 The same pure function as `mjscore batch`, `scorer.score_record(line, defaults, n)`, is
 mapped over the file's lines; each partition books its records into a partial
-`scorer.ledger.Ledger`, and the partial ledgers are merged in a tree (`Ledger.merge` is
+`scorer.table.ledger.Ledger`, and the partial ledgers are merged in a tree (`Ledger.merge` is
 associative, so the shape of the tree does not change the result). Here the bag runs on
 Dask's local scheduler; on a cluster the same code runs on the workers (mjscore installed
 there), with `dask.bag.read_text("s3://…/hands-*.txt")` in place of `from_sequence`.
@@ -16,7 +16,7 @@ after the hands, in the same format)
 Lines carry their flags exactly as on the command line; flags given here apply to every
 line. Who sat where is named as in `mjscore batch`: `--players E=Ann,S=Bo,W=Cy,N=Di` here
 or on a line, or a `# players: …` line for the lines after it (read in order, before the
-bag is made: `scorer.batch.seated`). A record that names its players is booked to them;
+bag is made: `scorer.lines.pool.seated`). A record that names its players is booked to them;
 otherwise the totals are per seat. The totals equal `mjscore batch FILE --totals`'s.
 """
 
@@ -29,8 +29,8 @@ from typing import Any
 import dask.bag as db
 
 from scorer import score_record
-from scorer.batch import seated
-from scorer.ledger import Ledger, book, combine
+from scorer.lines.pool import seated
+from scorer.table.ledger import Ledger, book, combine
 from scorer.views.ledger import totals_table
 
 

@@ -11,6 +11,12 @@ Pipeline: :mod:`scorer.model.notation` → :mod:`scorer.model.hand` → :mod:`sc
 :mod:`scorer.engine.payments` → :mod:`scorer.views.report` / :mod:`scorer.cli.app`.
 """
 
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+
 from .engine.context import Context
 from .engine.scoring import Result, score
 from .errors import (
@@ -53,13 +59,44 @@ def build() -> str:
 
 
 # Imported on first use, so that `import scorer` (and `mjscore score`) stays fast.
-_LAZY = {"score_many": "batch", "score_record": "lines", "dispute": "dispute"}
+_LAZY = {"score_many": "lines.pool", "score_record": "lines.records", "dispute": "table.dispute"}
+
+# Where the modules of earlier releases live now (docs/architecture.md): the old names
+# still import, as the very same module objects, so that user code and pickles keep working.
+MOVED = {
+    "scorer.argv": "scorer.lines.grammar",
+    "scorer.batch": "scorer.lines.pool",
+    "scorer.reader": "scorer.lines.reader",
+    "scorer.dispute": "scorer.table.dispute",
+    "scorer.round": "scorer.table.round",
+    "scorer.ledger": "scorer.table.ledger",
+    "scorer.views.table": "scorer.views.texttable",
+}
+
+
+class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a module of :data:`MOVED` under its old name: ``import scorer.table.ledger`` is
+    ``scorer.table.ledger``."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        if name not in MOVED:
+            return None
+        return importlib.machinery.ModuleSpec(name, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return importlib.import_module(MOVED[spec.name])
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: the module is the one already imported under its new name."""
+
+
+if not any(isinstance(f, _Moved) for f in sys.meta_path):
+    sys.meta_path.append(_Moved())
 
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'scorer' has no attribute {name!r}")
 __version__ = "0.1.0"

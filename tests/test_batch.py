@@ -10,8 +10,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from scorer.batch import score_many, score_record
 from scorer.cli.app import app
+from scorer.lines.pool import score_many, score_record
 
 from .conftest import run_line
 

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from scorer.batch import score_many
 from scorer.cli.app import app
-from scorer.ledger import Builder
+from scorer.lines.pool import score_many
+from scorer.table.ledger import Builder
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,7 +257,7 @@ def test_bad_line_flags_are_errors_of_that_line(tmp_path: Path, line: str, words
 
 
 def test_help_lists_every_flag_a_line_takes() -> None:
-    from scorer.argv import OPTIONS
+    from scorer.lines.grammar import OPTIONS
 
     r = runner.invoke(app, ["batch", "--help"])
     assert r.exit_code == 0
@@ -291,7 +291,7 @@ def test_a_players_line_may_separate_seats_by_spaces(tmp_path: Path) -> None:
 
 
 def test_a_table_on_a_terminal_ends_with_the_totals(tmp_path: Path) -> None:
-    from scorer.batch import run
+    from scorer.lines.pool import run
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import batch, score
+from scorer import score
 from scorer.engine.waits import wait_facts
 from scorer.errors import MjscoreError
+from scorer.lines import pool as batch
 from scorer.rules.load import _CACHE, load_ruleset
 from scorer.rules.plan import plan_of, with_plan
 from scorer.views.report import to_json
@@ -121,7 +122,7 @@ def test_a_failure_generating_the_loop_in_warm_leaves_the_closures(
 
 
 def _context(line: str) -> object:
-    from scorer.argv import parse
+    from scorer.lines.grammar import parse
 
     hand, *flags = line.split()
     return parse([hand, "--rules", "hangzhou", *flags]).context

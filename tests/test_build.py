@@ -78,7 +78,7 @@ def test_the_build_under_test_is_the_one_expected() -> None:
 def test_only_the_listed_modules_are_compiled() -> None:
     # what runs once per start stays Python in both builds (setup.py says why)
     for module in ("scorer", "scorer.lang.compile", "scorer.rules.load", "scorer.views.report",
-                   "scorer.cli.app", "scorer.batch"):
+                   "scorer.cli.app", "scorer.lines.pool"):
         assert module not in compiled_modules()
         assert not is_extension(module), module
 

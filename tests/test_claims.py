@@ -19,7 +19,7 @@ import pytest
 import tomllib
 
 import scorer
-from scorer.batch import score_record
+from scorer.lines.pool import score_record
 from scorer.rules.flags import FLAG, FLAGS, conflicts
 
 from .test_cli import run

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scorer.dispute import dispute
 from scorer.engine.context import Context
+from scorer.table.dispute import dispute
 
 from .conftest import ROOT
 from .test_cli import run

@@ -1,7 +1,7 @@
 """The entry point's two paths give the same answer.
 
 ``mjscore score`` and ``mjscore waits`` read a well-formed line with
-:func:`scorer.argv.parse` and never import typer (a third of a cold start); everything
+:func:`scorer.lines.grammar.parse` and never import typer (a third of a cold start); everything
 else goes through the typer app.
 Each line here is run both ways in this process — ``main(argv)`` and
 ``main(argv, fast=False)``, which sends every line through typer as before — and the
@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.argv import OPTIONS
 from scorer.cli.entry import main
+from scorer.lines.grammar import OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ("hangzhou", "jinhua", "xiamen", "mcr", "sichuan")

@@ -2,7 +2,7 @@
 
 The expected conflicts are the common rulings docs/rulings.md#common-how-the-tile-came and
 #common-impossible-claims, read by hand; the command-line grammar of
-scorer/argv.py is checked against typer's own parser of `mjscore score` (click), which
+scorer/lines/grammar.py is checked against typer's own parser of `mjscore score` (click), which
 reads the same rows through a different road.
 """
 
@@ -20,11 +20,11 @@ import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.argv import OPTIONS, ArgvError, context_from_params, parse, parse_params
-from scorer.batch import score_record
 from scorer.cli.app import app
 from scorer.engine.context import Context
 from scorer.errors import ContextError
+from scorer.lines.grammar import OPTIONS, ArgvError, context_from_params, parse, parse_params
+from scorer.lines.pool import score_record
 from scorer.model.notation import join_hand_args
 from scorer.rules import flags as ruleset
 from scorer.rules.flags import FLAG, FLAG_TEXT, FLAGS, conflicts, states
@@ -149,8 +149,8 @@ def test_a_row_added_to_the_table_reaches_everything(tmp_path: Path) -> None:
         sys.meta_path.insert(0, Finder)
         import scorer
         assert scorer.__file__.startswith({str(ROOT)!r}), scorer.__file__
-        from scorer.argv import parse
-        from scorer.batch import score_record
+        from scorer.lines.grammar import parse
+        from scorer.lines.pool import score_record
         from scorer.cli.entry import main
         hand = "234567s234567p55m --seat S"
         print("parsed", parse([*hand.split(), "--rules", "mcr", "--test-claim"]).context.test_claim)

@@ -19,7 +19,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer import batch
+from scorer.lines import pool as batch
 from scorer.views import jsontext
 from scorer.views.jsontext import BODY, jsonl_line
 from scorer.views.rows import jsonl_text

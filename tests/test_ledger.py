@@ -1,4 +1,4 @@
-"""The evening's ledger (scorer.ledger): totals per player, stake, settlement, merging.
+"""The evening's ledger (scorer.table.ledger): totals per player, stake, settlement, merging.
 
 Expected values are worked by hand from docs/rulings.md#hangzhou-payment (the Hangzhou hands below) or come
 from oracles written here independently of the code under test: plain sums per
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer.batch import score_many
 from scorer.errors import ContextError, MjscoreError
-from scorer.ledger import (
+from scorer.lines.pool import score_many
+from scorer.table.ledger import (
     EXACT_LIMIT,
     SEATS,
     Ledger,

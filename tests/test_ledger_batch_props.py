@@ -16,8 +16,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.batch import score_many
-from scorer.ledger import Builder
+from scorer.lines.pool import score_many
+from scorer.table.ledger import Builder
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ("Ann", "Bo", "Cy", "Di", "Eve")

@@ -13,8 +13,8 @@ from types import ModuleType
 
 import pytest
 
-from scorer.batch import score_many
-from scorer.ledger import book
+from scorer.lines.pool import score_many
+from scorer.table.ledger import book
 
 pytestmark = pytest.mark.dask
 

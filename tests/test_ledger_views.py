@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from scorer.ledger import Ledger, Totals, book, rotate
+from scorer.table.ledger import Ledger, Totals, book, rotate
 from scorer.views.ledger import (
     TOTALS_CSV_HEADER,
     TRANSFER_CSV_HEADER,

@@ -20,10 +20,10 @@ from _pytest.mark.structures import ParameterSet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.batch import score_many
 from scorer.engine.context import Context
 from scorer.engine.scoring import score
 from scorer.errors import HandError, NotationError
+from scorer.lines.pool import score_many
 from scorer.model.hand import Hand
 from scorer.model.notation import join_hand_args, parse_hand
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer import Context, load_ruleset, score
-from scorer.lines import _defaults, _ruleset, score_record
+from scorer.lines.records import _defaults, _ruleset, score_record
 from scorer.model import tiles as T
 from scorer.model.hand import format_tiles
 from scorer.model.notation import parse_tiles
@@ -127,7 +127,7 @@ def test_remembered_payment_lines_keep_no_hand_alive() -> None:
     # of them strongly: 500 MB for 1,000 lines of a four-wildcard hand
     import gc
 
-    from scorer.batch import score_record
+    from scorer.lines.pool import score_record
     from scorer.rules.facts import Env
 
     for i in range(40):

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from wcwidth import wcswidth
 
-from scorer.dispute import dispute, dispute_text
 from scorer.engine.context import Context
 from scorer.engine.scoring import score
 from scorer.engine.waits import waits
 from scorer.errors import RulesetError
 from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
+from scorer.table.dispute import dispute, dispute_text
 from scorer.views import waits as waits_view
 from scorer.views.i18n import MESSAGES, display_width, t
 from scorer.views.report import explain_json, explain_text, human, legend, to_json

@@ -355,7 +355,7 @@ def test_a_closed_stdout_is_141() -> None:
 
 # ----------------------------------------------------------------------------- provenance
 def test_json_says_where_the_ruleset_came_from(tmp_path: Path) -> None:
-    from scorer.batch import score_record
+    from scorer.lines.pool import score_record
 
     built_in = score_record(f"{HAND} --self-draw", ["--rules", "hangzhou"])
     assert built_in["ruleset"] == "hangzhou" and built_in["source"] == "builtin"
@@ -488,7 +488,7 @@ def test_a_pool_stopped_while_a_worker_sends_leaves_no_thread_behind() -> None:
     import struct
     from concurrent.futures import ProcessPoolExecutor
 
-    from scorer.batch import _worker_init, pool_abandoned, stop_pool
+    from scorer.lines.pool import _worker_init, pool_abandoned, stop_pool
 
     pool = ProcessPoolExecutor(max_workers=2, initializer=_worker_init)
     assert pool.submit(abs, -1).result(timeout=30) == 1  # the workers are up
@@ -572,7 +572,7 @@ def test_lines_may_carry_their_own_rules(tmp_path: Path) -> None:
 def test_cached_settlements_keep_no_readings_alive() -> None:
     # 1,000 lines of one hand with different --base / --piao peaked at 1.66 GB: each cached
     # settlement held its hand's environments, readings and all
-    from scorer.lines import _ruleset, score_record
+    from scorer.lines.records import _ruleset, score_record
     from scorer.rules.plan import plan_of
 
     for i in range(30):
@@ -594,8 +594,8 @@ def test_cached_settlements_keep_no_readings_alive() -> None:
 
 def test_a_cached_settlement_still_explains_its_payment() -> None:
     # the second hand takes the first one's settlement from the cache: its chain is whole
-    from scorer.argv import parse
     from scorer.engine.scoring import score
+    from scorer.lines.grammar import parse
     from scorer.views.report import payment_lines
 
     def scored(hand: str):  # type: ignore[no-untyped-def]

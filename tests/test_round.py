@@ -1,4 +1,4 @@
-"""Settlement of whole 血战到底 rounds (scorer.round, `mjscore round`).
+"""Settlement of whole 血战到底 rounds (scorer.table.round, `mjscore round`).
 
 Every expected total is worked by hand from docs/rulings.md#sichuan (kongs 直杠 2 底 from the
 discarder, 补杠 1 底 and 暗杠 2 底 from each player still in; 一炮多响; 呼叫转移; 查花猪
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.round import RoundError, settle_round
+from scorer.table.round import RoundError, settle_round
 
 ROUNDS = Path(__file__).parent / "rounds"
 EXAMPLES = Path(__file__).parent.parent / "examples"

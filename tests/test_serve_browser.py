@@ -222,7 +222,7 @@ def test_dispute_side_by_side(server: Server, browser: Any) -> None:
     streak.send_keys("3")
     click(browser, "#vs-on")
     browser.find_element(By.ID, "vs-option").send_keys("cap=64")
-    # scorer/dispute.py: 32 番 at 3 老庄, each idle pays 256; with 封顶 64, 64
+    # scorer/table/dispute.py: 32 番 at 3 老庄, each idle pays 256; with 封顶 64, 64
     want = cli_json("score", "1111m2222m3333p55s", "--rules", "hangzhou", "--self-draw",
                     "--dealer-streak", "3", "--vs-option", "cap=64")
     assert want["a"]["payments"]["S"] == -256 and want["b"]["payments"]["S"] == -64

@@ -1,4 +1,4 @@
-"""scorer.views.table.simple writes what tabulate writes (tabulate is the oracle), so the
+"""scorer.views.texttable.simple writes what tabulate writes (tabulate is the oracle), so the
 ``score`` report can leave tabulate unimported."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tabulate import tabulate
 
-from scorer.views.table import simple
+from scorer.views.texttable import simple
 
 ALIGNS = ("left", "left", "right")
 HEADERS = ["seat", "role", "points"]

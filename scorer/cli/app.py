@@ -4,7 +4,7 @@ Each command's body is in its own module (:mod:`.scorecmd`, :mod:`.rulescmd`,
 :mod:`.batchcmd`, …), writing and exit statuses in :mod:`.output`; the console entry point
 is :func:`scorer.cli.entry.main`, which runs a well-formed ``score`` line without this
 module. The options of ``score`` are built from the
-flag table (:data:`scorer.argv.OPTIONS`), the same rows the batch line parser reads, so
+flag table (:data:`scorer.lines.grammar.OPTIONS`), the same rows the batch line parser reads, so
 a flag added to the table appears here, in ``--help`` and in batch lines at once.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 
 import typer
 
-from ..argv import HAND_HELP, OPTIONS, REQUIRED, score_args
-from ..argv import context_from_params as context_from_params  # re-exported (older callers)
-from ..argv import parse_score_args as parse_score_args
+from ..lines.grammar import HAND_HELP, OPTIONS, REQUIRED, score_args
+from ..lines.grammar import context_from_params as context_from_params  # re-exported (older callers)
+from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, waitscmd
 from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, stopped, usage_error
@@ -66,7 +66,7 @@ def _parameter(f: Flag) -> inspect.Parameter:
 
 
 def _signature() -> inspect.Signature:
-    # variadic: a hand split over several arguments (unquoted) is joined (scorer.argv)
+    # variadic: a hand split over several arguments (unquoted) is joined (scorer.lines.grammar)
     hand = inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                              annotation=list[str], default=typer.Argument(..., help=HAND_HELP))
     return inspect.Signature([hand, *map(_parameter, OPTIONS)], return_annotation=None)

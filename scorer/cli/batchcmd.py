@@ -1,4 +1,4 @@
-"""``mjscore batch FILE``: many hands, one per line, through :func:`scorer.batch.run`.
+"""``mjscore batch FILE``: many hands, one per line, through :func:`scorer.lines.pool.run`.
 
 It imports no typer: :func:`scorer.cli.entry.main` reads a well-formed ``batch`` line with
 :func:`parse` and calls :func:`run` at once (a batch's start-up is serial: typer, click
@@ -105,8 +105,8 @@ def run(args: BatchArgs) -> None:
     1 if a line failed, 130/143 when stopped); any other error becomes one line and its
     exit status (:func:`scorer.cli.output.fail`)."""
     try:
-        from ..batch import pool_abandoned
-        from ..batch import run as run_batch
+        from ..lines.pool import pool_abandoned
+        from ..lines.pool import run as run_batch
 
         if args.lang not in ("zh", "en"):
             from ..errors import ContextError
@@ -136,7 +136,7 @@ def line_flags_help() -> str:
     Returns click's text with ``\\b`` so the list is not rewrapped, e.g.
     ``'...\\n  --self-draw  The winning tile was self-drawn.\\n...'``.
     """
-    from ..argv import OPTIONS
+    from ..lines.grammar import OPTIONS
 
     rows = []
     for f in OPTIONS:

@@ -3,7 +3,7 @@
 :func:`main` sets up the streams, the garbage collector and SIGTERM, runs the command and
 turns every way a run can end into one line and an exit status. A well-formed
 ``mjscore score`` line — the command a shell script starts once per hand — or ``waits``
-line is read by :func:`scorer.argv.parse` (the grammar typer's options are built from)
+line is read by :func:`scorer.lines.grammar.parse` (the grammar typer's options are built from)
 and scored at once, and a well-formed ``batch`` line is read by
 :func:`scorer.cli.batchcmd.parse` and run, without importing typer, the vendored click or
 the other commands: most of a cold start (docs/speed.md). Every other command line,
@@ -87,7 +87,7 @@ def _fast(args: list[str]) -> Any:
         return parse_batch(args[1:])
     if not args or args[0] not in ("score", "waits"):
         return None
-    from ..argv import parse
+    from ..lines.grammar import parse
 
     try:
         return parse(args[1:])

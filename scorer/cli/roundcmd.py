@@ -1,4 +1,4 @@
-"""``mjscore round FILE|-``: settle one Sichuan 血战到底 round (scorer.round)."""
+"""``mjscore round FILE|-``: settle one Sichuan 血战到底 round (scorer.table.round)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _read(path: str) -> str:
     Returns the text; raises RoundError naming the file when it cannot be read.
     Example: ``_read("examples/sichuan-round.txt")``.
     """
-    from ..round import RoundError
+    from ..table.round import RoundError
 
     try:
         if path == "-":
@@ -43,9 +43,9 @@ def seating_of(text: str) -> str | None:
     one. Example: ``seating_of("# players: Ann,Bo,Cy,Di\\nE kong 5p concealed")`` is
     ``'Ann,Bo,Cy,Di'``.
     """
-    from ..batch import players_header
-    from ..ledger import LedgerError, parse_players
-    from ..round import RoundError
+    from ..lines.pool import players_header
+    from ..table.ledger import LedgerError, parse_players
+    from ..table.round import RoundError
 
     found: str | None = None
     for n, line in enumerate(text.splitlines(), 1):
@@ -84,8 +84,8 @@ def round_cmd(
 
     try:
         from ..errors import ContextError
-        from ..ledger import Builder, parse_players, parse_stake
-        from ..round import RoundError, render, settle_round
+        from ..table.ledger import Builder, parse_players, parse_stake
+        from ..table.round import RoundError, render, settle_round
         from ..views.ledger import totals_record, totals_table
 
         if lang not in ("zh", "en"):

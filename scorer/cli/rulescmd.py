@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
-from ..argv import pairs
 from ..errors import Problem
+from ..lines.grammar import pairs
 from .output import fail, one_line
 
 

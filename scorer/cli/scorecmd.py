@@ -1,14 +1,14 @@
 """``mjscore score HAND [flags]``: score one hand and show why.
 
-:func:`run` takes the parsed command line (:class:`scorer.argv.ScoreArgs`) and prints the
+:func:`run` takes the parsed command line (:class:`scorer.lines.grammar.ScoreArgs`) and prints the
 report, the JSON or the dispute. It imports no typer: :func:`scorer.cli.entry.main` calls
-it straight from :func:`scorer.argv.parse` when the command line is a well-formed
+it straight from :func:`scorer.lines.grammar.parse` when the command line is a well-formed
 ``score``, and the typer command calls it with what typer parsed.
 """
 
 from __future__ import annotations
 
-from ..argv import ScoreArgs
+from ..lines.grammar import ScoreArgs
 from .output import dumps
 
 
@@ -45,7 +45,7 @@ def run(args: ScoreArgs) -> None:
 
 def dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from ..dispute import dispute_json, dispute_of, dispute_text
+    from ..table.dispute import dispute_json, dispute_of, dispute_text
 
     d, lang = dispute_of(args), args.lang
     if args.as_json:

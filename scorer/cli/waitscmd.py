@@ -10,8 +10,8 @@ errors are one line on stderr, as for ``score``.
 
 from __future__ import annotations
 
-from ..argv import ScoreArgs
 from ..errors import ContextError
+from ..lines.grammar import ScoreArgs
 
 
 def run(args: ScoreArgs) -> None:

@@ -1,7 +1,7 @@
 """The context flags of ``mjscore score``: one table, one row per flag.
 
 Everything else about a flag is derived from its row: the command-line grammar
-(:mod:`scorer.argv`, and the typer options of ``mjscore score``), the flag text in
+(:mod:`scorer.lines.grammar`, and the typer options of ``mjscore score``), the flag text in
 messages (:data:`FLAG_TEXT`), which flags a ruleset may list under ``context:`` and
 the facts each one feeds (:data:`FEEDS`, used by the check that a fact's flag is
 listed), the integer ranges, and the claims that cannot hold together

@@ -30,8 +30,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..argv import ScoreArgs, parse
 from ..errors import ContextError, MjscoreError, NotAWin, RulesetError
+from ..lines.grammar import ScoreArgs, parse
 from ..rules.files import MAX_BYTES, is_path, list_builtin
 from ..rules.flags import FLAGS, Flag
 from ..rules.model import Ruleset
@@ -360,9 +360,9 @@ class Api:
         return to_json(waits(args.hand, self.ruleset(args.rules, files), args.context), args.lang)
 
     def _dispute(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
-        """As ``mjscore score --vs … --json``: the same :func:`scorer.dispute.dispute_of`, its
+        """As ``mjscore score --vs … --json``: the same :func:`scorer.table.dispute.dispute_of`, its
         rulesets named by the request (uploads, the server's, built-ins)."""
-        from ..dispute import dispute_json, dispute_of
+        from ..table.dispute import dispute_json, dispute_of
 
         return dispute_json(dispute_of(args, lambda spec: self.ruleset(spec, files)), args.lang)
 

@@ -1,7 +1,7 @@
-"""Render an evening's totals (:class:`scorer.ledger.Totals`): a table for people, CSV rows
+"""Render an evening's totals (:class:`scorer.table.ledger.Totals`): a table for people, CSV rows
 and a JSON record for scripts. Pure functions: they return text or values, they print nothing.
 
-Money is written exactly (:func:`scorer.ledger.decimal_text`): ``2.5``, never ``2.4999``.
+Money is written exactly (:func:`scorer.table.ledger.decimal_text`): ``2.5``, never ``2.4999``.
 In JSON every money field (``stake`` too) is a whole number when the stake is, and a string
 holding the exact decimal (``"2.5"``) when it is not, so no reader ever gets a rounded float.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ledger import Totals, decimal_text
+from ..table.ledger import Totals, decimal_text
 from .i18n import DEFAULT_LANG
 from .i18n import t as _t
 
@@ -26,7 +26,7 @@ def _money(t: Totals) -> Any:
 def totals_record(t: Totals) -> dict[str, Any]:
     """The JSON record of the totals, of its own kind so a jsonl reader tells it from a hand.
 
-    >>> from scorer.ledger import book
+    >>> from scorer.table.ledger import book
     >>> rec = totals_record(book([{"payments": {"E": 3, "S": -3}}]).totals(stake="0.5"))
     >>> rec["kind"], rec["by"], rec["stake"], rec["transfers"]
     ('totals', 'seat', '0.5', [{'from': 'S', 'to': 'E', 'amount': '1.5'}])
@@ -53,7 +53,7 @@ def totals_csv_rows(t: Totals, header: bool = False) -> list[list[Any]]:
     then one ``transfer`` row per transfer (kind, payer, payee, amount); with ``header``,
     each kind's column names first. Returns a list of rows for :func:`csv.writer`.
 
-    >>> from scorer.ledger import book
+    >>> from scorer.table.ledger import book
     >>> totals_csv_rows(book([{"payments": {"E": 2, "S": -2}}]).totals())
     [['totals', 'E', '2', '0', '2', 1], ['totals', 'S', '0', '2', '-2', 0], ['transfer', 'S', 'E', '2']]
     """
@@ -71,7 +71,7 @@ def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str
     ``lang`` (zh or en). ``noun`` names what was totalled (``"round"`` for a session of
     血战 rounds).
 
-    >>> from scorer.ledger import book
+    >>> from scorer.table.ledger import book
     >>> t = book([{"payments": {"E": 6, "S": -2, "W": -2, "N": -2}}],
     ...          {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}).totals()
     >>> print(totals_table(t, lang="en"))

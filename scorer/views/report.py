@@ -39,7 +39,7 @@ from ..search.decompose import Group
 from ..search.readings import Reading, describe_group, join_group
 from ..text import show
 from .i18n import heads, t
-from .table import simple
+from .texttable import simple
 
 WILD_MARK = "*"  # a wildcard playing the tile it follows (as in the notation)
 STAND_IN_MARK = "~"  # a stand-in (白板) played as the wildcard's face

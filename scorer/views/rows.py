@@ -2,7 +2,7 @@
 
 A record is the JSON of ``score --json`` plus ``"line"`` and ``"kind"`` (``"hand"``, or
 ``"dispute"`` for a ``--vs`` line: both sides), or ``{"error": ..., "line": N}``, as
-:func:`scorer.lines.score_record` returns it. CSV and table rows show pattern names in
+:func:`scorer.lines.records.score_record` returns it. CSV and table rows show pattern names in
 the chosen language (the ids stay in JSON and in the CSV ``patterns`` column) and the
 unit of the score as the ruleset names it (its ``labels: score:``, e.g. 番, 倍, k).
 

@@ -23,12 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .engine.context import Context
-from .errors import ContextError
-from .model.notation import join_hand_args
-from .record import record
-from .rules.flags import FLAGS, Flag
-from .text import close_matches
+from ..engine.context import Context
+from ..errors import ContextError
+from ..model.notation import join_hand_args
+from ..record import record
+from ..rules.flags import FLAGS, Flag
+from ..text import close_matches
 
 HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
 

@@ -1,8 +1,8 @@
 """Score many hands: one hand per line, its flags exactly as on the command line.
 
-The unit of work is a pure function of text, :func:`~scorer.lines.score_record` (in
-:mod:`scorer.lines`, with the rest of what is done per line; the file is read by
-:mod:`scorer.reader`), so it runs the same in this process, in a pool of processes
+The unit of work is a pure function of text, :func:`~scorer.lines.records.score_record` (in
+:mod:`scorer.lines.records`, with the rest of what is done per line; the file is read by
+:mod:`scorer.lines.reader`), so it runs the same in this process, in a pool of processes
 (:func:`score_many` with ``jobs``), or under any distributed engine that can map a
 Python function over strings::
 
@@ -27,7 +27,9 @@ from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from .lines import (
+from ..views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, table_text
+from .reader import read_lines
+from .records import (
     Packed,
     Record,
     _score_chunk,
@@ -41,8 +43,6 @@ from .lines import (
     split_line,
     typed_hand,
 )
-from .reader import read_lines
-from .views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, table_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -60,11 +60,11 @@ def _warm(defaults: Sequence[str]) -> None:
     (elsewhere, where workers are spawned, this costs the parent a few milliseconds), the
     ruleset with its pattern loop generated (:meth:`~scorer.rules.plan.Generated.warm`). A
     ruleset that does not load is left to the lines, which report it; returns None."""
-    from .engine import scoring  # noqa: F401
-    from .errors import MjscoreError
-    from .rules.load import load_ruleset
-    from .rules.plan import plan_of
-    from .views import report  # noqa: F401
+    from ..engine import scoring  # noqa: F401
+    from ..errors import MjscoreError
+    from ..rules.load import load_ruleset
+    from ..rules.plan import plan_of
+    from ..views import report  # noqa: F401
 
     flags, _, _ = _take_players(list(defaults))
     for k, tok in enumerate(flags):
@@ -312,14 +312,14 @@ def check_defaults(defaults: Sequence[str]) -> None:
     >>> check_defaults(["--option", "cap=128"])  # no --rules: each line gives its own
     >>> check_defaults(["--rules", "mcr", "--bogus"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    scorer.argv.ArgvError: No such option: --bogus (Possible options: ...)
+    scorer.lines.grammar.ArgvError: No such option: --bogus (Possible options: ...)
     """
-    from .argv import parse_params
-    from .errors import ContextError
+    from ..errors import ContextError
+    from .grammar import parse_params
 
     flags, spec, _ = _take_players(list(defaults))
     if spec is not None:
-        from .ledger import LedgerError, parse_players
+        from ..table.ledger import LedgerError, parse_players
 
         try:
             parse_players(spec)
@@ -348,8 +348,8 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     of kind ``totals`` and ``transfer`` under their own header rows, or a table.
     Returns the exit status: 1 if any line failed, else 0.
     """
-    from .errors import ContextError, Terminated
-    from .rules.yamlsafe import printable
+    from ..errors import ContextError, Terminated
+    from ..rules.yamlsafe import printable
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -359,7 +359,7 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
     k = None
     if stake is not None:
-        from .ledger import parse_stake
+        from ..table.ledger import parse_stake
 
         k = parse_stake(stake)
     if totals is None:
@@ -383,8 +383,8 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     start = last = time.perf_counter()
     table_rows_: list[list[Any]] = []
     if totals:  # (the ledger's modules are imported only for a run that settles)
-        from .ledger import Builder, LedgerError
-        from .views.ledger import totals_csv_rows, totals_record, totals_table
+        from ..table.ledger import Builder, LedgerError
+        from ..views.ledger import totals_csv_rows, totals_record, totals_table
 
         ledger = Builder()
     if fmt == "csv":
@@ -490,7 +490,7 @@ class _Signals:
     def raise_if_seen(self) -> None:
         """Raise KeyboardInterrupt (SIGINT) or Terminated (SIGTERM) if one was seen."""
         if self.seen:  # (asked twice a line: nothing imported unless one was)
-            from .errors import Terminated
+            from ..errors import Terminated
 
             raise KeyboardInterrupt if self.seen[0] == signal.SIGINT else Terminated()
 
@@ -500,7 +500,7 @@ def _catch_signals() -> _Signals:
     and are also noted in the object returned, which the batch loop looks at after every
     line: an exception raised while Python runs a finaliser is printed and dropped, the
     note is not."""
-    from .errors import Terminated
+    from ..errors import Terminated
 
     seen = _Signals()
     if threading.current_thread() is not threading.main_thread():

@@ -22,15 +22,15 @@ from collections import Counter
 from dataclasses import field
 from typing import Any
 
-from .engine.context import Context
-from .engine.scoring import Result, score
-from .engine.waits import best_wait as _best_wait
-from .errors import MjscoreError
-from .model import tiles as T
-from .model.notation import parse_hand
-from .record import record
-from .rules.load import load_ruleset
-from .rules.model import Ruleset
+from ..engine.context import Context
+from ..engine.scoring import Result, score
+from ..engine.waits import best_wait as _best_wait
+from ..errors import MjscoreError
+from ..model import tiles as T
+from ..model.notation import parse_hand
+from ..record import record
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
 
 SEATS = ("E", "S", "W", "N")
 # A short round for the examples below: two kongs, nobody wins, the end checks.

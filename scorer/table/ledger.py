@@ -1,7 +1,7 @@
 """The evening's ledger: hands' payments in, totals per player and a settlement out.
 
 Pure functions and values, no I/O. A record is one scored hand: a
-:class:`scorer.lines.Record`, or a plain dict of the ``score --json`` shape
+:class:`scorer.lines.records.Record`, or a plain dict of the ``score --json`` shape
 (``{"payments": {"E": .., "S": .., "W": .., "N": ..}}``, optionally ``"winner"``,
 ``"line"`` and ``"players"``). Seats rotate as the deal passes, so a seat is not
 a person: give each record the names of who sat where (``{"E": "Ann", ...}``,
@@ -55,8 +55,8 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Union
 
-from .errors import ContextError
-from .record import record
+from ..errors import ContextError
+from ..record import record
 
 SEATS = ("E", "S", "W", "N")
 EXACT_LIMIT = 12  # players with a nonzero net for which settle() searches the fewest transfers
@@ -331,7 +331,7 @@ def parse_players(spec: str) -> dict[str, str]:
     'Di'
     >>> parse_players("E=Ann,X=Bo")
     Traceback (most recent call last):
-    scorer.ledger.LedgerError: --players position 7: 'X' is not a seat (E S W N)
+    scorer.table.ledger.LedgerError: --players position 7: 'X' is not a seat (E S W N)
     """
     import re
 
@@ -378,7 +378,7 @@ def parse_stake(value: Stake) -> Fraction:
     (Fraction(1, 2), Fraction(2, 1))
     >>> parse_stake("1/3")
     Traceback (most recent call last):
-    scorer.ledger.LedgerError: --stake '1/3': not a decimal number (write it like 2 or 0.5)
+    scorer.table.ledger.LedgerError: --stake '1/3': not a decimal number (write it like 2 or 0.5)
     """
     shown = repr(value) if not isinstance(value, str) else repr(value.strip())
     if isinstance(value, bool):
@@ -533,7 +533,7 @@ def _decimal_places(x: Fraction) -> int | None:
 
 
 def _data_of(record: Any) -> tuple[Mapping[str, Any], int | None]:
-    data = getattr(record, "data", record)  # a scorer.lines.Record carries its JSON in .data
+    data = getattr(record, "data", record)  # a scorer.lines.records.Record carries its JSON in .data
     if not isinstance(data, Mapping):
         raise LedgerError(f"a record is a mapping with 'payments', not {type(data).__name__}")
     line = getattr(record, "line", None) if data is not record else None

@@ -3,7 +3,7 @@
 :func:`score_record` reads a line (a hand and its flags, exactly as on the command line),
 scores it and returns the record ``score --json`` prints, or an error record that keeps
 the line as typed: it never raises for bad input. It is the unit of work of
-:mod:`scorer.batch`, which runs it in this process or in worker processes, and of any
+:mod:`scorer.lines.pool`, which runs it in this process or in worker processes, and of any
 engine that can map a Python function over strings::
 
     >>> rec = score_record("123m456p789s234sP9m --self-draw", ["--rules", "hangzhou"])
@@ -22,16 +22,16 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .argv import ArgvError, parse
-from .engine.scoring import score
-from .errors import MjscoreError, NotationError
+from ..engine.scoring import score
+from ..errors import MjscoreError, NotationError
+from ..rules.files import is_path
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
+from ..views.jsontext import BODY, error_record, json_body, jsonl_line
+from ..views.report import error_json, to_json
+from ..views.rows import render, table_rows
+from .grammar import ArgvError, parse
 from .reader import MAX_LINE, LongLine
-from .rules.files import is_path
-from .rules.load import load_ruleset
-from .rules.model import Ruleset
-from .views.jsontext import BODY, error_record, json_body, jsonl_line
-from .views.report import error_json, to_json
-from .views.rows import render, table_rows
 
 __all__ = ["PLAYERS_FLAG", "RUN_ONLY", "Packed", "Record", "ledger_fields", "players_header",
            "score_record", "seated", "split_line", "typed_hand"]
@@ -170,7 +170,7 @@ def typed_hand(argv: Sequence[str]) -> str:
 @functools.cache
 def _takes_value() -> frozenset[str]:
     """The flags of a line that take a value (worked out once: every failed line asks)."""
-    from .argv import OPTIONS
+    from .grammar import OPTIONS
 
     return frozenset({n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG})
 
@@ -185,7 +185,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     ``players`` is the seating in force for this line (from a ``# players:`` line above
     it); a ``--players`` of the line overrides it, and it overrides one in ``defaults``.
     A record of a hand has ``"kind": "hand"``, one with ``--vs`` is a dispute
-    (``"kind": "dispute"``, :func:`scorer.dispute.dispute_json` plus the payment
+    (``"kind": "dispute"``, :func:`scorer.table.dispute.dispute_json` plus the payment
     differences); with a seating, ``"players": {"E": "Ann", ...}``. A blank or comment
     line gives ``{"skip": True}``. Never raises for bad input: every failure becomes an
     error record, which keeps the line as typed (``"input"``, ``"input_hand"``).
@@ -219,7 +219,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
         header = players_header(text) if "#" in text else None
         if header is not None:
-            from .ledger import LedgerError, parse_players
+            from ..table.ledger import LedgerError, parse_players
 
             try:
                 parse_players(header)
@@ -315,7 +315,7 @@ def _ruleset(spec: str) -> Ruleset | str:
 @functools.lru_cache(maxsize=256)
 def _seating(spec: str) -> tuple[tuple[str, str], ...]:
     """A seating read once per text (a file repeats the same few): its (seat, name) pairs."""
-    from .ledger import parse_players
+    from ..table.ledger import parse_players
 
     return tuple(parse_players(spec).items())
 
@@ -337,7 +337,7 @@ def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> N
 def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
     """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
     seat's payment difference B − A; raises the error when neither side scores."""
-    from .dispute import dispute_json, dispute_of
+    from ..table.dispute import dispute_json, dispute_of
 
     d = dispute_of(args)
     rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}
@@ -367,7 +367,7 @@ def seated(lines: Iterable[tuple[int, str]], players: str | None = None
         spec = players_header(text) if "#" in text else None
         yield n, text, current
         if spec is not None:
-            from .ledger import LedgerError, parse_players
+            from ..table.ledger import LedgerError, parse_players
 
             try:
                 parse_players(spec)

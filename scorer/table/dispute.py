@@ -26,17 +26,17 @@ from collections.abc import Callable
 from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
-from .engine.context import Context
-from .engine.scoring import Result, score
-from .errors import MjscoreError, NotationError, NotAWin
-from .model.hand import Hand
-from .model.notation import parse_hand
-from .record import record
-from .rules.load import load_ruleset
-from .rules.model import Ruleset
+from ..engine.context import Context
+from ..engine.scoring import Result, score
+from ..errors import MjscoreError, NotationError, NotAWin
+from ..model.hand import Hand
+from ..model.notation import parse_hand
+from ..record import record
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
 
 if TYPE_CHECKING:
-    from .argv import ScoreArgs
+    from ..lines.grammar import ScoreArgs
 
 # The rows compared, in the order shown ("result" is "scored" or the side's error).
 ROWS = ("result", "decomposition", "wildcards", "patterns", "chain", "score", "payment",
@@ -70,7 +70,7 @@ def drop_unused_flags(rs: Ruleset, ctx: Context) -> tuple[Context, tuple[str, ..
     >>> ctx.last_tile, ignored
     (False, ('--last-tile',))
     """
-    from .rules.flags import FLAG_TEXT, states
+    from ..rules.flags import FLAG_TEXT, states
 
     drop = [n for n in ctx.given() if n not in ("self_draw", "discarder") and n not in rs.flags]
     if not drop:
@@ -127,7 +127,7 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
     or option value are mistakes in the question, not answers: they are raised. Any
     other error stays with its side.
     """
-    from .engine.context import parse_options
+    from ..engine.context import parse_options
 
     h = parse_hand(hand) if isinstance(hand, str) else hand
     rulesets = [load_ruleset(s) if isinstance(s, str) else s for s in (a, b)]
@@ -159,14 +159,14 @@ def dispute_of(args: ScoreArgs, load: Callable[[str], Ruleset] = load_ruleset) -
     a ruleset: :func:`load_ruleset` for the CLI and batch, the server's own for uploads.
     ``score --vs``, a batch ``--vs`` line and ``POST /api/score`` all come here.
 
-    >>> from scorer.argv import parse
+    >>> from scorer.lines.grammar import parse
     >>> d = dispute_of(parse(["1111m2222m3333p55s", "--rules", "hangzhou", "--self-draw",
     ...                       "--vs-option", "cap=64", "--dealer-streak", "3"]))
     >>> d.a.spec, d.b.spec, d.b.result.payments["E"] if d.b.result else None
     ('hangzhou', 'hangzhou', 192)
     """
-    from .engine.context import parse_options
-    from .errors import ContextError
+    from ..engine.context import parse_options
+    from ..errors import ContextError
 
     if args.explain:
         raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
@@ -200,8 +200,8 @@ def compared(side: Side) -> dict[str, Any]:
 
 def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     """The shown values of one side (see :data:`ROWS`); an error fills every row."""
-    from .views.i18n import t
-    from .views.report import chain_lines, payment_lines, wildcard_map
+    from ..views.i18n import t
+    from ..views.report import chain_lines, payment_lines, wildcard_map
 
     res = side.result
     found = side.error.details if isinstance(side.error, NotAWin) else None
@@ -217,7 +217,7 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
         return out
     s = res.best
     open_, close = ("（", "）") if lang == "zh" else ("(", ")")
-    from .views.report import _shape_word
+    from ..views.report import _shape_word
 
     return {
         "result": t("vs_scored", lang),
@@ -236,7 +236,7 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
 
 
 def _side_title(side: Side, lang: str = "zh") -> str:
-    from .views.i18n import t
+    from ..views.i18n import t
 
     rs = side.ruleset
     if rs is None:
@@ -253,7 +253,7 @@ def dispute_text(d: Dispute, lang: str = "zh") -> str:
     then each seat's points under A and B and the difference."""
     from tabulate import tabulate
 
-    from .views.i18n import display_width, t
+    from ..views.i18n import display_width, t
 
     va, vb = rows(d.a, lang), rows(d.b, lang)
     out = [f"A = {_side_title(d.a, lang)}", f"B = {_side_title(d.b, lang)}", ""]
@@ -295,7 +295,7 @@ def _lines(head: str, value: Any, width: int = 100) -> list[str]:
     import textwrap
 
     items = list(value) if isinstance(value, tuple) else [value]
-    from .views.i18n import display_width
+    from ..views.i18n import display_width
 
     pad = " " * display_width(head)
     out: list[str] = []
@@ -313,7 +313,7 @@ def _seats(side: Side) -> tuple[str, ...]:
 def dispute_json(d: Dispute, lang: str = "zh") -> dict[str, Any]:
     """Both results in the JSON of ``score --json`` (or the error object), and the rows
     that differ: ``{"a": {...}, "b": {...}, "differences": [...]}``."""
-    from .views.report import error_json, to_json
+    from ..views.report import error_json, to_json
 
     def one(side: Side) -> dict[str, Any]:
         body: dict[str, Any]
