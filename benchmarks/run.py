@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TESTS = HERE.parent / "tests"  # tests/launch.py: a child's own peak RSS
+TESTS = HERE.parent / "tests"  # tests/helpers/launch.py: a child's own peak RSS
 sys.path.insert(0, str(HERE))
 try:  # the installed mjscore is the build under test (a compiled wheel, a pure install)
     import scorer  # noqa: F401
@@ -299,7 +299,7 @@ def time_codegen(rid: str, lines: list[str], rounds: int = 3) -> dict[str, float
 
 def batch_memory(rid: str, lines: list[str]) -> int:
     """Peak RSS in KiB of ``mjscore batch`` over ``lines`` (one job, jsonl to nowhere),
-    its own: started through the test suite's launcher (tests/launch.py), since a child
+    its own: started through the test suite's launcher (tests/helpers/launch.py), since a child
     started from this process is charged this process's size (Linux keeps the high-water
     mark through exec): 73 MiB for a batch whose own peak is 28."""
     if str(TESTS) not in sys.path:

@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 
 import scorer
-
-from .test_cli import run
+from tests.cli.test_app import run
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = ROOT / "setup.py"

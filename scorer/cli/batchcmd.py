@@ -3,7 +3,7 @@
 It imports no typer: :func:`scorer.cli.entry.main` reads a well-formed ``batch`` line with
 :func:`parse` and calls :func:`run` at once (a batch's start-up is serial: typer, click
 and the other commands were a fifth of it), and the typer command (:mod:`.app`) calls
-:func:`run` with what typer parsed. tests/test_entry.py runs batch lines both ways.
+:func:`run` with what typer parsed. tests/cli/test_entry.py runs batch lines both ways.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ and scored at once, and a well-formed ``batch`` line is read by
 :func:`scorer.cli.batchcmd.parse` and run, without importing typer, the vendored click or
 the other commands: most of a cold start (docs/speed.md). Every other command line,
 ``--help`` and every line that these parsers refuse go to the typer app (:mod:`.app`),
-which words the usage errors; tests/test_entry.py runs both paths on the same lines and compares them.
+which words the usage errors; tests/cli/test_entry.py runs both paths on the same lines and compares them.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     # collect the young generation less often than Python's 700 — but not much less: each
     # hand leaves cycles behind (Envs and their readings), and 50,000 objects of them held
     # a long batch 10 MB above a short one (36.7 against 25.9 MB; 10,000 keeps it at 27.9,
-    # as fast: tests/test_robust.py holds a long batch within 1.2x of a short one)
+    # as fast: tests/hostile/test_robust.py holds a long batch within 1.2x of a short one)
     gc.freeze()
     gc.set_threshold(10_000, 5, 5)
     if threading.current_thread() is threading.main_thread():

@@ -29,7 +29,7 @@ class Context:
     """What is known about the win besides the tiles. Every field is optional.
 
     One field per row of the flag table :data:`scorer.rules.flags.FLAGS` (its
-    ``field``, type and default; tests/test_flags.py checks that they agree).
+    ``field``, type and default; tests/rules/test_flags.py checks that they agree).
 
     >>> Context(self_draw=True, seat="S", wild="3m", options=(("cap", "128"),)).seat
     'S'

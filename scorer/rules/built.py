@@ -60,7 +60,7 @@ _PROTOCOL = 5
 
 # Objects an entry names instead of holding: the scopes' attribute tables (accessors are
 # lambdas, which pickle cannot hold) and coercions. A new kind of object in a scope that
-# pickle cannot hold makes put() write nothing (and tests/test_built.py fail).
+# pickle cannot hold makes put() write nothing (and tests/rules/test_built.py fail).
 _NAMED: dict[str, Any] = {"facts.TILE_ATTRS": F.TILE_ATTRS, "facts.GROUP_ATTRS": F.GROUP_ATTRS,
                           "facts.coerce_tile": F.coerce_tile}
 _NAME_OF: dict[int, str] = {id(v): k for k, v in _NAMED.items()}

@@ -340,7 +340,7 @@ def generate_loop(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[Loop | None, s
 # Tile and group attributes written inline in generated code (a call of the accessor
 # costs more than the attribute itself): the accessor of facts.TILE_ATTRS/GROUP_ATTRS ->
 # the same computation as source, '{}' standing for the tile or group (a Group is a
-# NamedTuple: .kind, .tiles, .meld, ...). tests/test_codegen.py holds each to its
+# NamedTuple: .kind, .tiles, .meld, ...). tests/twins/test_codegen.py holds each to its
 # accessor on every kind of group and every tile.
 _G, _T = F.GROUP_ATTRS, F.TILE_ATTRS
 INLINE_ATTRS: dict[Callable[..., Any], str] = {

@@ -343,7 +343,7 @@ def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
         # groups are the only groups made of jokers alone (so two fills of different
         # decompositions differ), the stand-in variants differ in their tiles or winning
         # tile, and _place_win places the winning tile once among equal groups.
-        # tests/test_decompose.py checks this against a naive enumeration, in a set.
+        # tests/search/test_decompose.py checks this against a naive enumeration, in a set.
         for counts, win_tile in _stand_in_variants(interp, spec, name):
             if possible is not None and not possible(counts):
                 continue  # a cheap necessary condition fails: skip the shape's search
@@ -525,7 +525,7 @@ _new = tuple.__new__  # a named tuple made without its Python-level __new__ (hal
 # won groups, shared by the readings holding them (a few hundred at most: the 62-90 of one
 # four-wildcard hand, and not the groups of every hand a long batch meets, which at 4,096
 # held a batch's memory 1.1x higher at 30,000 distinct lines than at 10,000:
-# tests/test_robust.py)
+# tests/hostile/test_robust.py)
 _WON: Memo[tuple[Group, bool], Group] = Memo(256)
 
 

@@ -2,7 +2,7 @@
 
 The flag table (:data:`scorer.rules.flags.FLAGS`) carries each flag's spelling, type,
 range and English help; the page also needs a short name per language. One entry per
-row of the table, keyed by its Context field (tests/test_serve.py fails when a row
+row of the table, keyed by its Context field (tests/serve/test_api.py fails when a row
 has none, so a flag added to the table is named here too).
 
 >>> NAMES["piao"]

@@ -259,7 +259,7 @@ def display_width(text: str) -> int:
     return w if w >= 0 else sum(max(0, wcswidth(c)) for c in text)
 
 
-# Characters whose width is known without wcwidth (tests/test_batch_worker.py holds them to
+# Characters whose width is known without wcwidth (tests/lines/test_records.py holds them to
 # wcwidth's): CJK ideographs, CJK punctuation and full-width forms take two columns; a
 # few symbols of the reports one.
 _WIDE = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0x3000, 0x3029), (0x3030, 0x303E),

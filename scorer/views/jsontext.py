@@ -7,7 +7,7 @@ every hand. A batch meets the same pieces again and again: a pattern's entry, a 
 with the wildcards where they were typed, a payment table, the flags of a context. Each
 piece is encoded once by the standard encoder and remembered by what it is made of; the
 record is the pieces joined with the encoder's own separators (``", "`` and ``": "``), so
-it is byte for byte the encoder's text (tests/test_jsontext.py compares the two on every
+it is byte for byte the encoder's text (tests/views/test_jsontext.py compares the two on every
 example, golden and generated hand of every ruleset).
 
 Every memo is a bounded :class:`~scorer.memo.Memo` (emptied when full, like the
@@ -51,7 +51,7 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 LIMIT = 4096  # entries per memo before it is emptied
 # ... and per memo of a hand's own parts (one entry per distinct hand, each up to a few KB
 # of text: a batch of distinct hands holds no more than the decomposition caches' thousand
-# or two hands' worth; tests/test_robust.py's slow tests hold its memory flat)
+# or two hands' worth; tests/hostile/test_robust.py's slow tests hold its memory flat)
 HANDS = 2048
 
 

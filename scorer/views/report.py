@@ -595,7 +595,7 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
 # (settlement, ruleset, lines) by (id of the settlement, id of the ruleset, language,
 # discarder). The settlement is held weakly: a hand's own settlement (not one the engine
 # caches) reaches the hand's readings through its shares, and 1,024 of them held 500 MB of
-# readings (tests/test_robust.py); once it is gone its entry never matches again, though
+# readings (tests/hostile/test_robust.py); once it is gone its entry never matches again, though
 # its id may be reused. The ruleset is kept, so its id is not reused while the entry lives.
 _PAID: dict[tuple[int, int, str, str | None],
             tuple[weakref.ref[Any], Ruleset, tuple[str, ...]]] = {}

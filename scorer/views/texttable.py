@@ -6,7 +6,7 @@ in the right-aligned last one, the dash ``—`` for a seat that neither wins nor
 hands any other table to tabulate itself. Importing
 tabulate costs the start-up of ``mjscore score`` a fifth of its time (it reads its own
 version through ``importlib.metadata``), and this table is all the report needs of it.
-tests/test_table.py checks the two agree.
+tests/views/test_texttable.py checks the two agree.
 """
 
 from __future__ import annotations

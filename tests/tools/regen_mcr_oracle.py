@@ -2,10 +2,10 @@
 
     pip install ".[oracle]" && python -m tests.tools.regen_mcr_oracle
 
-The default test run (tests/test_mcr_golden.py) checks mjscore against these recorded
-answers, so it needs no C++ compiler; the live comparison (tests/test_mcr_oracle.py,
+The default test run (tests/golden/test_mcr_golden.py) checks mjscore against these recorded
+answers, so it needs no C++ compiler; the live comparison (tests/golden/test_mcr_oracle.py,
 ``python -m pytest -m oracle``) also checks that this file is still what PyMahjongGB says.
-Run this script again only when the generator (tests/mcr_hands.py), its seed or the
+Run this script again only when the generator (tests/helpers/mcr_hands.py), its seed or the
 oracle's version changes, and commit the result with the reason.
 
 The file is JSON Lines: a header object (the oracle's name and version, the generator
@@ -22,7 +22,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from tests.mcr_hands import generate
+from tests.helpers.mcr_hands import generate
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "mcr_oracle.jsonl"
 N_HANDS = 4000  # the set the CI checks: every shape and every fan turns up (see the test)
@@ -50,7 +50,7 @@ def records(n: int = N_HANDS, seed: int = SEED) -> list[dict[str, Any]]:
     """
     out: list[dict[str, Any]] = [{
         "oracle": f"PyMahjongGB {version('PyMahjongGB')}",
-        "generator": f"tests.mcr_hands.generate({n}, seed={seed})",
+        "generator": f"tests.helpers.mcr_hands.generate({n}, seed={seed})",
         "regenerate": "python -m tests.tools.regen_mcr_oracle",
     }]
     for c in generate(n, seed=seed):

@@ -1,0 +1,255 @@
+"""`mjscore rules`: --yaml, --markdown, --facts, --option, --rules, `new FILE --from ID`,
+and the generated pages in docs/ being current."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scorer.cli.entry import main
+from scorer.rules.load import builtin_path, compile_ruleset, list_builtin, load_ruleset
+from scorer.rules.model import Ruleset
+from scorer.views.rulesview import facts_markdown, markdown, yaml_text
+from tests.conftest import ROOT
+
+PLATFORM = ROOT / "examples" / "house" / "hangzhou-platform.yaml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; return (exit status, stdout, stderr)."""
+    code = 0
+    try:
+        main(list(args))
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def signature(rs: Ruleset) -> dict[str, object]:
+    """Everything that decides how a ruleset scores, as plain values."""
+    return {
+        "id": rs.id, "name": (rs.name, rs.name_en), "hand_size": rs.hand_size,
+        "shapes": rs.shapes, "players": rs.players.src, "suits": rs.suits.src,
+        "flags": {k: (f.default, f.minimum, f.maximum) for k, f in rs.flags.items()},
+        "options": {k: (o.values, o.default, o.minimum, o.maximum) for k, o in rs.options.items()},
+        "wildcard": None if rs.wildcard is None else (rs.wildcard.face.src,
+                                                      rs.wildcard.in_play.src),
+        "tallies": [(t.name, t.combine, t.label, t.label_en, t.default) for t in rs.tallies],
+        "score": rs.score.src, "labels": rs.labels,
+        "patterns": [(p.id, p.name, p.name_en, p.tally, p.when.src, p.value.src,
+                      p.count.src if p.count else None, sorted(p.replaces),
+                      [(t, c.src) for t, c in p.also], p.notes, p.fallback)
+                     for p in rs.patterns],
+        "errors": [(c.id, c.when.src, c.template) for c in rs.errors],
+        "not_a_win": [(c.id, c.on, c.when.src, c.template, c.reason) for c in rs.not_a_win],
+        "payment": (rs.payment.pays.src, rs.payment.amount.src,
+                    [(x.name, x.value.src) for x in rs.payment.lets],
+                    None if rs.payment.chengbao is None else (
+                        rs.payment.chengbao.allowed.src, rs.payment.chengbao.message,
+                        rs.payment.chengbao.reverse_factor.src)),
+        "notes": rs.notes, "house_examples": rs.house_examples,
+    }
+
+
+# ----------------------------------------------------------------------------- docs current
+@pytest.mark.parametrize("rid", list_builtin())
+def test_rules_page_in_docs_is_current(rid: str) -> None:
+    page = ROOT / "docs" / "rules" / f"{rid}.md"
+    assert page.is_file(), f"docs/rules/{rid}.md is missing: mjscore rules {rid} --markdown > {page}"
+    assert page.read_text(encoding="utf-8") == markdown(load_ruleset(rid)), (
+        f"docs/rules/{rid}.md is out of date: run  mjscore rules {rid} --markdown > "
+        f"docs/rules/{rid}.md")
+
+
+def test_every_rules_page_is_a_builtin_and_linked_from_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = sorted(p.stem for p in (ROOT / "docs" / "rules").glob("*.md"))
+    assert pages == list_builtin()
+    for rid in pages:
+        assert f"(docs/rules/{rid}.md)" in readme, f"README does not link docs/rules/{rid}.md"
+
+
+def test_facts_page_is_current() -> None:
+    assert (ROOT / "docs" / "facts.md").read_text(encoding="utf-8") == facts_markdown(), (
+        "docs/facts.md is out of date: run  mjscore rules --facts > docs/facts.md")
+
+
+# ----------------------------------------------------------------------------- --yaml
+def test_yaml_of_a_builtin_is_the_file_with_its_comments(capsys) -> None:
+    code, out, _ = run(capsys, "rules", "hangzhou", "--yaml")
+    assert code == 0
+    assert out == builtin_path("hangzhou").read_text(encoding="utf-8").rstrip("\n") + "\n"
+
+
+@pytest.mark.parametrize("spec", [*list_builtin(), *sorted(
+    str(p) for p in (ROOT / "examples" / "house").glob("*.yaml"))])
+def test_resolved_yaml_loads_to_the_same_ruleset(tmp_path: Path, spec: str) -> None:
+    rs = load_ruleset(spec)
+    text = yaml_text(rs, resolved=True)
+    again = compile_ruleset(text, str(tmp_path / "resolved.yaml"))
+    assert signature(again) == signature(rs)
+
+
+def test_resolved_yaml_marks_what_is_inherited(capsys) -> None:
+    code, out, _ = run(capsys, "rules", str(PLATFORM), "--yaml")
+    assert code == 0
+    hz = builtin_path("hangzhou").read_text(encoding="utf-8").split("\n")
+    kong_line = hz.index("  kong_draw:") + 1  # where the built-in writes it
+    lines = out.split("\n")
+    # inherited from the built-in: marked with its place; changed by the house file: not marked
+    assert f"  kong_draw:  # ← rulesets/hangzhou.yaml:{kong_line}" in lines
+    assert "  dealer_streak: {default: 3, min: 3, max: 3}" in lines
+    assert "  - id: sibai" in lines
+    assert not any(line.startswith("extends:") or line.startswith("remove:") for line in lines)
+
+
+def test_yaml_with_options_sets_the_defaults(capsys, tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "rules", "hangzhou", "--yaml", "--option", "cap=128")
+    assert code == 0
+    rs = compile_ruleset(out, str(tmp_path / "x.yaml"))
+    assert rs.options["cap"].default == 128 and rs.options["discard_win"].default is False
+
+
+# ----------------------------------------------------------------------------- --markdown
+def test_markdown_page_shows_patterns_options_and_notes(capsys) -> None:
+    code, out, _ = run(capsys, "rules", str(PLATFORM), "--markdown")
+    assert code == 0
+    assert out.startswith("# 杭州麻将（平台版） Hangzhou (online platform) (`hangzhou-platform`)")
+    assert "Extends: `hangzhou.yaml`" in out
+    assert ("| `qidui` | 七对 | Seven pairs | fan | `2 ** (1 + physical_quads)` | "
+            "`seven_pairs` |") in out
+    assert "- **番** (fan, `fan`): the values of every pattern that applies are multiplied" in out
+    assert "| `cap` | none, 64, 128, 256 | `none` |" in out
+    assert "| `--dealer-streak` | 3 | 3..3 |" in out
+    assert "- Ruling (mjscore): 暴头 ×2 also applies to seven pairs" in out
+
+
+def test_markdown_with_an_option(capsys) -> None:
+    code, out, _ = run(capsys, "rules", "--rules", "hangzhou", "--markdown", "--option",
+                       "discard_win=true")
+    assert code == 0
+    assert "| `discard_win` | false, true | `true` |" in out
+
+
+# ----------------------------------------------------------------------------- --option, --rules
+def test_unknown_option_lists_the_valid_ones(capsys) -> None:
+    code, _, err = run(capsys, "rules", "hangzhou", "--option", "capp=128")
+    assert code == 2
+    assert err == ("mjscore: --option capp: unknown option; did you mean 'cap'? options of "
+                   "hangzhou: wild_mode (fixed, flip); must_baotou_with_wild (false, true); "
+                   "discard_win (false, true); cap (none, 64, 128, 256); players (4, 3, 2); "
+                   "no_bamboo (false, true)\n")
+
+
+def test_unknown_option_value_lists_the_valid_ones(capsys) -> None:
+    code, _, err = run(capsys, "rules", "hangzhou", "--option", "cap=100")
+    assert (code, err) == (2, "mjscore: --option cap=100: valid values are none, 64, 128, 256\n")
+    code, _, err = run(capsys, "score", "123m456m789p234s55s", "--rules", "hangzhou",
+                       "--option", "players=5")
+    assert (code, err) == (2, "mjscore: --option players=5: valid values are 4, 3, 2\n")
+    code, _, err = run(capsys, "score", "123m456m789p234s55s", "--rules", "hangzhou",
+                       "--option", "cap")
+    assert (code, err) == (2, "mjscore: --option cap: write KEY=VALUE (e.g. cap=128)\n")
+
+
+def test_rules_option_is_the_same_flag_as_the_argument(capsys) -> None:
+    a = run(capsys, "rules", str(PLATFORM))
+    b = run(capsys, "rules", "--rules", str(PLATFORM))
+    assert a == b and a[0] == 0
+    code, _, err = run(capsys, "rules", "hangzhou", "--rules", "mcr-nothing")
+    assert code == 2 and "two rulesets given" in err
+
+
+def test_option_shown_as_default(capsys) -> None:
+    code, out, _ = run(capsys, "rules", "hangzhou", "--option", "cap=128")
+    assert code == 0
+    [row] = [line for line in out.split("\n") if line.startswith("cap ")]
+    assert row.split()[:6] == ["cap", "none,", "64,", "128,", "256", "128"]
+
+
+# ----------------------------------------------------------------------------- rules new
+def test_new_writes_a_starter_that_loads(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "our table.yaml"
+    code, out, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou")
+    assert code == 0 and out.startswith(f"wrote {target}: extends hangzhou.")
+    text = target.read_text(encoding="utf-8")
+    assert "\nextends: hangzhou\nid: our-table\n" in text
+    rs = load_ruleset(str(target))
+    base = load_ruleset("hangzhou")
+    assert rs.id == "our-table" and signature(rs)["patterns"] == signature(base)["patterns"]
+    # the common house changes are there, commented out
+    assert "# 封顶 128: 庄闲分 × 番 capped at 128 for each payer (cap 128)\n# options:\n" \
+           "#   cap: {default: 128}\n" in text
+    # and every pattern, ready to change
+    assert "#   - {id: qidui, value: 2 ** (1 + luxury)}    # 七对子 Seven pairs; when: " \
+           "seven_pairs\n" in text
+
+
+def test_new_refuses_to_overwrite(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "t.yaml"
+    target.write_text("keep me\n", encoding="utf-8")
+    code, _, err = run(capsys, "rules", "new", str(target), "--from", "hangzhou")
+    assert code == 2 and "the file exists" in err
+    assert target.read_text(encoding="utf-8") == "keep me\n"
+    code, _, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou", "--force")
+    assert code == 0 and load_ruleset(str(target)).id == "t"
+
+
+def test_new_with_options_and_from_a_file(capsys, tmp_path: Path) -> None:
+    sub = tmp_path / "mine"
+    sub.mkdir()
+    target = sub / "plat128.yaml"
+    code, _, _ = run(capsys, "rules", "new", str(target), "--from", str(PLATFORM), "--option",
+                     "cap=128")
+    assert code == 0
+    text = target.read_text(encoding="utf-8")
+    # extends: is a path relative to the new file
+    rel = re.search(r"^extends: (.*)$", text, re.M)
+    assert rel is not None and (sub / rel.group(1)).resolve() == PLATFORM.resolve()
+    rs = load_ruleset(str(target))
+    assert rs.options["cap"].default == 128 and rs.chain[1:] == ("hangzhou-platform.yaml",
+                                                                  "hangzhou.yaml")
+
+
+def test_new_needs_from_and_one_file(capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"))
+    assert code == 2 and "--from ID" in err
+    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.txt"), "--from", "hangzhou")
+    assert code == 2 and "must end in .yaml" in err
+    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"), "--from", "hangzou")
+    assert code == 2 and "did you mean 'hangzhou'" in err
+
+
+@pytest.mark.parametrize("rid", list_builtin())
+def test_every_house_example_loads_and_changes_the_ruleset(rid: str, tmp_path: Path) -> None:
+    base = load_ruleset(rid)
+    for i, ex in enumerate(base.house_examples):
+        f = tmp_path / f"ex{i}.yaml"
+        f.write_text(f"extends: {rid}\nid: {rid}\n" + ex.yaml, encoding="utf-8")
+        rs = load_ruleset(str(f))
+        assert signature(rs) != signature(base), f"{ex.title}: changes nothing"
+
+
+def test_facts_flag(capsys) -> None:
+    code, out, _ = run(capsys, "rules", "--facts")
+    assert code == 0 and "| `physical_quads` | int |" in out and "| `.pung` | bool |" in out
+
+
+@pytest.mark.parametrize("rid", list_builtin())
+def test_new_from_every_builtin_loads_and_scores_like_it(capsys, tmp_path: Path,
+                                                         rid: str) -> None:
+    target = tmp_path / f"{rid}-house.yaml"
+    code, _, err = run(capsys, "rules", "new", str(target), "--from", rid)
+    assert code == 0, err
+    rs, base = load_ruleset(str(target)), load_ruleset(rid)
+    sig, want = signature(rs), signature(base)
+    assert (sig.pop("id"), sig.pop("name")) == (f"{rid}-house", (
+        f"{base.name}（{rid}-house）", f"{base.name_en} ({rid}-house)"))
+    want.pop("id"), want.pop("name")
+    assert sig == want
+    text = target.read_text(encoding="utf-8")
+    for ex in base.house_examples:  # every common change is offered, commented out
+        assert f"# {ex.title}\n" in text

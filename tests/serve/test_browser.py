@@ -1,0 +1,275 @@
+"""The serve page in a real browser: headless Chromium driven by Selenium (marker ``browser``).
+
+Deselected by default; ``.ci/run`` runs ``pytest -m browser`` in a step of its own after
+installing Debian's ``chromium`` and ``chromium-driver`` and the ``[browser]`` extra. A
+player's actions are done as a player does them: tap tiles on the keyboard, tick a
+flag, read the payments off the page. The expected payments are the CLI's
+(``mjscore score --json``) and the README's worked examples. The screenshots
+docs/serve-phone.png and docs/serve-laptop.png are written by the last test
+(with MJSCORE_SCREENSHOTS=docs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from scorer.cli.app import app
+from scorer.serve.server import Server, make_server
+from tests.helpers.serving import running
+
+pytestmark = pytest.mark.browser
+# Without the [browser] extra this module still collects (its tests are deselected unless
+# -m browser is asked for), and asked for, they fail saying what to install: never a skip.
+try:
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    webdriver = None  # type: ignore[assignment]
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with running(make_server("127.0.0.1", 0)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if webdriver is None:
+        pytest.fail("the browser tests need Selenium: pip install '.[browser]'")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        pytest.fail("the browser tests need chromium and chromium-driver (apt-get install -y "
+                    "chromium chromium-driver)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,1000", "--lang=zh-CN"):
+        opts.add_argument(arg)
+    service = webdriver.ChromeService(executable_path=driver_path)
+    drv = webdriver.Chrome(options=opts, service=service)
+    drv.set_page_load_timeout(30)
+    yield drv
+    drv.quit()
+
+
+def cli_json(*argv: str) -> dict[str, Any]:
+    res = runner.invoke(app, [*argv, "--json"])
+    assert res.exit_code == 0, res.output
+    out: dict[str, Any] = json.loads(res.stdout)
+    return out
+
+
+def open_page(drv: Any, srv: Server, rules: str) -> None:
+    host, port = srv.server_address[:2]
+    drv.get(f"http://{host}:{port}/?rules={rules}")
+    WebDriverWait(drv, 20).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    # script errors and refused content (a CSP violation); a 400 for a hand half tapped in
+    # is an answer the page shows, not an error of the page
+    errors = [e for e in drv.get_log("browser") if e.get("level") == "SEVERE"
+              and e.get("source") != "network"]
+    assert not errors, errors
+
+
+def click(drv: Any, css: str) -> None:
+    """Tap what ``css`` selects, scrolled to the middle of the screen as a thumb would."""
+    e = drv.find_element(By.CSS_SELECTOR, css)
+    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", e)
+    e.click()
+
+
+def tap(drv: Any, *tiles: str) -> None:
+    for tl in tiles:
+        click(drv, f'#keyboard button[data-tile="{tl}"]')
+
+
+def tap_hand(drv: Any, notation_tiles: str) -> None:
+    """Tap the tiles of a hand written tile by tile: '1m 2m P ...'."""
+    tap(drv, *notation_tiles.split())
+
+
+def payments_on_page(drv: Any, side: str | None = None) -> dict[str, int]:
+    """The per-seat table as the page shows it (the cells' text, read in one go: the
+    result is redrawn as answers come in)."""
+    sel = "#dispute td[data-seat]" if side else "#result td[data-seat]"
+    cells = drv.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map("
+        "c => [c.dataset.seat, c.dataset.side || '', c.textContent])", sel)
+    return {seat: int(text.replace("+", "")) for seat, s, text in cells
+            if side is None or s == side}
+
+
+def groups_on_page(drv: Any) -> list[str]:
+    """The groups of the result's reading as the page shows them."""
+    out: list[str] = drv.execute_script(
+        "return [...document.querySelectorAll('#result .reading .group')].map(g => g.textContent)")
+    return out
+
+
+def wait_for(drv: Any, what: Any, timeout: float = 20) -> Any:
+    return WebDriverWait(drv, timeout).until(lambda d: what(d))
+
+
+def test_a_hand_tapped_in_scores_as_the_cli(server: Server, browser: Any) -> None:
+    open_page(browser, server, "hangzhou")
+    # examples/hangzhou.txt: 123m456m789p234s55s --self-draw: 自摸 1 番, each idle pays 2
+    tap_hand(browser, "1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 5s 5s")
+    assert browser.find_element(By.ID, "notation").get_attribute("value") == "123456m789p2345s5s"
+    click(browser, "#f-self_draw")
+    want = cli_json("score", "123456m789p2345s5s", "--rules", "hangzhou", "--self-draw")
+    assert want["payments"] == {"E": 6, "S": -2, "W": -2, "N": -2}
+    got = wait_for(browser, lambda d: payments_on_page(d) == want["payments"] and payments_on_page(d))
+    assert got == want["payments"]
+    # the seat and a number: W wins after two wildcard discards (README: 双财飘 8 番)
+    click(browser, "#clear")
+    tap_hand(browser, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m")
+    click(browser, '#f-seat option[value="W"]')
+    piao = browser.find_element(By.ID, "f-piao")
+    piao.clear()
+    piao.send_keys("2")
+    want = cli_json("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
+                    "--piao", "2", "--seat", "W")
+    assert want["payments"] == {"E": -16, "S": -8, "W": 32, "N": -8}
+    assert wait_for(browser, lambda d: payments_on_page(d) == want["payments"])
+    # the reading as the report marks it: the 财神 P read as 9m ('*'), the winning group '←'
+    assert want["best"]["reading"] == ["123m", "456p", "234s", "789s", "9*9m←"]
+    assert wait_for(browser, lambda d: groups_on_page(d) == want["best"]["reading"])
+    marked = browser.execute_script(
+        "return [...document.querySelectorAll('#result .reading .group.has-wild.win')]"
+        ".map(g => g.textContent)")
+    assert marked == ["9*9m←"]
+    assert browser.find_element(By.CSS_SELECTOR, "#result .legend").text == want["best"]["legend"]
+    # the why line of 暴头: what the hand waited on without the winning tile
+    assert browser.find_element(By.CSS_SELECTOR, "#result .why .text").text == want["best"]["why"][0]
+    assert want["best"]["why"][0].endswith("单独一张财神 — 听任意牌")
+
+
+def test_a_wildcard_hand_with_a_meld(server: Server, browser: Any) -> None:
+    open_page(browser, server, "jinhua")
+    # README (Jinhua): 123m456m789m3m3m2mP4m --wild 3m --from W: ×8, W pays 16, S and N 8
+    browser.find_element(By.ID, "notation").send_keys("123m456m789m3m3m2mP4m")
+    wild = browser.find_element(By.ID, "f-wild")
+    wild.send_keys("3m")
+    click(browser, '#f-discarder option[value="W"]')
+    want = cli_json("score", "123m456m789m3m3m2mP4m", "--rules", "jinhua", "--wild", "3m",
+                    "--from", "W")
+    assert want["payments"] == {"E": 32, "S": -8, "W": -16, "N": -8}
+    assert wait_for(browser, lambda d: payments_on_page(d) == want["payments"])
+    assert browser.find_elements(By.CSS_SELECTOR, "#result .wilds .tile.wild")
+    # P stands in for the 财神's face 3m ('~'), the three 3m are themselves ('*')
+    assert want["best"]["reading"] == ["123~m", "23*4m←", "456m", "789m", "3*3*m"]
+    assert wait_for(browser, lambda d: groups_on_page(d) == want["best"]["reading"])
+    stand = browser.find_element(By.CSS_SELECTOR, "#result .stand-ins")
+    assert stand.find_element(By.CSS_SELECTOR, ".tile.stand-in").get_attribute("data-tile") == "P"
+    assert stand.text.endswith("→ 3m")
+    assert "×3 → 3m（本身） ×3" in browser.find_element(By.CSS_SELECTOR, "#result .wilds").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#result .wilds .tile.wild")) == 1
+    # a meld tapped in: [CCC,1] claimed from 上家, as the Xiamen README hand writes it
+    open_page(browser, server, "xiamen")
+    click(browser, '#offer option[value="1"]')
+    click(browser, "#meld")
+    tap(browser, "C", "C", "C")
+    click(browser, "#meld-done")
+    click(browser, '#offer option[value="2"]')
+    click(browser, "#meld")
+    tap(browser, "E", "E", "E", "E")
+    click(browser, "#meld-done")
+    tap_hand(browser, "1m 2m 3m 4p 5p 6p N N N 9s 5s")
+    assert browser.find_element(By.ID, "notation").get_attribute("value") == \
+        "[CCC,1][EEEE,2]123m456p9sNNN5s"
+    browser.find_element(By.ID, "f-wild").send_keys("9s")
+    click(browser, "#f-self_draw")
+    want = cli_json("score", "[CCC,1][EEEE,2]123m456pNNN9s5s", "--rules", "xiamen", "--wild",
+                    "9s", "--self-draw")
+    assert wait_for(browser, lambda d: payments_on_page(d) == want["payments"])
+
+
+def test_tapping_a_hand_tile_removes_it_and_a_short_hand_shows_waits(server: Server,
+                                                                     browser: Any) -> None:
+    open_page(browser, server, "mcr")
+    tap_hand(browser, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2p 3p 5p 5p 9m")
+    click(browser, '#hand button[data-tile="9m"]')  # removed
+    assert browser.find_element(By.ID, "notation").get_attribute("value") == "123m234556p789s5p"
+    # 13 tiles: the waits (tests/engine/test_waits.py: 123m456p789s2355p waits on 1p 4p 6p 7p)
+    want = runner.invoke(app, ["waits", "123m456p789s2355p", "--rules", "mcr", "--json"])
+    tiles = [t for e in json.loads(want.stdout)["entries"] for t in e["tiles"]]
+    shown = wait_for(browser, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#result .waits .tiles .tile')].map(b => b.dataset.tile)"))
+    assert shown == tiles and set(tiles) >= {"1p", "4p"}
+
+
+def test_dispute_side_by_side(server: Server, browser: Any) -> None:
+    open_page(browser, server, "hangzhou")
+    browser.find_element(By.ID, "notation").send_keys("1111m2222m3333p55s")
+    click(browser, "#f-self_draw")
+    streak = browser.find_element(By.ID, "f-dealer_streak")
+    streak.clear()
+    streak.send_keys("3")
+    click(browser, "#vs-on")
+    browser.find_element(By.ID, "vs-option").send_keys("cap=64")
+    # scorer/table/dispute.py: 32 番 at 3 老庄, each idle pays 256; with 封顶 64, 64
+    want = cli_json("score", "1111m2222m3333p55s", "--rules", "hangzhou", "--self-draw",
+                    "--dealer-streak", "3", "--vs-option", "cap=64")
+    assert want["a"]["payments"]["S"] == -256 and want["b"]["payments"]["S"] == -64
+    assert wait_for(browser, lambda d: payments_on_page(d, "a") == want["a"]["payments"] and
+                    payments_on_page(d, "b") == want["b"]["payments"])
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#dispute .side h3")]
+    assert titles == ["A = hangzhou", "B = hangzhou (cap=64)"]
+    marked = browser.find_elements(By.CSS_SELECTOR, "#dispute .diff")
+    assert marked, "the differing rows are marked"
+    # the tier's name (docs/rulings.md Hangzhou: 清七对 with three 豪华 is 三豪华清七对)
+    assert "三豪华清七对 32" in browser.find_element(By.CSS_SELECTOR, "#result .patterns").text
+
+
+def test_house_file_upload_and_language(server: Server, browser: Any) -> None:
+    open_page(browser, server, "jinhua")
+    text = (ROOT / "examples" / "house" / "jinhua-renhu4.yaml").read_text(encoding="utf-8")
+    name = browser.find_element(By.ID, "house-name")
+    name.clear()
+    name.send_keys("renhu4.yaml")
+    browser.execute_script("document.getElementById('house-text').value = arguments[0];", text)
+    click(browser, "#house-load")
+    wait_for(browser, lambda d: "renhu4.yaml" in d.find_element(By.ID, "house-status").text)
+    click(browser, "#lang-en")
+    assert "Human" in browser.find_element(By.CSS_SELECTOR, "label[for='f-human']").text
+    browser.find_element(By.ID, "notation").send_keys("123m456m789m55m23m4m")
+    browser.find_element(By.ID, "f-wild").send_keys("9p")
+    click(browser, "#f-human")
+    click(browser, '#f-seat option[value="S"]')
+    # examples/house/README.md: at this table ×16, each of the three pays 32, S +96
+    assert wait_for(browser, lambda d: payments_on_page(d) == {"E": -32, "S": 96, "W": -32, "N": -32})
+    assert "Full flush" in browser.find_element(By.CSS_SELECTOR, "#result .patterns").text
+
+
+@pytest.mark.parametrize(("width", "name"), [(360, "serve-phone.png"), (1280, "serve-laptop.png")])
+def test_screenshots(server: Server, browser: Any, width: int, name: str, tmp_path: Path) -> None:
+    """The page fits a 360 px phone and a laptop; MJSCORE_SCREENSHOTS=docs writes the
+    README's pictures (docs/serve-*.png), otherwise they go to a temporary folder."""
+    browser.set_window_size(width, 900)
+    open_page(browser, server, "hangzhou")
+    tap_hand(browser, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m")
+    click(browser, "#f-self_draw")
+    wait_for(browser, lambda d: payments_on_page(d) == {"E": 12, "S": -4, "W": -4, "N": -4})
+    inner, wide = browser.execute_script("return [document.documentElement.clientWidth, "
+                                         "document.documentElement.scrollWidth]")
+    assert wide <= inner, f"the page is wider ({wide} px) than the window ({inner} px)"
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(width, min(int(height) + 120, 2400))
+    browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    folder = ROOT / "docs" if os.environ.get("MJSCORE_SCREENSHOTS") == "docs" else tmp_path
+    assert browser.save_screenshot(str(folder / name))
+    browser.set_window_size(1280, 1000)

@@ -1,0 +1,66 @@
+"""The JSON of a result is the same whether a formula's text comes from the memo of
+scorer.views.report._render or is rendered afresh (scorer.lang.render is the oracle)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from scorer import load_ruleset
+from scorer.lang import Scope, compile_expr, render
+from scorer.views import report
+from tests.helpers.handgen import GenHand, winning_hands
+
+
+def fresh(rs: Any, c: Any, env: Any, lang: str, lab: Any) -> str:
+    return render(c, env, lab(rs, lang))
+
+
+def texts(result: Any) -> list[str]:
+    return [json.dumps(report.to_json(result, lang), ensure_ascii=False)
+            for lang in ("zh", "en", "zh")]
+
+
+@given(winning_hands())
+def test_json_is_the_same_with_and_without_the_memo(g: GenHand) -> None:
+    result = g.won()
+    if result is None:
+        return  # a legal shape the ruleset refuses: nothing to render
+    memo = texts(result) + texts(result)  # the second time from the memo
+    original = report._render
+    report._render = fresh  # type: ignore[assignment]
+    try:
+        plain = texts(result)
+    finally:
+        report._render = original
+    assert memo == plain * 2
+
+
+def test_the_memo_is_used() -> None:
+    report._RENDERED.clear()
+    rs = load_ruleset("hangzhou")
+    from scorer import Context, score
+
+    report.to_json(score("123m456p789s234sP9m", rs, Context(self_draw=True, piao=2, seat="W")))
+    assert report._RENDERED
+
+
+def test_equal_values_of_other_types_are_not_confused() -> None:
+    c = compile_expr("x * 2 if x else 0", Scope({"x": "int"}))
+    assert render(c, {"x": 1}, {}) != render(c, {"x": True}, {})
+    rs = load_ruleset("mcr")  # any ruleset: the memo keys on it
+    for env in ({"x": 1}, {"x": True}, {"x": 1.0}, {"x": 1}):
+        assert report._render(rs, c, env, "zh", lambda _rs, _lang: {}) == render(c, env, {})
+
+
+@pytest.mark.parametrize("value", [[1, 2], {"a": 1}])
+def test_values_that_are_not_plain_are_rendered_each_time(value: Any) -> None:
+    c = compile_expr("len(x)", Scope({"x": "list[int]"}))
+    rs = load_ruleset("mcr")
+    before = len(report._RENDERED)
+    assert report._render(rs, c, {"x": value}, "zh", lambda _rs, _lang: {}) == render(
+        c, {"x": value}, {})
+    assert len(report._RENDERED) == before
