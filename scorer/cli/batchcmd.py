@@ -1,4 +1,4 @@
-"""``mjscore batch FILE``: many hands, one per line, through :func:`scorer.lines.pool.run`.
+"""``mjscore batch FILE``: many hands, one per line, through :func:`scorer.cli.batchrun.run`.
 
 It imports no typer: :func:`scorer.cli.entry.main` reads a well-formed ``batch`` line with
 :func:`parse` and calls :func:`run` at once (a batch's start-up is serial: typer, click
@@ -106,7 +106,7 @@ def run(args: BatchArgs) -> None:
     exit status (:func:`scorer.cli.output.fail`)."""
     try:
         from ..lines.pool import pool_abandoned
-        from ..lines.pool import run as run_batch
+        from .batchrun import run as run_batch
 
         if args.lang not in ("zh", "en"):
             from ..errors import ContextError

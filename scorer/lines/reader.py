@@ -1,6 +1,6 @@
 """Reading a hand file: its lines decoded and numbered, memory bounded whatever it holds.
 
-The reader of a batch's input (``mjscore batch``, :func:`scorer.lines.pool.run`): a line too
+The reader of a batch's input (``mjscore batch``, :func:`scorer.cli.batchrun.run`): a line too
 long to be a line of hands is given as a :class:`LongLine` of its first characters, which
 :func:`scorer.lines.records.score_record` reports as that line's error; bytes that are not UTF-8
 become lone surrogates, so that only their line fails.

@@ -291,7 +291,7 @@ def test_a_players_line_may_separate_seats_by_spaces(tmp_path: Path) -> None:
 
 
 def test_a_table_on_a_terminal_ends_with_the_totals(tmp_path: Path) -> None:
-    from scorer.lines.pool import run
+    from scorer.cli.batchrun import run
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
