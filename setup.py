@@ -28,7 +28,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.dist import Distribution
 
 # The modules worth compiling, as profiling showed (the per-hand path): tiles, hand and
-# notation; the search for decompositions and readings; facts; the context and the
+# notation; the search for decompositions and readings (the waits search too: the wait
+# fact asks it); facts, their Env and the tile profile; the context and the
 # scoring driver; the expression language's operators and budget; the bounded memos
 # every cache of theirs is (memo.py: the search calls one twice a reading, a thousand
 # times in a four-wildcard hand); and the JSON line a batch writes for each hand
@@ -48,9 +49,13 @@ COMPILED = [
     "scorer/model/notation.py",
     "scorer/search/shapes.py",
     "scorer/search/decompose.py",
+    "scorer/search/kind_shapes.py",
+    "scorer/search/waits.py",
     "scorer/search/readings.py",
     "scorer/search/combine.py",
+    "scorer/rules/env.py",
     "scorer/rules/facts.py",
+    "scorer/rules/profile.py",
     "scorer/engine/context.py",
     "scorer/engine/scoring.py",
     "scorer/lang/ops.py",

@@ -26,7 +26,7 @@ from ..model.hand import Hand
 from ..model.notation import parse_hand
 from ..record import dataclass
 from ..rules import facts as F
-from ..rules.facts import Env
+from ..rules.env import Env, child_env
 from ..rules.load import load_ruleset
 from ..rules.model import Pattern, Ruleset
 from ..rules.plan import Loop, Plan, plan_of
@@ -256,7 +256,7 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     seed = not _keyed(rs)
     family = family and seed  # (keyed: by the values themselves, see _choose)
     update = dict.update
-    child = F.child_env
+    child = child_env
     for r in rds:
         renv = child(env, r, win)
         if seed:

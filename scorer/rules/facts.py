@@ -6,129 +6,36 @@ Each fact has a name, a type, a level and a one-line description:
 * ``hand`` facts depend only on the physical hand (``wild_count``, ``kong_melds``)
 * ``reading`` facts depend on one reading (``lone_wild``, ``luxury``, ``sets``)
 
-Facts are computed lazily: :class:`Env` computes a fact the first time an
-expression asks for it and keeps it for the rest of that reading. The list is
+Facts are computed lazily: :class:`~scorer.rules.env.Env` computes a fact the first time
+an expression asks for it and keeps it for the rest of that reading. The list is
 printed by ``mjscore rules --facts`` and in ``docs/facts.md``.
 
-To add a fact: write a function of the Env and register it with :func:`fact`.
+To add a fact: write a function of the Env and register it with
+:func:`~scorer.rules.env.fact` (the registry and the Env are :mod:`scorer.rules.env`; the
+tile-profile facts are computed in :mod:`scorer.rules.profile`; what the optimiser reads
+of the expressions is :mod:`scorer.rules.analysis`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
-from ..lang import ANY, BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
+from ..lang import BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
 from ..model import tiles as T
 from ..model.hand import Hand
-from ..record import dataclass
-from ..search.decompose import Group, seven_pairs_wait, standard_waits
+from ..search.decompose import Group
 from ..search.readings import Reading
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One name an expression may use: its type, level, description and how it is computed
-    (``fn``; None for a value filled in directly); ``eager`` facts are computed for every
-    hand by :func:`fill_hand`, the others on first use."""
-
-    name: str
-    type: Type
-    level: str  # 'context' | 'hand' | 'reading'
-    doc: str
-    fn: Callable[[Env], Any] | None = None
-    eager: bool = False
-    # A fused family (see :func:`fuse`): asking for one of its facts computes them all in
-    # one pass; ``fn`` still computes this fact alone.
-    family: Callable[[Env], dict[str, Any]] | None = None
-
-
-FACTS: dict[str, Fact] = {}
+from ..search.waits import seven_pairs_wait, standard_waits
+from . import profile as P
+from .env import FACTS as FACTS
+from .env import Env as Env
+from .env import Fact, fact, fuse, given
 
 # Facts that depend on what the hand waited on (the hand without its winning tile): a
 # pattern or check whose expression reads one of them gets a "why" line in the report
 # (the hand minus the winning tile and its waits, scorer.views.report.why_lines).
 WAIT_FACTS = frozenset({"lone_wild", "wait"})
-
-
-def fact(name: str, typ: Type, level: str, doc: str, eager: bool = False) -> Callable[
-        [Callable[[Env], Any]], Callable[[Env], Any]]:
-    """Register a computed fact; returns the decorator (which returns the function)."""
-    def deco(fn: Callable[[Env], Any]) -> Callable[[Env], Any]:
-        FACTS[name] = Fact(name, typ, level, doc, fn, eager)
-        return fn
-    return deco
-
-
-def fuse(fn: Callable[[Env], dict[str, Any]], *names: str) -> None:
-    """Make the registered facts ``names`` one family: ``fn`` computes all of them in one
-    pass (a dict with a value for each), and :class:`Env` stores them all on the first use
-    of any. Each fact keeps its own ``fn``, which computes it alone (the same value).
-
-    >>> @fact("_demo_a", INT, "reading", "a")
-    ... def _a(env: Env) -> int: return 1
-    >>> @fact("_demo_b", INT, "reading", "b")
-    ... def _b(env: Env) -> int: return 2
-    >>> fuse(lambda env: {"_demo_a": 1, "_demo_b": 2}, "_demo_a", "_demo_b")
-    >>> env = Env(__reading__=None)
-    >>> env["_demo_b"], dict.get(env, "_demo_a")
-    (2, 1)
-    >>> del FACTS["_demo_a"], FACTS["_demo_b"]
-    """
-    for name in names:
-        FACTS[name] = replace(FACTS[name], family=fn)  # same place in the registry
-
-
-def given(name: str, typ: Type, doc: str, level: str = "context") -> None:
-    """Register a fact that is filled in directly (context values)."""
-    FACTS[name] = Fact(name, typ, level, doc, None)
-
-
-_ABSENT = object()  # no value (None is one)
-
-
-class Env(dict[str, Any]):
-    """Names visible to an expression; facts are computed on first use.
-
-    ``parent`` holds the hand-level names (context, options, hand facts);
-    a reading Env adds ``__reading__`` and computes reading facts.
-    """
-
-    __slots__ = ("parent",)
-
-    def __init__(self, parent: Env | None = None, **values: Any) -> None:
-        super().__init__(values)
-        self.parent = parent
-
-    def __missing__(self, key: str) -> Any:
-        parent = self.parent
-        if parent is not None:
-            # a name the parent holds is its value (a reading's Env need not copy the
-            # hand's names, and an option or hand fact shadows a reading fact)
-            value = dict.get(parent, key, _ABSENT)
-            if value is not _ABSENT:
-                self[key] = value
-                return value
-        f = FACTS.get(key)
-        if f is not None and f.fn is not None and (f.level == "reading") == (
-            "__reading__" in self
-        ):
-            if f.family is not None:
-                # the whole family at once; a name already here (an option or hand fact
-                # of the same name shadows the fact) keeps its value
-                for k, v in f.family(self).items():
-                    if k not in self and (parent is None or k not in parent):
-                        self[k] = v
-                return self[key]
-            value = f.fn(self)
-        elif parent is not None:
-            value = parent[key]
-        else:
-            raise KeyError(key)
-        self[key] = value
-        return value
 
 
 # -- context -------------------------------------------------------------------
@@ -137,7 +44,6 @@ given("discard", BOOL, "won on another player's tile (放铳/点炮, or a robbed
 given("discarder", maybe(STR), "seat that discarded the winning tile (--from), or none")
 given("seat", STR, "the winner's seat: 'E' (dealer) 'S' 'W' 'N'")
 given("round", STR, "prevalent wind: 'E' 'S' 'W' 'N'")
-
 
 
 @fact("seat_wind", TILE, "context", "the winner's seat wind as a tile", eager=True)
@@ -467,17 +373,17 @@ def _wild_self(env: Env) -> int:
 
 @fact("suits", list_of(STR, 3), "reading", "the suits ('m','p','s') of the suited tiles, without repeats")
 def _suits(env: Env) -> tuple[str, ...]:
-    return _profile(env, "suits")  # type: ignore[no-any-return]
+    return P.profile(env, "suits")  # type: ignore[no-any-return]
 
 
 @fact("honor_tiles", INT, "reading", "number of honor tiles (winds and dragons)")
 def _honor_tiles(env: Env) -> int:
-    return _profile(env, "honor_tiles")  # type: ignore[no-any-return]
+    return P.profile(env, "honor_tiles")  # type: ignore[no-any-return]
 
 
 @fact("suited_tiles", INT, "reading", "number of suited tiles")
 def _suited_tiles(env: Env) -> int:
-    return _profile(env, "suited_tiles")  # type: ignore[no-any-return]
+    return P.profile(env, "suited_tiles")  # type: ignore[no-any-return]
 
 
 @fact("pair", maybe(GROUP), "reading", "the pair of a reading with exactly one pair (the "
@@ -500,28 +406,6 @@ def _reading_family(env: Env) -> dict[str, Any]:
     return reading_facts(_reading(env), env["wild_face"], env.get("__win_natural__"))
 
 
-_new_env = dict.__new__
-
-
-def child_env(parent: Env, r: Reading, win_natural: int | None) -> Env:
-    """A reading's Env under the hand's ``parent``: ``Env(parent, __reading__=r)``, with
-    ``__win_natural__`` when the hand's winning tile is natural, made without the keyword
-    arguments of ``Env()`` (the engine makes one per reading).
-
-    >>> from scorer.model.notation import parse_hand
-    >>> from scorer.search.readings import NO_WILD, interpret, readings
-    >>> h = parse_hand("123m456p789s234s99m")
-    >>> r = readings(interpret(h, NO_WILD), NO_WILD, ("standard",), 4, True)[0]
-    >>> e = child_env(Env(x=1), r, 5)
-    >>> sorted(e), e["x"], e["__reading__"] is r  # the parent's names read through
-    (['__reading__', '__win_natural__'], 1, True)
-    """
-    env = _new_env(Env)  # (Env(parent) passes its keyword arguments through: twice the time)
-    env.parent = parent
-    env["__reading__"] = r
-    if win_natural is not None:
-        env["__win_natural__"] = win_natural
-    return env
 
 
 def fill_reading(env: Env, r: Reading, face: int | None, win_natural: int | None) -> None:
@@ -710,202 +594,9 @@ def _wait(env: Env) -> str:
     return "edge" if edge else "closed" if closed else "single"
 
 
-# Tiles of the kinds below (indices, see scorer.model.tiles).
-GREEN_TILES = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 bamboo and green dragon (绿一色)
-REVERSIBLE_TILES = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33})  # 推不倒
-
-
-def _tile_counts(env: Env) -> dict[int, int]:
-    """How many of each tile the reading holds, melds included (kongs count four).
-
-    Computed once per reading; once per hand at a table without wildcards, as every
-    reading then has the hand's own tiles (counted from the hand, melds included)."""
-    holder: Env = env.parent if (env.parent is not None and env["wild_face"] is None) else env
-    counts: dict[int, int] | None = holder.get("__counts__")
-    if counts is not None:
-        return counts
-    counts = {}
-    if holder is env:
-        for t in env["tiles"]:
-            counts[t] = counts.get(t, 0) + 1
-    else:
-        h = holder["__hand__"]
-        for t in (*h.concealed, h.winning):
-            counts[t] = counts.get(t, 0) + 1
-        for m in h.melds:
-            for t in m.tiles:
-                counts[t] = counts.get(t, 0) + 1
-    holder["__counts__"] = counts
-    return counts
-
-
-# Each profile fact from the tile counts; computed only when an expression asks for it
-# (a ruleset that reads `suits` alone does not pay for `all_green`).
-_PROFILE: dict[str, Callable[[dict[int, int]], Any]] = {
-    "suits": lambda c: tuple(sorted({T.SUITS[t // 9] for t in c if t < 27})),
-    "honor_tiles": lambda c: sum(n for t, n in c.items() if t >= 27),
-    "suited_tiles": lambda c: sum(n for t, n in c.items() if t < 27),
-    "has_wind": lambda c: any(27 <= t <= 30 for t in c),
-    "has_dragon": lambda c: any(t >= 31 for t in c),
-    "all_honors": lambda c: all(t >= 27 for t in c),
-    "all_terminals": lambda c: all(t < 27 and t % 9 in (0, 8) for t in c),
-    "all_yaojiu": lambda c: all(t >= 27 or t % 9 in (0, 8) for t in c),
-    "all_simples": lambda c: all(t < 27 and t % 9 not in (0, 8) for t in c),
-    "all_green": lambda c: all(t in GREEN_TILES for t in c),
-    "all_reversible": lambda c: all(t in REVERSIBLE_TILES for t in c),
-    "min_number": lambda c: min((t % 9 + 1 for t in c if t < 27), default=0),
-    "max_number": lambda c: max((t % 9 + 1 for t in c if t < 27), default=0),
-    "quads": lambda c: sum(1 for n in c.values() if n == 4),
-}
-
-
-# the profile facts, each computed from the reading's tiles
-PROFILE_NAMES = frozenset(_PROFILE)
-
-
-def _profile_holder(env: Env) -> Env:
-    """Where a reading's tile profile is kept: the hand's Env at a table without
-    wildcards (every reading then holds the hand's own tiles), else the reading's."""
-    return env.parent if (env.parent is not None and env["wild_face"] is None) else env
-
-
-def _profile(env: Env, name: str) -> Any:
-    """One profile fact of the reading's tiles, computed alone by its scan of the counts
-    (the fused family :func:`_profile_family` gives the same value with the others)."""
-    holder = _profile_holder(env)
-    key = "__profile_" + name
-    if key in holder:
-        return holder[key]
-    value = _PROFILE[name](_tile_counts(env))
-    holder[key] = value
-    return value
-
-
-def _mask_of(tiles: frozenset[int] | range) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << t
-    return m
-
-
-# Classes of tiles as 34-bit masks (bit t for tile t): a reading's profile is its own mask
-# of the kinds it holds tested against these, instead of one scan of its tiles per fact.
-_SUIT_MASKS = tuple(_mask_of(range(9 * s, 9 * s + 9)) for s in range(3))
-_SUITED = _SUIT_MASKS[0] | _SUIT_MASKS[1] | _SUIT_MASKS[2]
-_HONORS = _mask_of(range(27, 34))
-_WINDS = _mask_of(range(27, 31))
-_DRAGONS = _mask_of(range(31, 34))
-_TERMINALS = _mask_of(frozenset({0, 8, 9, 17, 18, 26}))
-_SIMPLES = _SUITED & ~_TERMINALS
-_YAOJIU = _TERMINALS | _HONORS
-_GREEN = _mask_of(GREEN_TILES)
-_REVERSIBLE = _mask_of(REVERSIBLE_TILES)
-# the suits held, by which of the three suit masks the reading meets (bit s for suit s)
-_SUITS_BY_BITS = tuple(tuple(T.SUITS[s] for s in range(3) if bits >> s & 1) for bits in range(8))
-
-
-def _profile_tiles(env: Env, holder: Env) -> tuple[int, ...]:
-    """Every tile of the reading, as read (from the hand itself when ``holder`` is the
-    hand's Env: then every reading holds the hand's own tiles)."""
-    if holder is env:
-        tiles: tuple[int, ...] = env["tiles"]
-        return tiles
-    h: Hand = holder["__hand__"]
-    return (*h.concealed, h.winning, *(t for m in h.melds for t in m.tiles))
-
-
-def _profile_family(env: Env) -> dict[str, Any]:
-    """The tile-profile facts that depend only on which kinds the reading holds (suits,
-    has_wind, …, all_reversible, min_number, max_number): one 34-bit mask of those kinds
-    tested against class masks."""
-    holder = _profile_holder(env)
-    got: dict[str, Any] | None = holder.get("__profile__")
-    if got is not None:
-        return got
-    tiles = _profile_tiles(env, holder)
-    got = _PROFILES.get(tiles)  # the readings of a hand mostly hold the same tiles
-    if got is not None:
-        holder["__profile__"] = got
-        return got
-    mask = 0
-    for t in set(tiles):
-        mask |= 1 << t
-    suited = mask & _SUITED
-    # the numbers held in any suit, as bits 0-8 (number n at bit n-1)
-    numbers = (suited | suited >> 9 | suited >> 18) & 0x1FF
-    got = {
-        "suits": _SUITS_BY_BITS[bool(mask & _SUIT_MASKS[0]) | bool(mask & _SUIT_MASKS[1]) << 1
-                                | bool(mask & _SUIT_MASKS[2]) << 2],
-        "has_wind": bool(mask & _WINDS),
-        "has_dragon": bool(mask & _DRAGONS),
-        "all_honors": not mask & ~_HONORS,
-        "all_terminals": not mask & ~_TERMINALS,
-        "all_yaojiu": not mask & ~_YAOJIU,
-        "all_simples": not mask & ~_SIMPLES,
-        "all_green": not mask & ~_GREEN,
-        "all_reversible": not mask & ~_REVERSIBLE,
-        "min_number": (numbers & -numbers).bit_length(),
-        "max_number": numbers.bit_length(),
-    }
-    _remember(_PROFILES, tiles, got)
-    holder["__profile__"] = got
-    return got
-
-
-# The tile-profile families by the reading's tiles as read (in group order), shared by
-# every reading and hand that holds them: read-only dicts, emptied when full
-_PROFILES: dict[tuple[int, ...], dict[str, Any]] = {}
-_COUNTS: dict[tuple[int, ...], dict[str, Any]] = {}
-PROFILES_SIZE = 4096
-
-
-def _remember(memo: dict[tuple[int, ...], dict[str, Any]], tiles: tuple[int, ...],
-              got: dict[str, Any]) -> None:
-    if len(memo) >= PROFILES_SIZE:
-        memo.clear()
-    memo[tiles] = got
-
-
-def _count_family(env: Env) -> dict[str, Any]:
-    """The tile-profile facts that count tiles (honor_tiles, suited_tiles, quads), from one
-    count of the reading's tiles."""
-    holder = _profile_holder(env)
-    got: dict[str, Any] | None = holder.get("__profile_counts__")
-    if got is not None:
-        return got
-    tiles = _profile_tiles(env, holder)
-    got = _COUNTS.get(tiles)
-    if got is not None:
-        holder["__profile_counts__"] = got
-        return got
-    counts = [0] * T.NUM_KINDS
-    honors = 0
-    for t in tiles:
-        counts[t] += 1
-        if t >= 27:
-            honors += 1
-    got = {"honor_tiles": honors, "suited_tiles": len(tiles) - honors,
-           "quads": counts.count(4)}
-    _remember(_COUNTS, tiles, got)
-    holder["__profile_counts__"] = got
-    return got
-
-
+# -- the tile profile (computed in scorer.rules.profile) ----------------------------
 def _profile_fact(name: str, typ: Type, doc: str) -> None:
-    FACTS[name] = Fact(name, typ, "reading", doc, _Profiled(name))
-
-
-class _Profiled:
-    """A profile fact computed alone (:func:`_profile`); a class, not a closure, so that the
-    compiled build can take it."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __call__(self, env: Env) -> Any:
-        return _profile(env, self.name)
+    FACTS[name] = Fact(name, typ, "reading", doc, P.Profiled(name))
 
 
 _profile_fact("has_wind", BOOL, "the tiles include a wind")
@@ -926,9 +617,9 @@ _profile_fact("quads", INT, "tile kinds held four times, as read (a kong counts;
 
 # the 14 profile facts in two families: a ruleset that reads only `suits` (Jinhua) does
 # not count tiles, one that reads only `honor_tiles` builds no mask
-_COUNTED = ("honor_tiles", "suited_tiles", "quads")
-fuse(_profile_family, *(n for n in _PROFILE if n not in _COUNTED))
-fuse(_count_family, *_COUNTED)
+fuse(P.profile_family, *P.MASKED)
+fuse(P.count_family, *P.COUNTED)
+PROFILE_NAMES = P.PROFILE_NAMES
 
 
 # -- attributes of tiles and groups --------------------------------------------
@@ -982,90 +673,6 @@ GROUP_ATTRS: dict[str, Attr] = {
 }
 
 ATTRS = {TILE: TILE_ATTRS, GROUP: GROUP_ATTRS}
-
-# How much of a tile's identity an attribute reveals (see detail_level): 0 nothing beyond
-# kind and wildcard facts, 1 its class (suit, honor, wind/dragon, terminal), 2 the tile itself.
-ATTR_DETAIL = {
-    (GROUP, "suit"): 1, (GROUP, "honor"): 1, (GROUP, "wind"): 1, (GROUP, "dragon"): 1,
-    (GROUP, "suited"): 1, (GROUP, "terminal"): 1, (GROUP, "yaojiu"): 1,
-    (GROUP, "tile"): 2, (GROUP, "tiles"): 2, (GROUP, "number"): 2,
-    (TILE, "suit"): 1, (TILE, "honor"): 1, (TILE, "wind"): 1, (TILE, "dragon"): 1,
-    (TILE, "terminal"): 1, (TILE, "simple"): 1, (TILE, "yaojiu"): 1,
-    (TILE, "name"): 2, (TILE, "number"): 2,
-}
-NAME_DETAIL = {"suits": 1, "honor_tiles": 1, "suited_tiles": 1, "has_wind": 1, "has_dragon": 1,
-               "all_honors": 1, "all_terminals": 1, "all_yaojiu": 1, "all_simples": 1,
-               "all_green": 2, "all_reversible": 2, "min_number": 2, "max_number": 2,
-               "quads": 2, "concealed_pungs": 2, "wait": 2}
-
-# What makes an expression depend on *which* group the winning tile completed: a ruleset
-# that uses none of these is scored with the winning tile placed once per decomposition
-# (readings(place_once=True)), since every placement would score the same.
-PLACEMENT_NAMES = frozenset({"win_group", "lone_wild"})
-PLACEMENT_ATTRS = frozenset({(GROUP, "has_win"), (GROUP, "concealed")})
-
-
-def placement_sensitive(exprs: list[Any]) -> bool:
-    """True if any expression can tell where the winning tile was placed.
-
-    Comparing groups (``g == win_group``, ``distinct(groups)``) counts as sensitive, since
-    the placed group differs from its unplaced twin.
-    """
-    return any(c.names & PLACEMENT_NAMES or c.attrs & PLACEMENT_ATTRS or GROUP in c.compares
-               for c in exprs)
-
-
-# Which features of a tile's class a detail-1 attribute or name reveals: 'honor' (honor or
-# suited), 'suit' (m p s or honor), 'wind' (wind or dragon), 'terminal' (1/9 or 2-8). The
-# shapes judged by kind of tile (十三不靠, 乱风) fill wildcards with every valid tile and keep
-# one fill per combination of these features (see readings.tile_codes). A detail-1 entry
-# missing here counts as revealing every feature, so forgetting one is only slower.
-ALL_FEATURES = frozenset({"honor", "suit", "wind", "terminal"})
-ATTR_FEATURES = {
-    (GROUP, "suit"): {"suit"}, (GROUP, "honor"): {"honor"}, (GROUP, "suited"): {"honor"},
-    (GROUP, "wind"): {"wind", "honor"}, (GROUP, "dragon"): {"wind", "honor"},
-    (GROUP, "terminal"): {"terminal"}, (GROUP, "yaojiu"): {"terminal", "honor"},
-    (TILE, "suit"): {"suit"}, (TILE, "honor"): {"honor"}, (TILE, "wind"): {"wind", "honor"},
-    (TILE, "dragon"): {"wind", "honor"}, (TILE, "terminal"): {"terminal"},
-    (TILE, "simple"): {"terminal", "honor"}, (TILE, "yaojiu"): {"terminal", "honor"},
-}
-NAME_FEATURES = {"suits": {"suit"}, "honor_tiles": {"honor"}, "suited_tiles": {"honor"}}
-
-
-def class_features(exprs: list[Any]) -> frozenset[str]:
-    """Which features of a tile's class the expressions can see (for detail level 1).
-
-    >>> from scorer.lang import compile_expr, Scope
-    >>> sorted(class_features([compile_expr("len(suits) == 1", Scope({"suits": "list[str]"}))]))
-    ['suit']
-    """
-    out: set[str] = set()
-    for c in exprs:
-        for key in c.attrs:
-            if ATTR_DETAIL.get(key, 0) == 1:
-                out |= ATTR_FEATURES.get(key, ALL_FEATURES)
-        for name in c.names:
-            if NAME_DETAIL.get(name, 0) == 1:
-                out |= NAME_FEATURES.get(name, ALL_FEATURES)
-    return frozenset(out)
-
-
-def detail_level(exprs: list[Any]) -> int:
-    """How finely a ruleset's expressions can tell tiles apart: 0, 1 or 2.
-
-    The reading of a group made only of wildcards is enumerated up to this
-    granularity (see :func:`scorer.search.readings.free_candidates`): a ruleset that
-    never looks at suits does not need 34 readings of a wildcard pair.
-    """
-    level = 0
-    for c in exprs:
-        for key in c.attrs:
-            level = max(level, ATTR_DETAIL.get(key, 0))
-        for name in c.names:
-            level = max(level, NAME_DETAIL.get(name, 0))
-        if c.compares & {TILE, GROUP, ANY}:
-            level = 2
-    return level
 
 
 def coerce_tile(text: str) -> int:

@@ -31,6 +31,7 @@ from ..lang import GROUP, Compiled, EvalError, budget
 from ..memo import Memo
 from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
+from . import analysis
 from . import facts as F
 
 if TYPE_CHECKING:  # the model, for annotations only (it does not import this module)
@@ -97,9 +98,9 @@ class Generated:
 class Plan:
     """How the engine runs one ruleset; built by :meth:`build`, read-only but for its caches."""
 
-    detail: int  # how finely patterns tell tiles apart (facts.detail_level)
-    features: frozenset[str]  # at detail 1, which class features (facts.class_features)
-    # do the expressions care which group the winning tile completed? (facts.placement_sensitive)
+    detail: int  # how finely patterns tell tiles apart (analysis.detail_level)
+    features: frozenset[str]  # at detail 1, which class features (analysis.class_features)
+    # do the expressions care which group the winning tile completed? (analysis.placement_sensitive)
     placement: bool
     fast: Fast  # the closures of the patterns that are not combination patterns
     max_tallies: frozenset[str]  # tallies that take one pattern's value (combine: max)
@@ -195,9 +196,9 @@ class Plan:
                                     for n in c.reads}))
         found_names = tuple(sorted(pattern_names | family_names))
         plan = cls(
-            detail=F.detail_level(reading_exprs),
-            features=F.class_features(reading_exprs),
-            placement=F.placement_sensitive(reading_exprs),
+            detail=analysis.detail_level(reading_exprs),
+            features=analysis.class_features(reading_exprs),
+            placement=analysis.placement_sensitive(reading_exprs),
             fast=tuple((p, p.when.fn, p.value.fn, p.count.fn if p.count else None,
                         p.each.fn if p.each else None)
                        for p in rs.patterns if p.count_once is None),

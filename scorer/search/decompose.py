@@ -1,5 +1,8 @@
 """Every decomposition of a hand into groups, with wildcards as jokers.
 
+(The shapes judged by kind of tile are :mod:`scorer.search.kind_shapes`; which tiles complete
+a hand one tile short, :mod:`scorer.search.waits`.)
+
 The search works on tile *counts* (a 34-entry tuple) plus a number of jokers,
 never on a 34^k substitution loop: the lowest natural tile left must belong to
 some group, so only the groups containing it are tried (a pair, a pung, or one
@@ -23,9 +26,10 @@ Shapes (one row each in :data:`scorer.search.shapes.SHAPES`):
   straight, see :func:`honors_knitted`
 * ``knitted_straight`` 组合龙: 147/258/369 in three suits + a set + a pair
 * ``gapped_honors``  14 distinct tiles, suited tiles of one suit pairwise at least 3 apart
-  (so at least five honors): Jinhua's 十三不靠 / 七风, see :func:`gapped_honors`
+  (so at least five honors): Jinhua's 十三不靠 / 七风, see
+  :func:`scorer.search.kind_shapes.gapped_honors`
 * ``all_honors``     every tile an honor, in any arrangement (Jinhua's 乱风), see
-  :func:`all_honors`
+  :func:`scorer.search.kind_shapes.all_honors`
 * ``as_held``       no winning shape at all: the hand as held (Xiamen's 三金倒), see
   :func:`as_held`
 """
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, pairwise, permutations, product
+from itertools import combinations, permutations, product
 from typing import NamedTuple
 
 from ..model.tiles import NUM_KINDS
@@ -450,6 +454,7 @@ def seven_pairs(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     return tuple(sorted(out))
 
 
+HONORS = tuple(range(27, 34))
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
@@ -550,132 +555,6 @@ def expand_free(groups: tuple[Group, ...], candidates: tuple[int, ...]) -> Itera
     yield from rec(0, [])
 
 
-# -- shapes judged by kind of tile rather than by sets ------------------------------------
-HONORS = tuple(range(27, 34))
-GAP = 3  # 十三不靠: tiles of one suit at least two apart ("至少相隔两张"), i.e. numbers differ by 3+
-
-
-def _gapped(nums: list[int]) -> bool:
-    """True if the sorted numbers differ pairwise by at least :data:`GAP`."""
-    return all(b - a >= GAP for a, b in pairwise(nums))
-
-
-@lru_cache(maxsize=256)
-def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every set of extra numbers 0..8 one suit can take so that the suit stays gapped.
-
-    >>> _suit_fills((0, 3, 6))
-    ((),)
-    >>> len(_suit_fills(()))  # 1 empty + 9 singles + 21 pairs + 10 triples
-    41
-    """
-    free = [n for n in range(9) if all(abs(n - p) >= GAP for p in present)]
-    out: list[tuple[int, ...]] = []
-    for k in range(0, 4 - len(present)):
-        out.extend(c for c in combinations(free, k) if _gapped(list(c)))
-    return tuple(out)
-
-
-@lru_cache(maxsize=HANDS)
-def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
-        tuple[Group, ...], ...]:
-    """十三不靠-type hands: 14 distinct tiles, suited tiles of one suit pairwise 3+ apart.
-
-    A suit can hold at most three such tiles (147, 159, …), so the hand has at
-    least five different honors; with all seven it is Jinhua's 七风. Suits do
-    not have to be knitted with each other (1m4m7m1p4p7p is fine), which is what
-    sets this family apart from MCR's 全不靠. Each tile is a 'single' group;
-    jokers fill the missing tiles in every way that keeps the hand valid (a
-    ruleset judges which fills it allows, e.g. 七风's "no wildcard for an honor").
-    With ``codes`` (a code per tile, see ``readings.tile_codes``) only one fill
-    per combination of codes is made: three jokers have hundreds of fills, the
-    ruleset tells few of them apart.
-
-    >>> from scorer.model.notation import parse_tiles
-    >>> c = [0] * 34
-    >>> for t, _ in parse_tiles("147m258p369sESWNC"): c[t] += 1
-    >>> [len(d) for d in gapped_honors(tuple(c), 0)]
-    [14]
-    >>> len(gapped_honors(tuple(c), 1))  # 15 tiles: not a 14-tile hand
-    0
-    """
-    if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
-        return ()
-    present = [tuple(n for n in range(9) if counts[s * 9 + n]) for s in range(3)]
-    if not all(_gapped(list(p)) for p in present):
-        return ()
-    naturals = [Group("single", (t,)) for t, n in enumerate(counts) if n]
-    options = [_by_code([tuple(s * 9 + n for n in f) for f in _suit_fills(p)], codes)
-               for s, p in enumerate(present)]
-    missing_honors = [t for t in HONORS if not counts[t]]
-    honor_fills = [_by_code(list(combinations(missing_honors, k)), codes)
-                   for k in range(len(missing_honors) + 1)]
-    every: list[tuple[int, ...]] = []
-    for fills in product(*options):
-        suited = sum(len(f) for f in fills)
-        if suited > jokers or jokers - suited > len(missing_honors):
-            continue
-        for honors in honor_fills[jokers - suited]:
-            every.append(tuple(sorted([t for f in fills for t in f] + list(honors))))
-    # one per code across suits too (a fresh m tile and a fresh honor may share a code)
-    return tuple(sorted(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in tiles]))
-                        for tiles in _by_code(every, codes)))
-
-
-def fill_key(fill: tuple[int, ...], codes: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]],
-                                                                      ...]:
-    """What tells two wildcard fills apart when tiles of one code are interchangeable.
-
-    For each code, how many times each of its tiles is used: filling S S W and
-    W W N alike (if S W N share a code) give ``((c, (1, 2)),)``, but S S S does not.
-
-    >>> codes = (0,) * 34
-    >>> fill_key((27, 27, 28), codes) == fill_key((28, 28, 30), codes), fill_key((27,) * 3, codes)
-    (True, ((0, (3,)),))
-    """
-    per: dict[int, dict[int, int]] = {}
-    for t in fill:
-        d = per.setdefault(codes[t], {})
-        d[t] = d.get(t, 0) + 1
-    return tuple(sorted((c, tuple(sorted(d.values()))) for c, d in per.items()))
-
-
-def _by_code(fills: list[tuple[int, ...]], codes: tuple[int, ...] | None) -> list[
-        tuple[int, ...]]:
-    """The fills with one kept per :func:`fill_key` (all of them without codes)."""
-    if codes is None:
-        return fills
-    seen: dict[object, tuple[int, ...]] = {}
-    for f in fills:
-        seen.setdefault(fill_key(f, codes), f)
-    return list(seen.values())
-
-
-@lru_cache(maxsize=1 << 10)
-def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
-        tuple[Group, ...], ...]:
-    """Hands of honors only, in any arrangement (乱风): every tile a 'single' group.
-
-    Jokers read as honors, in every combination (with ``codes``, one per
-    combination of codes, as in :func:`gapped_honors`). The tile count is the
-    hand's (checked before), so this shape may sit beside fixed melds of
-    honors (see the ``melds`` of its row in :mod:`scorer.search.shapes`).
-
-    >>> c = [0] * 34; c[27] = 3; c[28] = 2; c[33] = 1
-    >>> len(all_honors(tuple(c), 0)), len(all_honors(tuple(c), 2))  # 2 jokers: 28 multisets
-    (1, 28)
-    >>> c[0] = 1
-    >>> all_honors(tuple(c), 0)
-    ()
-    """
-    if any(counts[t] for t in range(27)):
-        return ()
-    naturals = [Group("single", (t,)) for t in HONORS for _ in range(counts[t])]
-    fills = _by_code(list(combinations_with_replacement(HONORS, jokers)), codes)
-    return tuple(tuple(sorted(naturals + [Group("single", (t,), (t,)) for t in fill]))
-                 for fill in fills)
-
-
 # -- knitted shapes (全不靠 / 七星不靠, 组合龙) -----------------------------------
 def _knitted_sequences() -> tuple[tuple[int, ...], ...]:
     """The six knitted straights: 147, 258 and 369 each in a different suit (组合龙)."""
@@ -772,98 +651,3 @@ def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
             for d in standard(tuple(rest), jokers - used_j, sets - 3):
                 out.add(tuple(sorted([*knits, *d])))
     return tuple(sorted(out))
-
-
-# -- waits ---------------------------------------------------------------------
-@lru_cache(maxsize=HANDS)
-def standard_waits(counts: Counts, sets: int) -> int:
-    """The tiles that complete ``counts`` (3n+1 tiles) into a pair + ``sets`` sets, as a bitmask.
-
-    Bit t is set when adding tile t makes a complete hand, whether or not a fifth
-    copy would be needed (as in the reference calculators, which do not look at
-    the wall).
-
-    >>> from scorer.model.notation import parse_tiles
-    >>> c = [0] * 34
-    >>> for t, _ in parse_tiles("1112345678999m"): c[t] += 1
-    >>> [t + 1 for t in range(34) if standard_waits(tuple(c), 4) >> t & 1]
-    [1, 2, 3, 4, 5, 6, 7, 8, 9]
-    """
-    if sum(counts) != 3 * sets + 1:
-        return 0
-    c = list(counts)
-    found = 0
-
-    def rec(i: int, sets_left: int, need_pair: bool, partial: int) -> None:
-        # partial: -1 while the one incomplete piece is not placed, else its wait mask
-        nonlocal found
-        while i < NUM_KINDS and c[i] == 0:
-            i += 1
-        if i == NUM_KINDS:
-            if sets_left == 0 and not need_pair and partial >= 0:
-                found |= partial
-            return
-        suited = i < 27
-        n = i % 9
-        if sets_left and c[i] >= 3:
-            c[i] -= 3
-            rec(i, sets_left - 1, need_pair, partial)
-            c[i] += 3
-        if sets_left and suited and n <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            rec(i, sets_left - 1, need_pair, partial)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        if need_pair and c[i] >= 2:
-            c[i] -= 2
-            rec(i, sets_left, False, partial)
-            c[i] += 2
-        if partial >= 0:
-            return
-        if sets_left:  # an incomplete set: ii (waits i), i i+1 (i-1, i+2), i i+2 (i+1)
-            if c[i] >= 2:
-                c[i] -= 2
-                rec(i, sets_left - 1, need_pair, 1 << i)
-                c[i] += 2
-            if suited and n <= 7 and c[i + 1]:
-                mask = (1 << (i - 1) if n >= 1 else 0) | (1 << (i + 2) if n <= 6 else 0)
-                c[i] -= 1
-                c[i + 1] -= 1
-                rec(i, sets_left - 1, need_pair, mask)
-                c[i] += 1
-                c[i + 1] += 1
-            if suited and n <= 6 and c[i + 2]:
-                c[i] -= 1
-                c[i + 2] -= 1
-                rec(i, sets_left - 1, need_pair, 1 << (i + 1))
-                c[i] += 1
-                c[i + 2] += 1
-        if need_pair:  # a single tile waiting for its pair
-            c[i] -= 1
-            rec(i, sets_left, False, 1 << i)
-            c[i] += 1
-
-    rec(0, sets, True, -1)
-    return found
-
-
-def seven_pairs_wait(counts: Counts) -> int:
-    """The tile that completes 13 tiles into seven pairs (four of a kind = two pairs), as a
-    bitmask (0 if none).
-
-    >>> c = [0] * 34; c[0] = 2; c[1] = 2; c[2] = 2; c[3] = 2; c[4] = 2; c[5] = 2; c[6] = 1
-    >>> seven_pairs_wait(tuple(c)) == 1 << 6
-    True
-    """
-    if sum(counts) != 13:
-        return 0
-    pairs = sum(n // 2 for n in counts)
-    if pairs != 6:
-        return 0
-    for t, n in enumerate(counts):
-        if n % 2:
-            return 1 << t
-    return 0  # pragma: no cover - 13 tiles always leave an odd count

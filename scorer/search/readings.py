@@ -45,8 +45,8 @@ class WildSpec:
     stand_in_self_shapes: frozenset[str] = frozenset()
     in_melds: bool = True
     candidates: tuple[int, ...] = ALL_TILES
-    detail: int = 2  # how finely the ruleset tells tiles apart (facts.detail_level)
-    # at detail 1, which class features it sees (facts.class_features)
+    detail: int = 2  # how finely the ruleset tells tiles apart (analysis.detail_level)
+    # at detail 1, which class features it sees (analysis.class_features)
     features: frozenset[str] = frozenset({"honor", "suit", "wind", "terminal"})
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from ..model import tiles as T
 from ..record import dataclass
 from . import decompose as D
+from . import kind_shapes as K
 from .decompose import Group
 
 Counts = tuple[int, ...]
@@ -84,11 +85,11 @@ _ROWS = (
     # a knitted straight holds three sets; the fourth may be any fixed meld
     Shape("knitted_straight", _plain(D.knitted_straight), "组合龙",
           "a knitted straight with a set and a pair (组合龙)", melds=any_meld),
-    Shape("gapped_honors", _coded(D.gapped_honors), "十三不靠（七风）",
+    Shape("gapped_honors", _coded(K.gapped_honors), "十三不靠（七风）",
           "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, 5+ honors)",
           frozenset({14}), coded=True, possible=lambda c: max(c) <= 1),  # 14 distinct tiles
     # 乱风: claimed pungs of honors are fine, any suited meld is not
-    Shape("all_honors", _coded(D.all_honors), "全是字牌（乱风）", "all honors",
+    Shape("all_honors", _coded(K.all_honors), "全是字牌（乱风）", "all honors",
           melds=lambda g: all(T.is_honor(t) for t in g.tiles), coded=True,
           possible=lambda c: not any(c[:27])),
     # 三金倒: the hand as held, its melds as they are

@@ -32,10 +32,6 @@ def counts(text: str) -> tuple[int, ...]:
     return tuple(c)
 
 
-def tiles_of(mask: int) -> list[int]:
-    return [t for t in range(34) if mask >> t & 1]
-
-
 # -- shapes ---------------------------------------------------------------------------
 def test_honors_knitted_takes_one_knitted_straight_and_honors() -> None:
     # 147m 258p 3s are all in the straight 147m-258p-369s; 7 honors: 七星不靠
@@ -71,24 +67,6 @@ def test_knitted_straight_stands_beside_one_claimed_set() -> None:
     r = run_line("[123s,1]147m258p369sEE --from N", "mcr")
     assert sorted(h.pattern.id for h in r.best.hits) == ["knitted_straight", "single_wait"]
     assert r.best.score == 13
-
-
-# -- waits ----------------------------------------------------------------------------
-def test_standard_waits() -> None:
-    # 1112345678999m waits on all nine (九莲宝灯)
-    assert tiles_of(D.standard_waits(counts("1112345678999m"), 4)) == list(range(9))
-    # 12m + sets + pair: only 3m (an edge wait)
-    assert tiles_of(D.standard_waits(counts("12m456p789s234sEE"), 4)) == [2]
-    # 45m: 3m and 6m
-    assert tiles_of(D.standard_waits(counts("45m456p789s234sEE"), 4)) == [2, 5]
-    # 1111m + 2 sets: 111m and a lone 1m, or 11m + 11m waiting for a pung: 1m only (a
-    # fifth copy, as the reference calculators count it)
-    assert tiles_of(D.standard_waits(counts("1111m456p789s"), 3)) == [0]
-
-
-def test_seven_pairs_wait() -> None:
-    assert tiles_of(D.seven_pairs_wait(counts("1122m3344p5566sE"))) == [27]
-    assert D.seven_pairs_wait(counts("1122m3344p556sEF")) == 0  # only five pairs
 
 
 @pytest.mark.parametrize("line,fan", [

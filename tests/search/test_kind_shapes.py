@@ -22,10 +22,12 @@ from scorer.engine.scoring import score
 from scorer.errors import RulesetError
 from scorer.lang import Scope, compile_expr
 from scorer.model.notation import parse_hand
+from scorer.rules import analysis
 from scorer.rules import facts as F
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.rules.plan import plan_of, with_plan
 from scorer.search import decompose as D
+from scorer.search import kind_shapes as K
 from scorer.search.readings import WildSpec, interpret, readings, tile_codes
 from scorer.search.shapes import SHAPES
 from scorer.views.report import payment_lines, stand_in_text
@@ -61,7 +63,7 @@ def oracle_fills(naturals: list[int], jokers: int) -> set[tuple[int, ...]]:
 def engine_fills(naturals: list[int], jokers: int,
                  codes: tuple[int, ...] | None = None) -> set[tuple[int, ...]]:
     out = set()
-    for d in D.gapped_honors(counts_of(naturals), jokers, codes):
+    for d in K.gapped_honors(counts_of(naturals), jokers, codes):
         assert all(g.kind == "single" for g in d) and len(d) == 14
         out.add(tuple(sorted(t for g in d for t in g.wild)))
     return out
@@ -70,11 +72,11 @@ def engine_fills(naturals: list[int], jokers: int,
 # --- gapped_honors -----------------------------------------------------------------------
 def test_gapped_basic_and_knitting_not_required() -> None:
     h = parse_hand("147m147p147sESWNC")
-    assert len(D.gapped_honors(counts_of([*h.concealed, h.winning]), 0)) == 1
+    assert len(K.gapped_honors(counts_of([*h.concealed, h.winning]), 0)) == 1
     h = parse_hand("147m258p368sESWNC")  # 6s 8s only 2 apart
-    assert D.gapped_honors(counts_of([*h.concealed, h.winning]), 0) == ()
+    assert K.gapped_honors(counts_of([*h.concealed, h.winning]), 0) == ()
     h = parse_hand("147m258p36sESWNCC")  # a pair is not allowed
-    assert D.gapped_honors(counts_of([*h.concealed, h.winning]), 0) == ()
+    assert K.gapped_honors(counts_of([*h.concealed, h.winning]), 0) == ()
 
 
 def test_gapped_fills_match_oracle_examples() -> None:
@@ -98,7 +100,7 @@ def gapped_hand(draw: st.DrawFn) -> list[int]:
     sizes = draw(st.sampled_from(SIZES))
     suited: list[int] = []
     for s, k in enumerate(sizes):
-        fill = draw(st.sampled_from([f for f in D._suit_fills(()) if len(f) == k]))
+        fill = draw(st.sampled_from([f for f in K._suit_fills(()) if len(f) == k]))
         suited += [s * 9 + n for n in fill]
     honors = list(draw(st.permutations(HONORS)))[:14 - len(suited)]
     return sorted(suited + honors)
@@ -128,17 +130,17 @@ def test_coded_fills_keep_every_kind(tiles: list[int], jokers: int, rnd, feats) 
     full = engine_fills(naturals, jokers)
     cut = engine_fills(naturals, jokers, codes)
     assert cut <= full
-    assert {D.fill_key(f, codes) for f in full} == {D.fill_key(f, codes) for f in cut}
-    assert len(cut) == len({D.fill_key(f, codes) for f in full})
+    assert {K.fill_key(f, codes) for f in full} == {K.fill_key(f, codes) for f in cut}
+    assert len(cut) == len({K.fill_key(f, codes) for f in full})
 
 
 # --- all_honors -------------------------------------------------------------------------
 def test_all_honors_counts() -> None:
     c = counts_of([27, 27, 27, 28, 28, 29, 29, 30, 30, 31, 31])
     # 3 jokers among 7 honors with repetition: C(9, 3) = 84 multisets
-    assert len(D.all_honors(c, 3)) == 84
-    assert len(D.all_honors(counts_of([0, *HONORS]), 0)) == 0
-    (only,) = D.all_honors(counts_of(HONORS * 2), 0)
+    assert len(K.all_honors(c, 3)) == 84
+    assert len(K.all_honors(counts_of([0, *HONORS]), 0)) == 0
+    (only,) = K.all_honors(counts_of(HONORS * 2), 0)
     assert [g.tiles for g in only] == [(t,) for t in sorted(HONORS * 2)]
 
 
@@ -211,7 +213,7 @@ def test_tile_codes() -> None:
 ])
 def test_class_features(src: str, names: dict, want: set) -> None:
     c = compile_expr(src, Scope(names, F.ATTRS))
-    assert F.class_features([c]) == frozenset(want)
+    assert analysis.class_features([c]) == frozenset(want)
 
 
 def test_ruleset_features() -> None:

@@ -24,6 +24,7 @@ from scorer.engine import scoring
 from scorer.errors import EvaluationError, MjscoreError
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
+from scorer.rules import profile as P
 from scorer.rules.facts import Env
 from scorer.rules.plan import plan_of
 from scorer.views.report import explain_json, to_json
@@ -251,15 +252,15 @@ def test_keyed_readings_facts_are_each_fact_computed_alone(g: GenHand) -> None:
 
 
 def test_remembered_tile_profiles_are_the_profile_of_the_tiles() -> None:
-    F._PROFILES.clear()
-    F._COUNTS.clear()
+    P._PROFILES.clear()
+    P._COUNTS.clear()
     reading = score("123m456p789s234s99m", "hangzhou", Context(self_draw=True)).best.reading
     first = Env(Env(wild_face=33), __reading__=reading)
     again = Env(Env(wild_face=33), __reading__=reading)
     assert first["suits"] == ("m", "p", "s") and first["honor_tiles"] == 0
     assert again["suits"] == first["suits"] and again["max_number"] == 9
     assert again["__profile__"] is first["__profile__"]  # from the memo
-    assert len(F._PROFILES) == len(F._COUNTS) == 1
+    assert len(P._PROFILES) == len(P._COUNTS) == 1
 
 
 @settings(max_examples=40, deadline=None)
