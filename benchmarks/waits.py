@@ -19,7 +19,7 @@ import statistics
 import time
 
 from scorer.engine.context import Context
-from scorer.engine.waits import waits
+from scorer.engine.ready import waits
 from scorer.rules.load import load_ruleset
 from scorer.rules.plan import plan_of
 from scorer.search import decompose, readings

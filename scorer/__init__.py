@@ -70,6 +70,7 @@ MOVED = {
     "scorer.round": "scorer.table.round",
     "scorer.ledger": "scorer.table.ledger",
     "scorer.views.table": "scorer.views.texttable",
+    "scorer.engine.waits": "scorer.engine.ready",
 }
 
 

@@ -2,7 +2,7 @@
 
 :func:`run` takes values already parsed by the command line (the ``score`` flags, so
 the same ``--rules``, ``--wild``, ``--seat``, ``--option`` … work), calls
-:func:`scorer.engine.waits.waits` and prints the report or the JSON. Exit status: 0
+:func:`scorer.engine.ready.waits` and prints the report or the JSON. Exit status: 0
 with an answer — a hand that is not ready is an answer too ("not ready", JSON
 ``"ready": false``); 2 for bad input (a hand that is not one tile short, a bad flag);
 errors are one line on stderr, as for ``score``.
@@ -20,7 +20,7 @@ def run(args: ScoreArgs) -> None:
     Score flags that mean nothing for waits (``--vs``, ``--vs-option``, ``--explain``) are
     refused rather than ignored.
     """
-    from ..engine.waits import waits
+    from ..engine.ready import waits
     from ..views.waits import human, to_json
     from .output import dumps
 

@@ -159,7 +159,7 @@ class Plan:
     met: Memo[Any, Memo[Any, Any]] = field(default_factory=lambda: Memo(64), init=False,
                                            compare=False, repr=False)
     # the tiles a hand without its winning tile waits on, by that hand and the flags
-    # (scorer.engine.waited.wait_facts, for the report's why lines)
+    # (scorer.engine.waitfacts.wait_facts, for the report's why lines)
     waits: Memo[Any, Any] = field(default_factory=lambda: Memo(1024), init=False,
                                   compare=False, repr=False)
 

@@ -348,7 +348,7 @@ class Api:
         return out
 
     def _waits(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
-        from ..engine.waits import waits
+        from ..engine.ready import waits
         from ..views.waits import to_json
 
         unused = [f for f, given in (("--vs", args.vs is not None),

@@ -23,8 +23,8 @@ from dataclasses import field
 from typing import Any
 
 from ..engine.context import Context
+from ..engine.ready import best_wait as _best_wait
 from ..engine.scoring import Result, score
-from ..engine.waits import best_wait as _best_wait
 from ..errors import MjscoreError
 from ..model import tiles as T
 from ..model.notation import parse_hand
@@ -163,7 +163,7 @@ def best_wait(hand: str, seat: str, discarder: str, rs: Ruleset, base: int,
     """The best winning tile of a 13-tile hand, as a discard win by ``discarder``.
 
     Returns (tile, 倍, amount the discarder would pay), or None when no tile wins (无叫):
-    :func:`scorer.engine.waits.best_wait` with the context of a discard win.
+    :func:`scorer.engine.ready.best_wait` with the context of a discard win.
 
     >>> best_wait("123m456m789m1122p", "E", "S", load_ruleset("sichuan"), 1, (), ())
     ('1p', 1, 1)

@@ -14,7 +14,7 @@ The report is meant to be checked against the tiles on the table:
   ruleset with wildcards);
 * a pattern that hinges on the wait (its condition reads a fact of
   :data:`scorer.rules.facts.WAIT_FACTS`) gets a "why" line: the hand without its
-  winning tile and what it waited on (:func:`scorer.engine.waits.wait_facts`);
+  winning tile and what it waited on (:func:`scorer.engine.ready.wait_facts`);
 * a pattern that names its tiers (``tiers:`` in the ruleset) shows the tier's name
   beside its formula (``双财飘 (财飘: 2^(飘 2 + 1)) = 番 8``).
 """
@@ -369,7 +369,7 @@ def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
     The groups are the reading's other groups; what is left of the winning tile's group
     is "a lone 财神" (a wildcard), "a lone 9m" (a tile), or the partial set (``12m``).
     """
-    from ..engine.waited import wait_facts
+    from ..engine.waitfacts import wait_facts
 
     s = s or result.best
     r = s.reading

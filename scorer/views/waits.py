@@ -1,4 +1,4 @@
-"""Render :class:`~scorer.engine.waits.Waits`: the report of ``mjscore waits`` and its JSON.
+"""Render :class:`~scorer.engine.ready.Waits`: the report of ``mjscore waits`` and its JSON.
 
 The report has one block per entry (a tile, or "any tile" for the faces that all
 score alike), one row per way the tile can come (self-drawn, each seat's discard),
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.waits import DISCARD, Entry, Outcome, Waits
+from ..engine.ready import DISCARD, Entry, Outcome, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
 from .i18n import MESSAGES

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scorer import Context, load_ruleset, score
-from scorer.engine.waits import waits
+from scorer.engine.ready import waits
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import score
-from scorer.engine.waits import wait_facts
+from scorer.engine.ready import wait_facts
 from scorer.errors import MjscoreError
 from scorer.lines import pool as batch
 from scorer.rules.load import _CACHE, load_ruleset

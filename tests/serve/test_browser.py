@@ -204,7 +204,7 @@ def test_tapping_a_hand_tile_removes_it_and_a_short_hand_shows_waits(server: Ser
     tap_hand(browser, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2p 3p 5p 5p 9m")
     click(browser, '#hand button[data-tile="9m"]')  # removed
     assert browser.find_element(By.ID, "notation").get_attribute("value") == "123m234556p789s5p"
-    # 13 tiles: the waits (tests/engine/test_waits.py: 123m456p789s2355p waits on 1p 4p 6p 7p)
+    # 13 tiles: the waits (tests/engine/test_ready.py: 123m456p789s2355p waits on 1p 4p 6p 7p)
     want = runner.invoke(app, ["waits", "123m456p789s2355p", "--rules", "mcr", "--json"])
     tiles = [t for e in json.loads(want.stdout)["entries"] for t in e["tiles"]]
     shown = wait_for(browser, lambda d: d.execute_script(

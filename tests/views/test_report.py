@@ -15,8 +15,8 @@ import pytest
 from wcwidth import wcswidth
 
 from scorer.engine.context import Context
+from scorer.engine.ready import waits
 from scorer.engine.scoring import score
-from scorer.engine.waits import waits
 from scorer.errors import RulesetError
 from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
 from scorer.table.dispute import dispute, dispute_text

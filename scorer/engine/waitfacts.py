@@ -1,7 +1,7 @@
 """What a won hand was waiting on before its winning tile, for the report's "why" line:
 the faces that complete its shape, without scoring them.
 
-The cheap half of :mod:`scorer.engine.waits` (which scores every tile and imports much
+The cheap half of :mod:`scorer.engine.ready` (which scores every tile and imports much
 more), in a module of its own so that one ``mjscore score`` whose report names its wait
 (MCR's 边张 / 嵌张 / 单钓) loads only this. ``waits`` uses the same three functions.
 

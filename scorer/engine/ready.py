@@ -61,7 +61,7 @@ from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 from .context import Context, Table, resolve
 from .scoring import Result, score
-from .waited import WaitFacts, drawable, shape_context, shape_tiles, wait_facts
+from .waitfacts import WaitFacts, drawable, shape_context, shape_tiles, wait_facts
 
 # wait_facts and WaitFacts live in .waited (what one report needs, without the rest of
 # this module); they are part of this module's API as README documents it

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from scorer import Context, score
 from scorer.cli.app import app, context_from_params, parse_score_args
-from scorer.engine.waits import best_wait, tiles_waited, wait_facts, waits
+from scorer.engine.ready import best_wait, tiles_waited, wait_facts, waits
 from scorer.errors import HandError, MjscoreError
 from scorer.model import tiles as T
 from tests.helpers.handgen import render, ruleset_ids, winning_hands
@@ -232,7 +232,7 @@ def test_cli_not_ready_and_errors() -> None:
 
 
 def test_user_ruleset_is_bounded_over_the_whole_question(tmp_path, monkeypatch) -> None:
-    import scorer.engine.waits as W
+    import scorer.engine.ready as W
     from scorer.errors import EvaluationError
 
     house = tmp_path / "house.yaml"
@@ -245,7 +245,7 @@ def test_user_ruleset_is_bounded_over_the_whole_question(tmp_path, monkeypatch) 
 
 
 def test_one_report_that_names_its_wait_loads_only_the_shape_half() -> None:
-    # an MCR report says what the hand waited on (scorer.engine.waited); the rest of the
+    # an MCR report says what the hand waited on (scorer.engine.waitfacts); the rest of the
     # waits module (every tile scored) is cold-start time a single score does not need
     import subprocess
     import sys
@@ -253,9 +253,9 @@ def test_one_report_that_names_its_wait_loads_only_the_shape_half() -> None:
     code = ("import sys\nfrom scorer.cli.entry import main\n"
             "try:\n    main(['score', '1m2m3m4m5m6m7m8m9m1p2p3pEE', '--rules', 'mcr', "
             "'--self-draw'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('scorer.engine.waits', 'scorer.engine.waited') "
+            "print(sorted(m for m in ('scorer.engine.ready', 'scorer.engine.waitfacts') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert "为何： 单钓将：去掉胡的 E，剩 123m 456m 789m 123p + 单独一张E — 只听 E" in out, out
-    assert out.strip().splitlines()[-1] == "['scorer.engine.waited']", out
+    assert out.strip().splitlines()[-1] == "['scorer.engine.waitfacts']", out
