@@ -1,11 +1,13 @@
-"""``mjscore serve [--host H] [--port P] [--rules ID|PATH …]``: the table's page.
+"""``mjscore serve [--host H] [--port P] [--rules ID|PATH …] [--db FILE]``: the table's page.
 
-Starts :mod:`scorer.serve` (a standard-library HTTP server), prints the URL to open and
-runs until Ctrl-C. Bound to 127.0.0.1 unless ``--host`` says otherwise; with
+Runs :mod:`scorer.serve` (a Starlette app under uvicorn, the ``[serve]`` extra), prints the
+URL to open and runs until Ctrl-C. Bound to 127.0.0.1 unless ``--host`` says otherwise; with
 ``--host 0.0.0.0`` it also prints this machine's LAN address, the one the phones at the
-table type. ``--rules PATH`` offers a house file by its id beside the built-ins
-(loaded once, untrusted like any ``--rules PATH``). Exit status: 0 after Ctrl-C (or
-SIGTERM), 2 for a bad option, a ruleset that does not load or a port in use.
+table type. ``--rules PATH`` offers a house file by its id beside the built-ins (loaded by
+each worker, untrusted like any ``--rules PATH``). The tables are kept in ``--db FILE``
+(default: ``tables.sqlite3`` in the user's data folder). Exit status: 0 after Ctrl-C (or
+SIGTERM), 2 for a bad option, a ruleset that does not load, a port in use, or the
+``[serve]`` extra not installed (one line saying how to install it).
 """
 
 from __future__ import annotations
@@ -43,17 +45,21 @@ def serve(
     port: int = typer.Option(8000, "--port", help="Port (0: any free one)."),
     rules: list[str] | None = typer.Option(None, "--rules", help="Also offer this ruleset "
                                            "(a built-in id or a house file; repeatable)."),
+    db: str | None = typer.Option(None, "--db", help="The tables' SQLite file (default: "
+                                  "tables.sqlite3 in your data folder)."),
+    workers: int = typer.Option(0, "--workers", help="Scoring processes (default: the "
+                                "number of cores, at least 2)."),
 ) -> None:
-    """Serve the scoring page and its JSON API to the table (until Ctrl-C)."""
+    """Serve the scoring page, the table's shared score sheet and the JSON API (until Ctrl-C)."""
     # The per-user ruleset cache (scorer.rules.cache) writes an entry per file compiled:
-    # a server compiles each ruleset once per process anyway, and no request may lead to a
-    # write (or a read) on this machine's disk, so the server runs without it. Restored on
-    # the way out, as is SIGTERM's handler: run in-process (tests, an embedding program)
-    # the command leaves its caller as it found it.
+    # no request may lead to a write (or a read) on this machine's disk outside the tables'
+    # database, so the server (and its workers) run without it. Restored on the way out:
+    # run in-process (tests, an embedding program) the command leaves its caller as it
+    # found it.
     saved = os.environ.get("MJSCORE_NO_CACHE")
     os.environ["MJSCORE_NO_CACHE"] = "1"
     try:
-        _serve(host, port, rules or [])
+        _serve(host, port, rules or [], db, workers)
     finally:
         if saved is None:
             os.environ.pop("MJSCORE_NO_CACHE", None)
@@ -61,28 +67,50 @@ def serve(
             os.environ["MJSCORE_NO_CACHE"] = saved
 
 
-def _serve(host: str, port: int, rules: list[str]) -> None:
+INSTALL_HINT = ("mjscore: serve needs the [serve] extra (Starlette and uvicorn): "
+                "pip install 'mjscore[serve]'")
+
+
+def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int) -> None:
     """Start the server, print its URL, serve until Ctrl-C or SIGTERM; exit 0 (2: bad option)."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        raise SystemExit(2) from None
     try:
         from ..errors import ContextError
         from ..rules.load import load_ruleset
-        from ..serve.api import Api
-        from ..serve.server import make_server
+        from ..serve.app import create_app
+        from ..serve.guard import Guarded
+        from ..serve.store import Store, default_path
+        from ..serve.workers import Pool
 
         if not 0 <= port <= 65535:
             raise ContextError(f"--port {port}: use 0..65535", "--port")
-        extra = [(spec, load_ruleset(spec)) for spec in rules]
+        if not 0 <= workers <= 64:
+            raise ContextError(f"--workers {workers}: use 1..64 (0: the number of cores)",
+                               "--workers")
+        for spec in rules:
+            load_ruleset(spec)  # a bad one is refused here, before anything listens
+        path = db or os.environ.get("MJSCORE_DB") or default_path()
         try:
-            srv = make_server(host, port, Api(extra))
-        except OSError as e:
-            raise ContextError(f"cannot listen on {host}:{port}: {e.strerror or e}",
-                               "--port") from None
+            store = Store(path)
+        except (OSError, RuntimeError) as e:
+            raise ContextError(f"--db {path}: cannot open the tables' database: {e}",
+                               "--db") from None
+        except Exception as e:  # sqlite3.DatabaseError: not a database
+            raise ContextError(f"--db {path}: not a tables' database ({e})", "--db") from None
+        sock = _listen(host, port)
+        pool = Pool(size=workers or max(2, os.cpu_count() or 2), extra=rules)
+        app = create_app(pool, store)
     except SystemExit:
         raise
     except Exception as e:
         fail(e)
-    bound_host, bound_port = str(srv.server_address[0]), int(srv.server_address[1])
-    shown = f"[{bound_host}]" if ":" in str(bound_host) else bound_host
+    bound_host, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     if bound_host in ("0.0.0.0", "::"):
         lan = lan_address()
         print(f"mjscore serve: http://127.0.0.1:{bound_port}/ on this machine", flush=True)
@@ -90,20 +118,36 @@ def _serve(host: str, port: int, rules: list[str]) -> None:
             print(f"at the table, open http://{lan}:{bound_port}/", flush=True)
     else:
         print(f"mjscore serve: http://{shown}:{bound_port}/", flush=True)
-    print("Ctrl-C stops it.", file=sys.stderr, flush=True)
-
-    def _stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    # SIGINT too: a process started in the background by a shell inherits SIGINT ignored,
-    # and `kill -INT` (or a test's Ctrl-C) must still stop the server
-    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    print(f"tables kept in {store.path}; Ctrl-C stops it.", file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, http=Guarded, lifespan="on", log_level="warning",
+                            access_log=False, timeout_keep_alive=5, server_header=False)
+    server = uvicorn.Server(config)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        srv.serve_forever(poll_interval=0.5)
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
-        print("mjscore serve: stopped", file=sys.stderr)
+        pass
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        srv.server_close()
+        sock.close()
+        store.close()
+    print("mjscore serve: stopped", file=sys.stderr)
     raise SystemExit(0)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on (host, port); raises ContextError when it cannot be had."""
+    from ..errors import ContextError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise ContextError(f"cannot listen on {host}:{port}: {e.strerror or e}", "--port") from None
+    sock.set_inheritable(True)
+    return sock

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,8 +176,8 @@ def _takes_value() -> frozenset[str]:
 
 
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
-                 lang: str = "zh", players: str | None = None, encoded: bool = False
-                 ) -> dict[Any, Any]:
+                 lang: str = "zh", players: str | None = None, encoded: bool = False,
+                 resolve: Callable[[str], Ruleset] | None = None) -> dict[Any, Any]:
     """Score one line (hand + flags); return the JSON record, or ``{"error": ...}``.
 
     ``defaults`` are flags that apply to every line (given to ``batch`` itself);
@@ -246,9 +246,9 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
                                 "to 'mjscore batch' for every line", "--rules") from None
             raise
         if args.vs is not None or args.vs_options:
-            rec = _dispute_record(args, lang)
+            rec = _dispute_record(args, lang, resolve)
         else:
-            result = score(args.hand, _ruleset(args.rules), args.context)
+            result = score(args.hand, (resolve or _ruleset)(args.rules), args.context)
             unit = result.ruleset.label("score", lang)
             if encoded:
                 rec = {"kind": "hand", BODY: json_body(result, lang), "unit": unit}
@@ -334,12 +334,13 @@ def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> N
     rec["input_hand"] = typed_hand(argv)
 
 
-def _dispute_record(args: Any, lang: str) -> dict[str, Any]:
+def _dispute_record(args: Any, lang: str, resolve: Callable[[str], Ruleset] | None = None
+                    ) -> dict[str, Any]:
     """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
     seat's payment difference B − A; raises the error when neither side scores."""
     from ..table.dispute import dispute_json, dispute_of
 
-    d = dispute_of(args)
+    d = dispute_of(args) if resolve is None else dispute_of(args, resolve)
     rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}
     # each side's unit beside the sides, which stay exactly what `score --vs --json` prints
     rec["units"] = {k: side.ruleset.label("score", lang) for k, side in (("a", d.a), ("b", d.b))

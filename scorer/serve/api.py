@@ -152,13 +152,98 @@ class Api:
     under its own CPU budget (:mod:`scorer.lang.budget`, per thread).
     """
 
-    def __init__(self, extra: Iterable[tuple[str, Ruleset]] = ()) -> None:
+    def __init__(self, extra: Iterable[tuple[str, Ruleset]] = (), cache: int = 16) -> None:
         self.extra: dict[str, Ruleset] = {}
         for spec, rs in extra:
             self.extra[rs.id] = rs
             self.extra[spec] = rs
         self._uploads: OrderedDict[str, Ruleset] = OrderedDict()
+        self._cache = max(1, cache)
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_specs(cls, specs: Iterable[str], cache: int = 16) -> Api:
+        """An API offering the rulesets ``specs`` name (ids or paths) beside the built-ins,
+        as ``mjscore serve --rules SPEC`` does; raises RulesetError for one that does not load.
+
+        >>> Api.from_specs(["mcr"]).extra["mcr"].id
+        'mcr'
+        """
+        from ..rules.load import load_ruleset
+
+        return cls([(spec, load_ruleset(spec)) for spec in specs], cache)
+
+    # -- jobs (what a worker process of the server is asked) -------------------------------
+    def handle(self, job: tuple[Any, ...]) -> tuple[int, Any]:
+        """Answer one job of :mod:`scorer.serve.workers`: ``("get", path)``, ``("post", path,
+        body)``, ``("record", line, files, lang)`` (a sheet's line scored as ``batch`` scores
+        it) or ``("round", text, rules, files, lang)`` (a 血战 round settled as ``round``).
+        Returns ``(status, object)``; never raises for bad input.
+
+        >>> Api().handle(("get", "/api/nothing"))[0]
+        404
+        """
+        what = job[0] if job else None
+        try:
+            if what == "get":
+                return self.get(job[1])
+            if what == "post":
+                return self.post(job[1], job[2])
+            if what == "record":
+                return self.record(job[1], job[2], job[3])
+            if what == "round":
+                return self.round(job[1], job[2], job[3], job[4])
+            raise RequestError(f"no such job {what!r}", 500)
+        except Exception as e:  # a bug: named by its type only, never a traceback
+            return status_of(e), error_body(e)
+
+    def cpu_exceeded(self, job: tuple[Any, ...], seconds: float) -> tuple[int, Any]:
+        """The answer to a job stopped at its CPU limit (a 400: the request asked too much).
+
+        >>> Api().cpu_exceeded(("get", "/"), 8)[1]["error"]["message"]
+        'the request ran for more than 8 s of CPU and was stopped'
+        """
+        e = RequestError(f"the request ran for more than {seconds:g} s of CPU and was stopped")
+        return e.status, error_body(e)
+
+    def record(self, line: str, files: dict[str, str], lang: str) -> tuple[int, Any]:
+        """A sheet's hand line scored exactly as ``mjscore batch`` scores it
+        (:func:`scorer.lines.records.score_record`), its rulesets named by ``files`` or built in.
+
+        >>> status, rec = Api().record("123m456m789p234s55s --self-draw --rules hangzhou", {}, "en")
+        >>> status, rec["payments"]["E"], rec["kind"]
+        (200, 6, 'hand')
+        """
+        from ..lines.records import score_record
+
+        rec = score_record(line, (), 1, lang, resolve=lambda spec: self.ruleset(spec, files))
+        err = rec.get("error")
+        if err is not None:
+            status = 422 if err.get("exit") == 3 else 400
+            return status, {"error": {k: v for k, v in err.items() if k != "exit"}}
+        return 200, rec
+
+    def round(self, text: str, rules: str, files: dict[str, str], lang: str) -> tuple[int, Any]:
+        """A 血战 round's events settled as ``mjscore round`` settles them: its JSON, plus
+        ``"ledger"``, the record the evening's ledger books (its totals, the seats that won).
+
+        >>> from scorer.table.round import EXAMPLE
+        >>> status, out = Api().round(EXAMPLE, "sichuan", {}, "en")
+        >>> status, sum(out["ledger"]["payments"].values()), out["ledger"]["winner"]
+        (200, 0, [])
+        """
+        from ..table.round import settle_round
+
+        if len(text) > 64 * 1024:
+            raise RequestError("a round is at most 64 KiB of events", 413)
+        if rules in files:
+            self.ruleset(rules, files)
+            raise RequestError("a round is settled with a built-in ruleset (sichuan)")
+        result = settle_round(text, rules)
+        out = result.to_json(lang)
+        won = [s for s, st in result.status.items() if st == "won"]
+        out["ledger"] = {"payments": dict(result.totals), "winner": won}
+        return 200, out
 
     # -- rulesets ------------------------------------------------------------------------
     def ruleset(self, spec: str, files: dict[str, str]) -> Ruleset:
@@ -201,7 +286,7 @@ class Api:
                                "built-in ruleset only (" + ", ".join(list_builtin()) + ")")
         rs = replace(compile_ruleset(text, shown), trusted=False)
         self._uploads[key] = rs
-        while len(self._uploads) > 16:
+        while len(self._uploads) > self._cache:
             self._uploads.popitem(last=False)
         return rs
 

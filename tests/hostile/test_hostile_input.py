@@ -269,13 +269,15 @@ def _commands() -> list[str]:
 def test_cli_surface_never_crashes(command: str, extra: list[str], tmp_path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     if command == "serve":
-        # `mjscore serve` that starts serves until Ctrl-C: here Ctrl-C comes at once
-        from scorer.serve.server import Server
+        # `mjscore serve` that starts serves until Ctrl-C: here Ctrl-C comes at once (and
+        # its tables' database is a temporary file, not the user's)
+        import uvicorn
 
-        def ctrl_c(self: Server, poll_interval: float = 0.5) -> None:
+        def ctrl_c(self: uvicorn.Server, sockets: object = None) -> None:
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(Server, "serve_forever", ctrl_c)
+        monkeypatch.setattr(uvicorn.Server, "run", ctrl_c)
+        monkeypatch.setenv("MJSCORE_DB", str(tmp_path / "tables.sqlite3"))
     r = cli(command, *extra, stdin="12\udcff\n")
     assert "Traceback" not in r.out + r.err
     assert r.code in EXIT_CODES, (r.code, r.err)

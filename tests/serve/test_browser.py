@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from scorer.cli.app import app
-from scorer.serve.server import Server, make_server
+from tests.helpers.serving import Live as Server
 from tests.helpers.serving import running
 
 pytestmark = pytest.mark.browser
@@ -40,8 +40,8 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    with running(make_server("127.0.0.1", 0)) as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("db") / "t.sqlite3") as srv:
         yield srv
 
 

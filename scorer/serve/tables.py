@@ -1,0 +1,370 @@
+"""The tables' endpoints: create a table, book, edit and undo its lines, follow it live,
+export it. Every change names the version it was made against (``"version": N``); if
+another phone changed the table first the answer is 409 with the new sheet
+(``"sheet"``) and the change that was refused (``"yours"``), to be looked at and sent again.
+
+====================================  =====================================================
+``POST /api/tables``                  ``{"rules", "upload"?, "seating", "stake"?, "rotate"?,
+                                      "flags"?, "title"?}`` → the sheet (201)
+``GET /api/tables/ID``                the sheet: settings, lines, totals and transfers
+``GET /api/tables/ID/events``         server-sent events: ``version`` when it changes
+``POST /api/tables/ID/hands``         ``{"version", "hand", "flags", "lang"?}``: book a hand
+``PUT /api/tables/ID/hands/N``        ``{"version", "hand", "flags"}``: correct line N
+``POST /api/tables/ID/undo/N``        ``{"version", "undone": true|false}``: undo or redo N
+``POST /api/tables/ID/penalties``     ``{"version", "seat", "amount"?}``: a false win (诈胡)
+``POST /api/tables/ID/rounds``        ``{"version", "text"}``: a whole 血战 round
+``POST /api/tables/ID/settings``      ``{"version", "seating"?, "stake"?, "rotate"?}``
+``GET /api/tables/ID/export.txt``     the batch file (``.json``, ``.csv`` likewise)
+``GET /api/tables/ID/qr.svg``         a QR code of the table's link
+====================================  =====================================================
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..table.ledger import SEATS, LedgerError, parse_players, parse_stake
+from .api import RequestError
+from .app import HEADERS, HOST, TABLE_ID, Server, answer, read_json, stream
+from .sheet import (
+    ROTATE,
+    check_flags,
+    export_batch,
+    export_csv,
+    line_of,
+    penalty_record,
+    seating_after,
+    sheet_json,
+    summary_of,
+)
+from .store import Conflict
+
+Endpoint = Callable[[Server, Request], Awaitable[Response]]
+
+
+def _tid(request: Request) -> str:
+    tid = str(request.path_params.get("tid", ""))
+    if not TABLE_ID.fullmatch(tid):
+        raise RequestError("no such table", 404)
+    return tid
+
+
+def _obj(body: Any, keys: str) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise RequestError(f"the body must be a JSON object {{{keys}}}")
+    return body
+
+
+def _version(body: dict[str, Any]) -> int:
+    v = body.get("version")
+    if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+        raise RequestError("version: the sheet's version the change was made on (a number)")
+    return v
+
+
+def _seating(value: Any) -> dict[str, str]:
+    try:
+        if isinstance(value, str):
+            seating = parse_players(value)
+        elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            seating = parse_players(",".join(f"{k}={v}" for k, v in value.items()
+                                             if isinstance(v, str)))
+            if len(seating) != len(value):
+                raise RequestError("seating: each seat's player needs a name")
+        else:
+            raise RequestError('seating: {"E": "Ann", "S": "Bo", ...} or "Ann,Bo,Cy,Di"')
+    except LedgerError as e:
+        raise RequestError(f"seating: {e.message}") from None
+    if len(seating) < 2:
+        raise RequestError("seating: at least two players")
+    return {s: seating[s] for s in SEATS if s in seating}
+
+
+def _stake(value: Any) -> str:
+    if not isinstance(value, (int, str)) or isinstance(value, bool):
+        raise RequestError("stake: money per point, a number such as 1 or 0.5")
+    try:
+        parse_stake(value)
+    except LedgerError as e:
+        raise RequestError(f"stake: {e.message}") from None
+    return str(value)
+
+
+async def _sheet(srv: Server, tid: str) -> dict[str, Any]:
+    version, settings, entries = await srv.db(srv.store.table, tid)
+    return sheet_json(version, settings, entries, tid)
+
+
+async def _conflict(srv: Server, tid: str, body: Any, e: Conflict) -> Response:
+    return answer(409, {"error": {"kind": "conflict", "message": "another phone changed the "
+                                  f"sheet first (now version {e.version}); here it is, with "
+                                  "your change to send again"},
+                        "sheet": await _sheet(srv, tid), "yours": body})
+
+
+async def _files(srv: Server, settings: dict[str, Any]) -> dict[str, str]:
+    if not settings.get("upload"):
+        return {}
+    name, text = await srv.db(srv.store.upload, settings["upload"])
+    return {name: text}
+
+
+async def create(srv: Server, request: Request) -> Response:
+    body = _obj(await read_json(request), '"rules", "seating", "stake", ...')
+    rules, upload = body.get("rules"), body.get("upload")
+    settings: dict[str, Any] = {"seating": _seating(body.get("seating")),
+                                "stake": _stake(body.get("stake", "1")),
+                                "rotate": body.get("rotate", "dealer"),
+                                "flags": check_flags(body.get("flags", [])),
+                                "title": body.get("title", "")}
+    if settings["rotate"] not in ROTATE:
+        raise RequestError(f"rotate: one of {', '.join(ROTATE)}")
+    if not isinstance(settings["title"], str) or len(settings["title"]) > 80:
+        raise RequestError("title: at most 80 characters")
+    if upload is not None:
+        if not isinstance(upload, str) or len(upload) > 64:
+            raise RequestError("upload: the key POST /api/rules answered with")
+        name, _ = await srv.db(srv.store.upload, upload)
+        settings.update(rules=name, upload=upload)
+    elif not isinstance(rules, str) or not rules:
+        raise RequestError("rules: a ruleset id (GET /api/rules lists them)")
+    else:
+        status, info = await srv.work(request, ("get", f"/api/rules/{rules}"))
+        if status != 200:
+            return answer(400 if status == 404 else status, info)  # a wrong value in the body
+        settings.update(rules=rules, upload=None)
+    settings["seating_n"] = 0  # the seating was set before line 1
+    tid = await srv.db(srv.store.create_table, settings)
+    return answer(201, await _sheet(srv, tid))
+
+
+async def show(srv: Server, request: Request) -> Response:
+    return answer(200, await _sheet(srv, _tid(request)))
+
+
+async def events(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    await srv.db(srv.store.version, tid)  # 404 for no such table
+    from .app import PER_CLIENT_STREAMS, client_of
+
+    if srv.streams[client_of(request)] >= PER_CLIENT_STREAMS:
+        raise RequestError("too many live sheets open on this device", 429)
+    return stream(srv, tid, client_of(request))
+
+
+async def _scored(srv: Server, request: Request, settings: dict[str, Any],
+                  body: dict[str, Any], seating: dict[str, str]) -> dict[str, Any] | Response:
+    """The line of the hand in ``body`` scored as batch scores it; an answer if it fails."""
+    flags = check_flags(body.get("flags", []))
+    line = line_of(body.get("hand"), flags, settings)
+    lang = body.get("lang", "zh") if body.get("lang") in ("zh", "en") else "zh"
+    spec = ",".join(f"{s}={n}" for s, n in seating.items())
+    status, rec = await srv.work(request, ("record", f"{line} --players {_quote(spec)}",
+                                           await _files(srv, settings), lang))
+    if status != 200:
+        return answer(status, rec)
+    record = {k: rec[k] for k in ("payments", "winner") if k in rec}
+    return {"kind": "hand", "line": line, "seating": seating, "record": record,
+            "summary": summary_of(rec, seating),
+            "input": {"hand": body.get("hand"), "flags": flags}}
+
+
+def _quote(spec: str) -> str:
+    import shlex
+
+    return shlex.quote(spec)
+
+
+async def book(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    body = _obj(await read_json(request), '"version", "hand", "flags"')
+    version = _version(body)
+    _, settings, _ = await srv.db(srv.store.table, tid)
+    entry = await _scored(srv, request, settings, body, dict(settings["seating"]))
+    if isinstance(entry, Response):
+        return entry
+    return await _append(srv, tid, version, body, settings, entry)
+
+
+async def _append(srv: Server, tid: str, version: int, body: Any, settings: dict[str, Any],
+                  entry: dict[str, Any]) -> Response:
+    new = dict(settings, seating=seating_after(settings, entry["record"]))
+    try:
+        await srv.db(srv.store.append, tid, version, entry, new)
+    except Conflict as e:
+        return await _conflict(srv, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
+async def edit(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    n = _line_number(request)
+    body = _obj(await read_json(request), '"version", "hand", "flags"')
+    version = _version(body)
+    _, settings, entries = await srv.db(srv.store.table, tid)
+    old = next((e for e in entries if e["n"] == n), None)
+    if old is None or old["kind"] != "hand":
+        raise RequestError(f"no hand at line {n} to correct", 404)
+    entry = await _scored(srv, request, settings, body, old["seating"])
+    if isinstance(entry, Response):
+        return entry
+    try:
+        await srv.db(srv.store.change, tid, version, n, entry)
+    except Conflict as e:
+        return await _conflict(srv, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
+def _line_number(request: Request) -> int:
+    text = str(request.path_params.get("n", ""))
+    if not text.isdigit() or len(text) > 6:
+        raise RequestError("no such line", 404)
+    return int(text)
+
+
+async def undo(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    n = _line_number(request)
+    body = _obj(await read_json(request), '"version", "undone"')
+    version = _version(body)
+    undone = body.get("undone", True)
+    if not isinstance(undone, bool):
+        raise RequestError("undone: true to undo the line, false to book it again")
+    _, settings, entries = await srv.db(srv.store.table, tid)
+    live = [e for e in entries if not e["deleted"]]
+    new = None
+    if undone and live and live[-1]["n"] == n and settings.get("seating_n", 0) < n:
+        # the last line undone: its players sit again as they sat for it
+        new = dict(settings, seating=live[-1]["seating"])
+    try:
+        await srv.db(srv.store.change, tid, version, n, None, undone, new)
+    except Conflict as e:
+        return await _conflict(srv, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
+async def penalty(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    body = _obj(await read_json(request), '"version", "seat", "amount"')
+    version = _version(body)
+    _, settings, _ = await srv.db(srv.store.table, tid)
+    record = penalty_record(settings, body.get("seat"), body.get("amount"))
+    seat, amount = record["penalty"]["seat"], record["penalty"]["amount"]
+    entry = {"kind": "penalty", "line": f"{seat} false win: pays {amount} to each other player",
+             "seating": dict(settings["seating"]),
+             "record": {"payments": record["payments"], "winner": []},
+             "summary": {"seat": seat, "amount": amount, "payments": record["payments"]}}
+    try:
+        await srv.db(srv.store.append, tid, version, entry, None)
+    except Conflict as e:
+        return await _conflict(srv, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
+async def round_(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    body = _obj(await read_json(request), '"version", "text"')
+    version = _version(body)
+    text = body.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError("text: the round's events, one a line, as in a round file")
+    _, settings, _ = await srv.db(srv.store.table, tid)
+    lang = body.get("lang", "zh") if body.get("lang") in ("zh", "en") else "zh"
+    status, out = await srv.work(request, ("round", text, settings["rules"],
+                                           await _files(srv, settings), lang))
+    if status != 200:
+        return answer(status, out)
+    entry = {"kind": "round", "line": text.strip(), "seating": dict(settings["seating"]),
+             "record": out["ledger"],
+             "summary": {"winners": out["ledger"]["winner"], "payments": out["ledger"]["payments"],
+                         "transfers": out.get("transfers", [])[:64]}}
+    return await _append(srv, tid, version, body, settings, entry)
+
+
+async def set_settings(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    body = _obj(await read_json(request), '"version", "seating", "stake", "rotate"')
+    version = _version(body)
+    _, settings, entries = await srv.db(srv.store.table, tid)
+    new = dict(settings)
+    if "seating" in body:
+        new["seating"] = _seating(body["seating"])
+        new["seating_n"] = max((e["n"] for e in entries), default=0)
+    if "stake" in body:
+        new["stake"] = _stake(body["stake"])
+    if "rotate" in body:
+        if body["rotate"] not in ROTATE:
+            raise RequestError(f"rotate: one of {', '.join(ROTATE)}")
+        new["rotate"] = body["rotate"]
+    try:
+        await srv.db(srv.store.set_settings, tid, version, new)
+    except Conflict as e:
+        return await _conflict(srv, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
+async def export(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    fmt = str(request.path_params.get("fmt", ""))
+    version, settings, entries = await srv.db(srv.store.table, tid)
+    name = f"mjscore-{tid}"
+    if fmt == "txt":
+        body, ctype = export_batch(settings, entries, tid), "text/plain; charset=utf-8"
+    elif fmt == "csv":
+        body, ctype = export_csv(settings, entries), "text/csv; charset=utf-8"
+    elif fmt == "json":
+        sheet = sheet_json(version, settings, entries, tid)
+        sheet["batch"] = export_batch(settings, entries, tid)
+        body, ctype = json.dumps(sheet, ensure_ascii=False, indent=1), \
+            "application/json; charset=utf-8"
+    elif fmt == "yaml" and settings.get("upload"):
+        _, body = await srv.db(srv.store.upload, settings["upload"])
+        ctype, name = "text/plain; charset=utf-8", settings["rules"].rsplit(".", 1)[0]
+    else:
+        raise RequestError("export as .txt (the batch file), .json or .csv", 404)
+    disposition = f'attachment; filename="{name}.{fmt}"'
+    return Response(body, 200, {**HEADERS, "Content-Disposition": disposition}, ctype)
+
+
+async def qr(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    await srv.db(srv.store.version, tid)
+    host = request.headers.get("host", "")
+    if not HOST.fullmatch(host):
+        raise RequestError("the request's Host header is not an address", 400)
+    import io
+
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(f"http://{host}/?t={tid}", error="m").save(buf, kind="svg", scale=6, border=2)
+    return Response(buf.getvalue(), 200, HEADERS, "image/svg+xml")
+
+
+def routes(wrap: Callable[[Endpoint], Callable[[Request], Awaitable[Response]]]) -> list[Route]:
+    """The tables' routes, each endpoint wrapped by ``wrap`` (the app's caps and errors)."""
+    base = "/api/tables/{tid}"
+    return [
+        Route("/api/tables", wrap(create), methods=["POST"]),
+        Route(base, wrap(show), methods=["GET"]),
+        Route(base + "/events", wrap(events), methods=["GET"]),
+        Route(base + "/hands", wrap(book), methods=["POST"]),
+        Route(base + "/hands/{n}", wrap(edit), methods=["PUT"]),
+        Route(base + "/undo/{n}", wrap(undo), methods=["POST"]),
+        Route(base + "/penalties", wrap(penalty), methods=["POST"]),
+        Route(base + "/rounds", wrap(round_), methods=["POST"]),
+        Route(base + "/settings", wrap(set_settings), methods=["POST"]),
+        Route(base + "/export.{fmt}", wrap(export), methods=["GET"]),
+        Route(base + "/qr.svg", wrap(qr), methods=["GET"]),
+    ]

@@ -1,0 +1,181 @@
+"""The table's evening against a live server: book, rotate, undo, a false win, conflicts
+between two phones, a restart, and the exported file totalled by ``mjscore batch --totals``.
+
+The expected points are worked by hand from the README and examples/evening.txt (each
+hand's per-seat payments there), placed on the players by the seating of each hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from scorer.cli.app import app
+from tests.helpers.serving import request, running
+
+runner = CliRunner()
+SEATING = {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"}
+
+
+def nets(sheet: Any) -> dict[str, int]:
+    return {p["name"]: p["net"] for p in sheet["totals"]["players"]}
+
+
+def batch_totals(text: str, tmp_path: Path) -> dict[str, Any]:
+    """``mjscore batch FILE --totals --format jsonl`` on an exported file: its totals record."""
+    path = tmp_path / "evening.txt"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
+    assert res.exit_code == 0, res.output
+    out: dict[str, Any] = json.loads(res.stdout.splitlines()[-1])
+    assert out["kind"] == "totals"
+    return out
+
+
+def book(srv: Any, tid: str, version: int, hand: str, *flags: str, source: str | None = None
+         ) -> tuple[int, Any]:
+    return request(srv, "POST", f"/api/tables/{tid}/hands",
+                   {"version": version, "hand": hand, "flags": list(flags)}, source)
+
+
+def test_an_evening_booked_rotated_undone_and_exported(tmp_path: Path) -> None:
+    with running(tmp_path / "t.sqlite3") as srv:
+        status, sheet = request(srv, "POST", "/api/tables",
+                                {"rules": "hangzhou", "seating": "Ann,Bo,Cy,Di"})
+        assert status == 201 and sheet["version"] == 1
+        tid = sheet["id"]
+        # 1: the dealer's 暴头, self-drawn: E +12, each other −4 (examples/hangzhou.txt)
+        status, sheet = book(srv, tid, 1, "123m456p789s234sP9m", "--self-draw")
+        assert status == 200 and nets(sheet) == {"Ann": 12, "Bo": -4, "Cy": -4, "Di": -4}
+        assert sheet["settings"]["seating"] == SEATING  # the dealer won: 连庄
+        # 2: 自摸 1 番: E +6, each other −2
+        status, sheet = book(srv, tid, 2, "123m456m789p234s55s", "--self-draw")
+        # 3: S (Bo) 暴头 self-drawn: E −4, S +8, W −2, N −2; an idle player won: the deal passes
+        status, sheet = book(srv, tid, 3, "123m456p789s234sP9m", "--self-draw", "--seat", "S")
+        assert sheet["settings"]["seating"] == {"E": "Bo", "S": "Cy", "W": "Di", "N": "Ann"}
+        # 4: W (Di) 双财飘: E −16, S −8, W +32, N −8 (README)
+        status, sheet = book(srv, tid, 4, "123m456p789s234sP9m", "--self-draw", "--piao", "2",
+                             "--seat", "W")
+        assert nets(sheet) == {"Ann": 12 + 6 - 4 - 8, "Bo": -4 - 2 + 8 - 16,
+                               "Cy": -4 - 2 - 2 - 8, "Di": -4 - 2 - 2 + 32}
+        assert sheet["entries"][3]["summary"]["winner"] == "W"
+        # a second phone still on version 4 books too: refused, shown the new sheet and its edit
+        status, got = book(srv, tid, 4, "123m456m789p234s55s", "--self-draw", source="127.0.0.2")
+        assert status == 409 and got["sheet"]["version"] == 5
+        assert got["yours"]["hand"] == "123m456m789p234s55s" and len(got["sheet"]["entries"]) == 4
+        # undo line 4: not counted, and the players sit again as they sat for it
+        status, sheet = request(srv, "POST", f"/api/tables/{tid}/undo/4",
+                                {"version": 5, "undone": True})
+        assert status == 200 and sheet["entries"][3]["deleted"]
+        assert sheet["settings"]["seating"] == {"E": "Bo", "S": "Cy", "W": "Di", "N": "Ann"}
+        # a false win by S (Cy) at 8 a player: Cy −24, each other +8
+        status, sheet = request(srv, "POST", f"/api/tables/{tid}/penalties",
+                                {"version": 6, "seat": "S", "amount": 8})
+        assert status == 200 and sheet["entries"][4]["kind"] == "penalty"
+    # a restart: the same database, a new server; nothing is lost
+    with running(tmp_path / "t.sqlite3") as srv:
+        status, sheet = request(srv, "GET", f"/api/tables/{tid}")
+        assert status == 200 and sheet["version"] == 7 and len(sheet["entries"]) == 5
+        # 6: the dealer (Bo) 三豪华清七对 at 3 老庄: each idle pays 256 (scorer/table/dispute.py)
+        status, sheet = book(srv, tid, 7, "1111m2222m3333p55s", "--self-draw",
+                             "--dealer-streak", "3")
+        assert status == 200
+        want = {"Ann": 12 + 6 - 4 + 8 - 256, "Bo": -4 - 2 + 8 + 8 + 768,
+                "Cy": -4 - 2 - 2 - 24 - 256, "Di": -4 - 2 - 2 + 8 - 256}
+        assert nets(sheet) == want and sum(want.values()) == 0
+        transfers = sheet["totals"]["transfers"]
+        assert len(transfers) == 3 and {t["to"] for t in transfers} == {"Bo"}
+        status, text = request(srv, "GET", f"/api/tables/{tid}/export.txt")
+        assert status == 200 and isinstance(text, str)
+        # the hands of the exported file, totalled by batch: the sheet without the penalty
+        # (a batch file cannot hold one yet: it is written as a comment saying so)
+        got = batch_totals(text, tmp_path)
+        penalty = {"Ann": 8, "Bo": 8, "Cy": -24, "Di": 8}
+        assert {p["name"]: p["net"] for p in got["players"]} == \
+            {k: v - penalty[k] for k, v in want.items()}
+        assert "# undone: " in text and "# penalty: " in text
+        status, csv_text = request(srv, "GET", f"/api/tables/{tid}/export.csv")
+        assert status == 200 and "transfer,Cy,Bo," in str(csv_text)
+
+
+def test_mistakes_are_answered_not_booked(tmp_path: Path) -> None:
+    with running(tmp_path / "t.sqlite3") as srv:
+        status, sheet = request(srv, "POST", "/api/tables",
+                                {"rules": "mcr", "seating": {"E": "A", "S": "B", "W": "C", "N": "D"}})
+        tid = sheet["id"]
+        for body, want in [(None, 415), ([], 400), ({"version": 1}, 400),
+                           ({"version": 1, "hand": "123m5p8", "flags": []}, 400),
+                           ({"version": 1, "hand": "11m", "flags": ["--rules", "mcr"]}, 400),
+                           ({"version": "1", "hand": "11m"}, 400)]:
+            status, got = request(srv, "POST", f"/api/tables/{tid}/hands", body)
+            assert status == want and "message" in got["error"], (body, got)
+        # 123m456m789p234s55s on a discard is 5 fan in MCR: below the 8-fan minimum
+        status, got = book(srv, tid, 1, "123m456m789p234s55s", "--from", "S")
+        assert status == 422 and "8" in got["error"]["message"]
+        status, got = request(srv, "GET", f"/api/tables/{tid}")
+        assert got["version"] == 1 and got["entries"] == []
+        # MCR's false win: 10 to each other player
+        status, got = request(srv, "POST", f"/api/tables/{tid}/penalties", {"version": 1, "seat": "N"})
+        assert nets(got) == {"A": 10, "B": 10, "C": 10, "D": -30}
+        for path in ("/api/tables/zzzzzz", "/api/tables/../x", "/api/tables/abc/export.exe"):
+            assert request(srv, "GET", path)[0] == 404
+        for bad in ({"rules": "nope", "seating": "A,B"}, {"rules": "mcr", "seating": "A"},
+                    {"rules": "mcr", "seating": "A,B", "stake": "1/3"}, {"rules": "mcr"}, []):
+            status, got = request(srv, "POST", "/api/tables", bad)
+            assert status == 400 and "\n" not in got["error"]["message"], (bad, got)
+
+
+def test_a_sichuan_round_is_booked_with_the_settlement_of_round(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[2] / "examples" / "sichuan-round.txt").read_text()
+    with running(tmp_path / "t.sqlite3") as srv:
+        _, sheet = request(srv, "POST", "/api/tables", {"rules": "sichuan", "seating": "A,B,C,D"})
+        status, sheet = request(srv, "POST", f"/api/tables/{sheet['id']}/rounds",
+                                {"version": 1, "text": text})
+        # examples/sichuan-round.txt, worked there: E +4, S +4, W +8, N −16
+        assert status == 200 and nets(sheet) == {"A": 4, "B": 4, "C": 8, "D": -16}
+        assert sheet["entries"][0]["summary"]["winners"] == ["S", "W"]
+
+
+def test_an_uploaded_ruleset_is_kept_for_the_table(tmp_path: Path) -> None:
+    house = Path(__file__).resolve().parents[2] / "examples" / "house" / "jinhua-renhu4.yaml"
+    with running(tmp_path / "t.sqlite3") as srv:
+        status, info = request(srv, "POST", "/api/rules",
+                               {"name": "renhu4.yaml", "text": house.read_text()})
+        assert status == 200 and len(info["upload"]) == 24
+        _, sheet = request(srv, "POST", "/api/tables", {"upload": info["upload"],
+                                                        "seating": "A,B,C,D"})
+        tid = sheet["id"]
+        # examples/house/README.md: S self-draws a full flush in the first go-round: ×16,
+        # each of the three pays 32
+        status, sheet = book(srv, tid, 1, "123m456m789m55m23m4m", "--wild", "9p", "--human",
+                             "--seat", "S")
+        assert status == 200 and nets(sheet) == {"A": -32, "B": 96, "C": -32, "D": -32}
+        # the page scores with the table's file without sending it again
+        status, got = request(srv, "POST", "/api/score", {"table": tid, "hand": "123m456m789m55m23m4m",
+                              "flags": ["--rules", "renhu4.yaml", "--wild", "9p", "--human", "--seat", "S"]})
+        assert status == 200 and got["payments"]["S"] == 96
+
+
+@pytest.mark.parametrize("body", [b"null", b"[]", b"1", b'"x"', b"{}", b'{"version": null}',
+                                  b'{"version": 1, "seating": 5}', b"\xff", b"{" * 9 + b"}" * 9])
+def test_no_malformed_body_gets_a_500(tmp_path_factory: pytest.TempPathFactory, body: bytes) -> None:
+    import http.client
+
+    with running(tmp_path_factory.mktemp("db") / "t.sqlite3") as srv:
+        _, sheet = request(srv, "POST", "/api/tables", {"rules": "mcr", "seating": "A,B,C,D"})
+        tid = sheet["id"]
+        for method, path in [("POST", "/api/score"), ("POST", "/api/waits"), ("POST", "/api/dispute"),
+                             ("POST", "/api/rules"), ("POST", "/api/tables"),
+                             ("POST", f"/api/tables/{tid}/hands"), ("PUT", f"/api/tables/{tid}/hands/1"),
+                             ("POST", f"/api/tables/{tid}/undo/1"), ("POST", f"/api/tables/{tid}/penalties"),
+                             ("POST", f"/api/tables/{tid}/rounds"), ("POST", f"/api/tables/{tid}/settings")]:
+            conn = http.client.HTTPConnection(*srv.server_address, timeout=30)
+            conn.request(method, path, body=body, headers={"Content-Type": "application/json"})
+            res = conn.getresponse()
+            got = json.loads(res.read())
+            conn.close()
+            assert 400 <= res.status < 500 and "message" in got["error"], (method, path, res.status)
