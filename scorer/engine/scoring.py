@@ -674,8 +674,13 @@ def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
               pay_cache: Memo[tuple[Any, ...], Settlement],
               found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
     hits = [Hit(p, v, n, items=items) for p, v, n, items in found]
+    max_names = plan.max_tallies
     removed: dict[str, str] = {}
     for h in hits:
+        # a pattern of a 'max' tally replaces others only in the variant that counts it
+        # (below): one that is not chosen does not count, so it takes nothing away
+        if h.pattern.tally in max_names:
+            continue
         for rid in h.pattern.replaces:
             removed.setdefault(rid, h.pattern.id)
     if removed:
@@ -689,7 +694,6 @@ def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
     counted = [h for h in counted if not (h.pattern.fallback and h.pattern.tally in busy)]
 
     # A 'max' tally takes exactly one of its patterns: each is an alternative reading.
-    max_names = plan.max_tallies
     choices: list[list[Hit | None]] = []
     for tname in max_names:
         opts: list[Hit | None] = [h for h in counted if h.pattern.tally == tname]
@@ -700,10 +704,19 @@ def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
             budget.check()
         except EvalError as e:
             raise translate(e, f"{rs.file} tallies") from None
+        dropped = replaced
         if max_names:
             chosen = {h.pattern.id for h in combo if h is not None}
             used = [h for h in counted if h.pattern.tally not in max_names
                     or h.pattern.id in chosen]
+            # what the chosen patterns replace, in this variant only (e.g. Sichuan's 天胡
+            # takes no doubling: a variant that counts the hand's own base pattern keeps them)
+            gone = {rid: h.pattern.id for h in combo if h is not None
+                    for rid in h.pattern.replaces if rid not in chosen}
+            if gone:
+                dropped = replaced + [Hit(h.pattern, h.value, h.count, gone[h.pattern.id],
+                                          h.items) for h in used if h.pattern.id in gone]
+                used = [h for h in used if h.pattern.id not in gone]
         else:
             used = counted
         tallies: dict[str, int] = {}
@@ -748,5 +761,5 @@ def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
                                 table.chengbao, tallies, headline)
             if not rs.payment.per_reading:  # a copy that keeps this hand's readings unheld
                 pay_cache.put(key, detached(settlement, plan.payment_reads))
-        out.append((used, replaced, tallies, headline, settlement, also))
+        out.append((used, dropped, tallies, headline, settlement, also))
     return out

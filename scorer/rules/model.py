@@ -126,6 +126,7 @@ class Tally:
     label_en: str
     default: int
     where: str = ""  # 'file:line tallies.NAME', for run-time errors (a product too large)
+    hidden: bool = False  # kept out of the calculation chain (a marker the payment reads)
 
 
 @record(frozen=True)

@@ -136,7 +136,7 @@ OPTIONS = _section({"values", "default", "description", "description_en", "min",
                    name=r"[a-z][a-z0-9_]{0,40}",
                    wrong_name="option names use lowercase letters, digits and _")
 CONTEXT_FLAG = _section({"default", "min", "max"}, "must be a mapping (default/min/max)")
-TALLIES = _section({"combine", "label", "label_en", "default"},
+TALLIES = _section({"combine", "label", "label_en", "default", "hidden"},
                    "must be a mapping name: {combine}", many="map", nonempty=True,
                    wrong_entry="must be a mapping with combine:")
 WILDCARD = _section({"face", "in_play", "stand_in", "stand_in_scope", "stand_in_self_shapes",
@@ -647,7 +647,9 @@ class Compiler:
                          f"{d} is outside the flag's range {lo}..{hi}")
 
     def tallies(self, raw: Any) -> tuple[Tally, ...]:
-        """``tallies:``: name: {combine, label, default}; one ``score`` sum tally if none."""
+        """``tallies:``: name: {combine, label, default, hidden}; one ``score`` sum tally if
+        none. A ``hidden`` tally is kept out of the calculation chain shown to people (a
+        marker read by the payment, such as Sichuan's ``flat``); JSON still has it."""
         out = []
         for name, path, spec in self.entries(raw, TALLIES, "tallies") or ():
             comb = spec.get("combine")
@@ -659,10 +661,16 @@ class Compiler:
             if not isinstance(default, int):
                 self.problem(self.mark_of(spec, "default"), f"{path}.default", "must be a number")
                 default = 0
+            hidden = spec.get("hidden", False)
+            if not isinstance(hidden, bool):
+                self.problem(self.mark_of(spec, "hidden"), f"{path}.hidden",
+                             "must be true or false")
+                hidden = False
             mk = self.key_mark(raw, name)
             out.append(Tally(name, str(comb), str(spec.get("label", name)),
                              str(spec.get("label_en", spec.get("label", name))), default,
-                             f"{mk.file}:{mk.line} {path}" if mk else f"{self.file} {path}"))
+                             f"{mk.file}:{mk.line} {path}" if mk else f"{self.file} {path}",
+                             hidden))
         return tuple(out) or (Tally("score", "sum", "分", "points", 0),)
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:

@@ -485,6 +485,8 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
     """
     lines: list[str] = []
     for tl in rs.tallies:
+        if tl.hidden:  # a marker for the payment, not a step of the calculation
+            continue
         hits = [h for h in s.hits if h.pattern.tally == tl.name]
         extra = [(p, v) for tname, p, v in s.also if tname == tl.name]
         label = tl.label if lang == "zh" else tl.label_en
