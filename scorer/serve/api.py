@@ -136,8 +136,13 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
                for o in rs.options.values()]
     patterns = [{"id": p.id, "name": p.name, "name_en": p.name_en, "tally": p.tally,
                  "value": getattr(p.value, "src", None)} for p in rs.patterns]
+    # the page's keyboard leaves out what the ruleset refuses in a hand (Sichuan: honors)
+    honors = not any(getattr(e, "id", None) == "honors" for e in rs.errors)
+    labels = {k: {"zh": zh, "en": en} for k, (zh, en) in rs.labels.items()}
     return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "hand_size": rs.hand_size,
             "wildcard": rs.wildcard is not None, "notes": list(rs.notes),
+            "honors": honors, "labels": labels,
+            "chows": not any(getattr(e, "id", None) == "chows" for e in rs.errors),
             "flags": flags, "options": options, "patterns": patterns}
 
 

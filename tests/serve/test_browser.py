@@ -232,7 +232,9 @@ def test_dispute_side_by_side(server: Server, browser: Any) -> None:
     marked = browser.find_elements(By.CSS_SELECTOR, "#dispute .diff")
     assert marked, "the differing rows are marked"
     # the tier's name (docs/rulings.md Hangzhou: 清七对 with three 豪华 is 三豪华清七对)
-    assert "三豪华清七对 32" in browser.find_element(By.CSS_SELECTOR, "#result .patterns").text
+    # the headline is the report's chain: the tier's name, the count, the unit
+    shown = browser.find_element(By.CSS_SELECTOR, "#result .patterns").text
+    assert shown == want["a"]["best"]["chain"] and shown.startswith("三豪华清七对")
 
 
 def test_house_file_upload_and_language(server: Server, browser: Any) -> None:
@@ -255,7 +257,7 @@ def test_house_file_upload_and_language(server: Server, browser: Any) -> None:
     assert "Full flush" in browser.find_element(By.CSS_SELECTOR, "#result .patterns").text
 
 
-@pytest.mark.parametrize(("width", "name"), [(360, "serve-phone.png"), (1280, "serve-laptop.png")])
+@pytest.mark.parametrize(("width", "name"), [(1280, "serve-laptop.png")])
 def test_screenshots(server: Server, browser: Any, width: int, name: str, tmp_path: Path) -> None:
     """The page fits a 360 px phone and a laptop; MJSCORE_SCREENSHOTS=docs writes the
     README's pictures (docs/serve-*.png), otherwise they go to a temporary folder."""
@@ -273,3 +275,149 @@ def test_screenshots(server: Server, browser: Any, width: int, name: str, tmp_pa
     folder = ROOT / "docs" if os.environ.get("MJSCORE_SCREENSHOTS") == "docs" else tmp_path
     assert browser.save_screenshot(str(folder / name))
     browser.set_window_size(1280, 1000)
+
+
+# -- the table's evening on two phones ------------------------------------------------------
+def phone(width: int = 390, height: int = 844) -> Any:
+    """A second browser, a phone of ``width`` × ``height`` CSS pixels (Chrome's emulation:
+    a headless window cannot be made narrower than 500 px)."""
+    if webdriver is None:
+        pytest.fail("the browser tests need Selenium: pip install '.[browser]'")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or ""
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={max(width, 500)},{height}"):
+        opts.add_argument(arg)
+    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {
+        "width": width, "height": height, "pixelRatio": 2.0, "touch": True}})
+    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(
+        executable_path=shutil.which("chromedriver") or "chromedriver"))
+    drv.set_page_load_timeout(30)
+    return drv
+
+
+def ready(drv: Any, url: str) -> None:
+    drv.get(url)
+    WebDriverWait(drv, 30).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+
+
+def keyboard_top(drv: Any) -> float:
+    top: float = drv.execute_script(
+        "return document.getElementById('keyboard').getBoundingClientRect().top + window.scrollY")
+    return top
+
+
+def js_tap(drv: Any, *tiles: str) -> None:
+    for tl in tiles:
+        drv.execute_script("arguments[0].click()", drv.find_element(
+            By.CSS_SELECTOR, f'#keyboard button[data-tile="{tl}"]'))
+
+
+def book_tapped(drv: Any, tiles: str, *clicks: str, **fields: str) -> int:
+    """Tap a hand in, tick what ``clicks`` names, set the flag fields (``seat="S"``: the
+    control #f-seat), book it; returns the sheet's version after."""
+    before = int(drv.find_element(By.ID, "sheet").get_attribute("data-version"))
+    drv.execute_script("window.mjscore.clear()")
+    js_tap(drv, *tiles.split())
+    for css in clicks:
+        drv.execute_script("arguments[0].click()", drv.find_element(By.CSS_SELECTOR, css))
+    for name, value in fields.items():
+        drv.execute_script("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
+                           " e.dispatchEvent(new Event('change'))", f"f-{name}", value)
+    wait_for(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#result td[data-seat]"))
+    drv.execute_script("document.getElementById('book').click()")
+    wait_for(drv, lambda d: int(d.find_element(By.ID, "sheet").get_attribute("data-version")) > before)
+    return int(drv.find_element(By.ID, "sheet").get_attribute("data-version"))
+
+
+def sheet_totals(drv: Any) -> dict[str, int]:
+    cells = drv.execute_script("return [...document.querySelectorAll('#sheet-lines td[data-player]')]"
+                               ".map(c => [c.dataset.player, c.textContent])")
+    return {name: int(text.replace("+", "")) for name, text in cells}
+
+
+def test_an_evening_on_two_phones(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    a = phone()
+    b = phone()
+    try:
+        with running(db) as srv:
+            port = srv.server_address[1]
+            ready(a, srv.url + "/?rules=hangzhou")
+            for seat, name in zip("ESWN", ("Ann", "Bo", "Cy", "Di"), strict=True):
+                a.find_element(By.ID, f"name-{seat}").send_keys(name)
+            a.execute_script("document.getElementById('create-table').click()")
+            link = wait_for(a, lambda d: d.find_elements(By.ID, "table-link"))[0].get_attribute("href")
+            # the keyboard stays where it is while a hand of 18 tiles goes in (four kongs)
+            top = keyboard_top(a)
+            for tl in ("1m", "9p", "E", "C"):
+                a.execute_script("document.getElementById('m-angang').click()")
+                js_tap(a, tl)
+                assert keyboard_top(a) == top
+            js_tap(a, "5s")
+            assert keyboard_top(a) == top
+            js_tap(a, "5s")
+            assert keyboard_top(a) == top
+            assert a.find_element(By.ID, "notation").get_attribute("value") == \
+                "[1111m][9999p][EEEE][CCCC]5s5s"
+            keys = a.execute_script("return [...document.querySelectorAll('#keyboard button')]"
+                                    ".map(k => k.getBoundingClientRect().width)")
+            assert min(keys) >= 44
+            # 1: Ann (E) self-draws 暴头: +12, each other −4 (examples/hangzhou.txt)
+            v = book_tapped(a, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m", "#f-self_draw")
+            assert v == 2
+            ready(b, link)  # the second phone joins by the link
+            assert sheet_totals(b) == {"Ann": 12, "Bo": -4, "Cy": -4, "Di": -4}
+            # 2 on phone B: 自摸 1 番, Ann +6, each other −2
+            book_tapped(b, "1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 5s 5s", "#f-self_draw")
+            # phone A sees it live
+            wait_for(a, lambda d: sheet_totals(d) == {"Ann": 18, "Bo": -6, "Cy": -6, "Di": -6})
+            # 3 on phone A: S (Bo) 暴头 self-drawn: E −4, S +8, W −2, N −2; the deal passes
+            book_tapped(a, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m", "#f-self_draw", seat="S")
+            wait_for(b, lambda d: "E Bo" in d.find_element(By.ID, "seating").text)
+            # phone B undoes line 2: phone A sees it struck through, totals without it
+            b.execute_script("document.querySelector('#sheet-lines tr[data-n=\"2\"] .undo-line').click()")
+            wait_for(a, lambda d: d.find_elements(By.CSS_SELECTOR, '#sheet-lines tr.undone[data-n="2"]'))
+            assert sheet_totals(a) == {"Ann": 8, "Bo": 4, "Cy": -6, "Di": -6}
+            # a reload keeps the table and the language
+            a.find_element(By.ID, "lang-en").click()
+            a.refresh()
+            WebDriverWait(a, 30).until(lambda d: d.find_element(By.TAG_NAME, "body")
+                                       .get_attribute("data-ready") == "1")
+            assert a.find_element(By.ID, "lang-en").get_attribute("aria-pressed") == "true"
+            assert sheet_totals(a) == {"Ann": 8, "Bo": 4, "Cy": -6, "Di": -6}
+        # the server restarts (same database, same port): nothing is lost
+        with running(db, port=port) as srv:
+            # 4 on phone B: W (Di) 双财飘 with Bo dealing: E −16, S −8, W +32, N −8 (README)
+            book_tapped(b, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m", "#f-self_draw",
+                        seat="W", piao="2")
+            want = {"Ann": 8 - 8, "Bo": 4 - 16, "Cy": -6 - 8, "Di": -6 + 32}
+            wait_for(a, lambda d: sheet_totals(d) == want)
+            # the exported file, totalled by batch, is the sheet
+            text = a.execute_script("return fetch(arguments[0]).then(r => r.text())",
+                                    f"/api/tables/{link.rsplit('=', 1)[1]}/export.txt")
+            path = tmp_path / "evening.txt"
+            path.write_text(text, encoding="utf-8")
+            res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
+            totals = json.loads(res.stdout.splitlines()[-1])
+            assert {p["name"]: p["net"] for p in totals["players"]} == want
+            # no sideways scroll in either language, on the phone and on a laptop
+            for drv in (a, b):
+                for lang in ("zh", "en"):
+                    drv.find_element(By.ID, f"lang-{lang}").click()
+                    inner, wide = drv.execute_script("return [document.documentElement.clientWidth,"
+                                                     " document.documentElement.scrollWidth]")
+                    assert wide <= inner, (lang, wide, inner)
+            if os.environ.get("MJSCORE_SCREENSHOTS") == "docs":
+                for drv, name in ((a, "serve-phone-en.png"), (b, "serve-phone.png")):
+                    drv.find_element(By.ID, "lang-en" if "en" in name else "lang-zh").click()
+                    height = drv.execute_script("return document.documentElement.scrollHeight")
+                    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                        "width": 390, "height": min(int(height), 4000), "deviceScaleFactor": 1,
+                        "mobile": True})
+                    drv.execute_script("window.scrollTo(0, 0)")
+                    drv.save_screenshot(str(ROOT / "docs" / name))
+    finally:
+        a.quit()
+        b.quit()

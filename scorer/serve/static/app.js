@@ -37,6 +37,10 @@
       ignored: "此方不用的旗标", row_result: "结果", row_decomposition: "牌型",
       row_wildcards: "财神", row_patterns: "番种", row_chain: "计算", row_score: "得分",
       row_payment: "支付", row_payments: "各家得失", stand_ins: "替身", itself: "（本身）", why: "为何",
+      offline: "连不上服务器：手牌已存在本机，恢复后会自动重试。", retry: "重试", replaced: "被替",
+      chi: "吃", peng: "碰", gang: "杠", angang: "暗杠", pick_tile: "再点一张牌",
+      won_by: (seat, dealer, how) => `${seat} 胡（${dealer ? "庄家" : "闲家"}），${how}`,
+      how_from: (s) => `${s} 放铳`, no_glyphs: "本机字体没有麻将牌字符",
     },
     en: {
       ruleset: "Rules", glyphs: "Unicode tiles", hand: "Hand", notation: "Notation",
@@ -63,6 +67,11 @@
       row_decomposition: "reading", row_wildcards: "wildcards", row_patterns: "patterns",
       row_chain: "chain", row_score: "score", row_payment: "payment", row_payments: "per seat",
       stand_ins: "Stand-ins", itself: " (itself)", why: "Why",
+      offline: "The server cannot be reached: the hand is kept on this phone and sent again when it is back.",
+      retry: "Retry", replaced: "Replaced",
+      chi: "Chow", peng: "Pung", gang: "Kong", angang: "Concealed kong", pick_tile: "now tap a tile",
+      won_by: (seat, dealer, how) => `${seat} wins (${dealer ? "dealer" : "not dealer"}), ${how}`,
+      how_from: (s) => `discard by ${s}`, no_glyphs: "this device's fonts have no mahjong tiles",
     },
   };
   let lang = "zh";
@@ -70,6 +79,8 @@
 
   // ---------------------------------------------------------------- tiles
   const SUITS = { m: ["万", "characters"], p: ["筒", "dots"], s: ["条", "bamboo"] };
+  const SUIT_EN = { m: "crak", p: "dot", s: "bam" };
+  const HONOR_EN = { E: "E", S: "S", W: "W", N: "N", C: "Red", F: "Grn", P: "Wht" };
   const NUM_ZH = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
   const HONORS = { E: ["东", "East"], S: ["南", "South"], W: ["西", "West"], N: ["北", "North"],
                    C: ["中", "Red"], F: ["发", "Green"], P: ["白", "White"] };
@@ -99,10 +110,12 @@
       b.append(el("span", "g", String.fromCodePoint(cp)));
     } else if (HONORS[tl]) {
       b.classList.add("honor", "h" + tl);
-      b.append(el("span", "big", HONORS[tl][0]));
+      b.append(el("span", "big", lang === "zh" ? HONORS[tl][0] : HONOR_EN[tl]));
     } else {
+      // the key's face in the page's language: 三万, or 3 over "crak"
       b.classList.add("suit-" + tl[1]);
-      b.append(el("span", "num", NUM_ZH[+tl[0]]), el("span", "suit", SUITS[tl[1]][0]));
+      b.append(el("span", "num", lang === "zh" ? NUM_ZH[+tl[0]] : tl[0]),
+               el("span", "suit", lang === "zh" ? SUITS[tl[1]][0] : SUIT_EN[tl[1]]));
     }
     if (o.wild) b.classList.add("wild");
     if (o.stand) b.classList.add("stand-in");
@@ -143,7 +156,7 @@
   function parseNotation(text) {
     const melds = [], concealed = [];
     let i = 0;
-    const s = text.replace(/\s+/g, "");
+    const s = normalText(text);
     const readTiles = (src) => {
       const out = [];
       let digits = "";
@@ -177,6 +190,14 @@
     if (!rest) return null;
     concealed.push(...rest);
     return { melds, concealed };
+  }
+
+  // full-width digits and letters, 万筒饼条索 and 东南西北中发白 read as the notation's letters
+  function normalText(text) {
+    const map = { "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s",
+                  "东": "E", "東": "E", "南": "S", "西": "W", "北": "N", "中": "C", "发": "F", "發": "F", "白": "P",
+                  "，": ",", "［": "[", "］": "]", "＝": "=" };
+    return text.normalize("NFKC").replace(/\s+/g, "").replace(/./gu, (c) => map[c] || c);
   }
 
   function tileCount() {
@@ -232,27 +253,80 @@
       });
       hand.append(b);
     });
-    const count = el("p", "count", t("tile_count")(tileCount(), rules ? rules.hand_size : 14));
-    hand.append(count);
+    $("count").textContent = t("tile_count")(tileCount(), rules ? rules.hand_size : 14);
+    greyKeys();
     $("meld").setAttribute("aria-pressed", String(!!state.open));
     $("win-mode").setAttribute("aria-pressed", String(state.winMode));
+  }
+
+  function usedCounts() {
+    const n = {};
+    for (const m of state.melds) for (const tl of m.tiles) n[tl] = (n[tl] || 0) + 1;
+    for (const tl of state.concealed) n[tl] = (n[tl] || 0) + 1;
+    return n;
+  }
+
+  function greyKeys() {
+    // a tile whose four copies are all in the hand cannot be tapped again
+    const n = usedCounts();
+    for (const b of document.querySelectorAll("#keyboard button[data-tile]")) {
+      const out = (n[b.dataset.tile] || 0) >= 4;
+      b.disabled = out;
+      b.classList.toggle("used-up", out);
+    }
   }
 
   function renderKeyboard() {
     const kb = $("keyboard");
     kb.replaceChildren();
-    for (const row of ["m", "p", "s", "z"]) {
-      const r = el("div", "krow");
+    const rows = rules && rules.honors === false ? ["m", "p", "s"] : ["m", "p", "s", "z"];
+    for (const row of rows) {
+      const r = el("div", "krow" + (row === "z" ? " honors" : ""));
       for (const tl of ALL_TILES.filter((x) => (row === "z" ? HONORS[x] : x[1] === row && !HONORS[x]))) {
         const b = tileFace(tl, { tag: "button" });
         b.type = "button";
         b.setAttribute("aria-label", tileName(tl));
         b.title = tileName(tl);
-        b.addEventListener("click", () => addTile(tl));
+        b.addEventListener("click", () => tapKey(tl));
         r.append(b);
       }
       kb.append(r);
     }
+    greyKeys();
+  }
+
+  // one-tap melds: 吃/碰/杠/暗杠, then the tile (吃: its lowest tile, claimed from 上家)
+  let meldMode = null;
+  function tapKey(tl) {
+    if (!meldMode) { addTile(tl); return; }
+    const mode = meldMode;
+    meldMode = null;
+    renderMeldButtons();
+    state.text = null;
+    const offer = $("offer").value || "1";
+    if (mode === "chi") {
+      if (HONORS[tl] || +tl[0] > 7) { changed(); return; }
+      const s = tl[1], n = +tl[0];
+      state.melds.push({ tiles: [n + s, (n + 1) + s, (n + 2) + s], offer: "1", as: "" });
+    } else if (mode === "peng") {
+      state.melds.push({ tiles: [tl, tl, tl], offer, as: "" });
+    } else if (mode === "gang") {
+      state.melds.push({ tiles: [tl, tl, tl, tl], offer, as: "" });
+    } else {
+      state.melds.push({ tiles: [tl, tl, tl, tl], offer: "", as: "" });
+    }
+    changed();
+  }
+
+  function renderMeldButtons() {
+    for (const m of ["chi", "peng", "gang", "angang"]) {
+      const b = $("m-" + m);
+      if (!b) continue;
+      b.setAttribute("aria-pressed", String(meldMode === m));
+      b.textContent = t(m);
+      if (m === "chi") b.hidden = !!(rules && rules.chows === false);
+    }
+    $("meld-hint").textContent = meldMode ? t("pick_tile") : "";
   }
 
   // ---------------------------------------------------------------- the context
@@ -346,7 +420,8 @@
     flags.replaceChildren();
     opts.replaceChildren();
     if (!rules) return;
-    for (const f of rules.flags) flags.append(flagControl(f));
+    // only what the ruleset uses: without honors there is no prevailing wind to set
+    for (const f of rules.flags) if (!(f.field === "round" && rules.honors === false)) flags.append(flagControl(f));
     if (rules.options.length) {
       // the house options are set once per evening: folded away, so the win's flags stay in reach
       const box = el("details", "opts");
@@ -393,13 +468,28 @@
   }
 
   // ---------------------------------------------------------------- talking to the server
-  async function api(path, body) {
-    const res = await fetch(path, body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
+  // every answer, or status 0 and an "offline" error when the server cannot be reached (the
+  // page says so, keeps the hand, and tries again when asked or when the wifi is back)
+  async function api(path, body, method) {
+    let res;
+    try {
+      res = await fetch(path, body === undefined && !method ? {} : {
+        method: method || "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+    } catch (e) {
+      setOffline(true);
+      return { status: 0, data: { error: { kind: "offline", message: t("offline") } } };
+    }
+    setOffline(false);
     let data;
     try { data = await res.json(); } catch (e) { data = { error: { kind: "http", message: res.statusText } }; }
     return { status: res.status, data };
+  }
+
+  function setOffline(off) {
+    const bar = $("offline");
+    bar.hidden = !off;
+    if (off) $("offline-text").textContent = t("offline");
   }
 
   function filesFor(...specs) {
@@ -424,11 +514,19 @@
     const result = $("result");
     if (!hand) { result.replaceChildren(); $("dispute").replaceChildren(); summaryView(null); return; }
     result.classList.add("busy");
-    const short = state.text === null && tileCount() === rules.hand_size - 1;
-    const { status, data } = await api(short ? "/api/waits" : "/api/score",
-                                       { hand, flags, files: filesFor(rules.id_spec) });
+    save();
+    // typed or tapped alike: a hand one tile short shows its waits
+    const short = tileCount() === rules.hand_size - 1;
+    const body = { hand, flags, files: filesFor(rules.id_spec) };
+    if (window.mjscoreTable && window.mjscoreTable.id && !Object.keys(body.files).length && rules.is_upload) body.table = window.mjscoreTable.id;
+    const { status, data } = await api(short ? "/api/waits" : "/api/score", body);
     if (my !== seq) return; // a newer hand is on its way
     result.classList.remove("busy");
+    if (status === 0) { result.replaceChildren(errorView(data.error)); return; }
+    // the answer says the win was self-drawn (a ruleset whose wins are self-drawn unless
+    // said otherwise): the box says so too
+    const sd = $("f-self_draw");
+    if (!short && data.self_draw === true && sd && !sd.checked) sd.checked = true;
     result.dataset.status = String(status);
     // the notation is marked wrong only while the server names a place in it
     if (!(data.error && data.error.position)) $("notation").removeAttribute("aria-invalid");
@@ -516,14 +614,21 @@
     if (data.error) { box.append(errorView(data.error)); return box; }
     const best = data.best || {};
     const head = el("p", "headline");
-    const names = (best.patterns || []).map((h) => patternName(h) + " " + h.value).join(" · ");
-    head.append(el("span", "score", `${t("score")} ${best.score}`), " ", el("span", "patterns", names || t("none")));
-    box.append(head, readingView(best));
+    // the chain as the report gives it: every count (喜相逢 1×2), every unit (k, 水, 番), the bonus
+    const unit = label("score");
+    const names = best.chain ? best.chain.split("; ").join(" · ") :
+      (best.patterns || []).map((h) => patternName(h) + " " + h.value + (h.count > 1 ? "×" + h.count : "")).join(" · ");
+    head.append(el("span", "score", `${t("score")} ${best.score} ${unit}`), " ", el("span", "patterns", names || t("none")));
+    box.append(wonBy(data), head, readingView(best));
+    if (best.replaced && best.replaced.length) {
+      const pn = (id) => { const p = (rules.patterns || []).find((x) => x.id === id); return p ? (lang === "zh" ? p.name : (p.name_en || p.name)) : id; };
+      box.append(labelled("replaced", t("replaced"), best.replaced.map((r) => `${pn(r.id)} ← ${pn(r.by)}`).join(" · ")));
+    }
     if (best.legend) box.append(el("p", "legend", best.legend));
     const wild = best.wildcard_detail || [];
     if (wild.length) {
       const w = el("p", "wilds");
-      w.append(el("span", "label", t("wildcards") + ": "));
+      w.append(el("span", "label", (label("wildcard") || t("wildcards")) + ": "));
       for (const [x, n] of counted(wild, (x) => x.face)) {
         w.append(tileFace(x.face, { wild: true }), el("span", null, times(n) + " → " + x.reads + (x.as_self ? t("itself") : "") + times(n) + "  "));
       }
@@ -553,6 +658,19 @@
     }
     box.append(paymentsTable(data));
     return box;
+  }
+
+  function label(key) {
+    const l = rules && rules.labels && rules.labels[key];
+    return l ? l[lang] : "";
+  }
+
+  function wonBy(data) {
+    // who won how, as the report's first line: "S 胡（闲家），N 放铳"
+    const seat = data.winner || "E";
+    const from = data.flags && data.flags["--from"];
+    const how = data.self_draw ? t("how_self") : (from ? t("how_from")(from) : t("how_discard"));
+    return el("p", "won-by", t("won_by")(seat, seat === "E", how));
   }
 
   function summaryView(data) {
@@ -645,9 +763,12 @@
     }
     if (data.error) { $("result").replaceChildren(errorView(data.error)); return; }
     data.id_spec = spec;
+    data.is_upload = house[spec] !== undefined;
     rules = data;
     $("ruleset").value = spec;
+    renderKeyboard();
     renderContext();
+    renderMeldButtons();
     changed();
   }
 
@@ -690,12 +811,52 @@
     fillRuleSelects();
     renderKeyboard();
     renderContext();
+    renderMeldButtons();
+    if (window.mjscoreSheet) window.mjscoreSheet.render();
     changed();
+    save();
   }
+
+  // ---------------------------------------------------------------- kept on this phone
+  const KEY = "mjscore.page";
+  function save() {
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ lang, rules: rules && rules.id_spec, hand: notation(),
+        flags: currentFlagValues(), glyphs: $("glyphs").checked }));
+    } catch (e) { /* private mode: nothing kept */ }
+  }
+  function saved() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "null") || {}; } catch (e) { return {}; }
+  }
+
+  function glyphsWork() {
+    // the mahjong tiles' characters drawn by this device's fonts, or empty boxes?
+    const c = document.createElement("canvas").getContext("2d");
+    if (!c) return false;
+    c.font = "32px sans-serif";
+    const tile = c.measureText("\u{1F000}").width, none = c.measureText("\u{10FFFD}").width;
+    return tile > 0 && Math.abs(tile - none) > 0.5;
+  }
+
+  window.mjscore = {
+    t: (k) => t(k), lang: () => lang, rules: () => rules, notation: () => notation(),
+    flags: () => flagArgs().filter((a, i, all) => !["--rules", "--lang"].includes(a) && !["--rules", "--lang"].includes(all[i - 1])),
+    clear: () => { state.melds = []; state.concealed = []; state.open = null; state.text = null; changed(); },
+    api, loadRules: (id) => loadRules(id), house,
+  };
 
   // ---------------------------------------------------------------- start
   async function start() {
+    const keep = saved();
+    if (!glyphsWork()) { $("glyphs").checked = false; $("glyphs").disabled = true; $("glyphs").title = t("no_glyphs"); }
+    else if (keep.glyphs) $("glyphs").checked = true;
+    if (keep.lang === "en") { lang = "en"; document.documentElement.lang = "en"; }
     renderKeyboard();
+    for (const m of ["chi", "peng", "gang", "angang"]) {
+      $("m-" + m).addEventListener("click", () => { meldMode = meldMode === m ? null : m; renderMeldButtons(); });
+    }
+    $("retry").addEventListener("click", () => update());
+    window.addEventListener("online", () => update());
     $("notation").addEventListener("input", () => {
       const text = $("notation").value;
       $("notation").removeAttribute("aria-invalid");
@@ -752,10 +913,22 @@
     const { data } = await api("/api/rules");
     rulesList = Array.isArray(data) ? data : [];
     fillRuleSelects();
-    const first = new URLSearchParams(location.search).get("rules");
+    const params = new URLSearchParams(location.search);
+    const first = params.get("rules") || (params.get("t") ? null : keep.rules);
     await loadRules(rulesList.some((r) => r.id === first) ? first : (rulesList[0] || {}).id);
-    const h = new URLSearchParams(location.search).get("hand");
+    if (lang === "en") setLang("en");
+    renderMeldButtons();
+    const h = params.get("hand") || (params.get("rules") ? null : keep.hand);
     if (h) { $("notation").value = h; $("notation").dispatchEvent(new Event("input")); }
+    if (!params.get("rules") && keep.flags) {
+      for (const [field, v] of Object.entries(keep.flags)) {
+        const input = $("f-" + field);
+        if (!input) continue;
+        if (input.type === "checkbox") input.checked = v; else input.value = v;
+      }
+      changed();
+    }
+    if (window.mjscoreSheet) await window.mjscoreSheet.start();
     document.body.dataset.ready = "1";
   }
 
