@@ -19,6 +19,7 @@ resident, sampled every 0.2 s: the highest sum). Run: ``python benchmarks/serve_
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -70,16 +71,13 @@ def rss_of(pid: int) -> int:
     """Resident bytes of ``pid`` and its children."""
     total = 0
     pids = [pid]
-    try:  # the workers are children of whichever thread started them
+    with contextlib.suppress(OSError):  # the workers are children of the thread that started them
         for task in os.listdir(f"/proc/{pid}/task"):
-            pids += [int(k) for k in open(f"/proc/{pid}/task/{task}/children").read().split()]
-    except OSError:
-        pass
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                pids += [int(k) for k in f.read().split()]
     for p in pids:
-        try:
-            total += int(open(f"/proc/{p}/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, ValueError, IndexError):
-            pass
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{p}/statm") as f:
+            total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     return total
 
 
@@ -146,8 +144,8 @@ def main() -> None:
         for i in range(16):
             if time.monotonic() >= stop:
                 break
-            text = large(i)
-            bad[f"upload {post(port, '/api/rules', {'name': f'big{i}.yaml', 'text': text}, '127.0.0.10')}"] += 1
+            status = post(port, "/api/rules", {"name": f"big{i}.yaml", "text": large(i)}, "127.0.0.10")
+            bad[f"upload {status}"] += 1
 
     def memory() -> None:
         while time.monotonic() < stop + 1:
