@@ -23,9 +23,10 @@ settings.load_profile("explore" if os.environ.get("MJSCORE_FUZZ") else "ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The suite never reads or writes the user's ruleset cache (scorer.rules.cache): it has
+# The suite never reads or writes the user's ruleset cache (scorer.rules.store): it has
 # one of its own, empty at the start, that its subprocesses share; removed at exit.
 _CACHE_HOME = tempfile.mkdtemp(prefix="mjscore-test-cache-")
+os.environ["MJSCORE_CACHE_DIR"] = os.path.join(_CACHE_HOME, "mjscore")
 os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
 os.environ.pop("MJSCORE_NO_CACHE", None)
 atexit.register(shutil.rmtree, _CACHE_HOME, True)

@@ -36,8 +36,8 @@ def rules(
                                "use: facts, attributes, functions (Markdown)."),
     lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
     clear_cache: bool = typer.Option(False, "--clear-cache", help="Remove the cached "
-                                     "rulesets (~/.cache/mjscore; MJSCORE_NO_CACHE=1 turns "
-                                     "the cache off)."),
+                                     "rulesets (mjscore rules --clear-cache prints where; "
+                                     "MJSCORE_NO_CACHE=1 turns the cache off)."),
 ) -> None:
     """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
     try:
@@ -46,10 +46,10 @@ def rules(
         if clear_cache:
             if ruleset or files or rules_opt or as_yaml or as_markdown or from_ or option:
                 raise ContextError("--clear-cache takes nothing else: mjscore rules --clear-cache")
-            from ..rules import cache
+            from ..rules import store
 
-            n = cache.clear()
-            print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {cache.directory()}")
+            n = store.clear()
+            print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {store.directory()}")
             return
         if ruleset == "check":
             if rules_opt or as_yaml or as_markdown or from_ or option:

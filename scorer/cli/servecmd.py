@@ -51,7 +51,7 @@ def serve(
                                 "number of cores, at least 2)."),
 ) -> None:
     """Serve the scoring page, the table's shared score sheet and the JSON API (until Ctrl-C)."""
-    # The per-user ruleset cache (scorer.rules.cache) writes an entry per file compiled:
+    # The per-user ruleset cache (scorer.rules.store) writes an entry per file compiled:
     # no request may lead to a write (or a read) on this machine's disk outside the tables'
     # database, so the server (and its workers) run without it. Restored on the way out:
     # run in-process (tests, an embedding program) the command leaves its caller as it

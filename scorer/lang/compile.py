@@ -196,7 +196,7 @@ _LAZY = frozenset({"tree", "node_fns", "consts", "attr_at", "loop_weight"})
 
 class Prebuilt(Compiled):
     """A compiled expression whose evaluator was generated from its tree by an earlier
-    run (the cache of built rulesets, :mod:`scorer.rules.built`), made by
+    run (the cache of built rulesets, :mod:`scorer.rules.store`), made by
     :func:`prebuilt`. Its type, names and cost are known; its closure tree (``tree``,
     ``node_fns``, ... for ``render()``, error wording and the generated pattern loop) is
     compiled from its text the first time one of them is read.
@@ -334,7 +334,7 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
     ``known_cost`` is for an expression that already passed, with this same code and
     scope: its size and cost bound are not worked out again (a third of the time), and
     ``known_cost`` is its cost. The rules layer gives it only for an entry of its own
-    cache of built rulesets (:mod:`scorer.rules.built`), never for text a user wrote.
+    cache of built rulesets (:mod:`scorer.rules.store`), never for text a user wrote.
     """
     if isinstance(src, bool):
         src = "True" if src else "False"

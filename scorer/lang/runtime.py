@@ -6,7 +6,7 @@ names by which a later process finds every helper again.
 :mod:`scorer.lang.ops`, a function of :mod:`scorer.lang.functions`, the budget's tick,
 or one of the small functions below. :func:`portable_helpers` names each of them the
 same way in every process, so that code generated in one run can be used in another
-(the cache of built rulesets, :mod:`scorer.rules.built`) with its helpers looked up by
+(the cache of built rulesets, :mod:`scorer.rules.store`) with its helpers looked up by
 name, never pickled. This module is what such a run imports instead of the generator.
 
 >>> portable_helpers()["budget.tick"] is budget.tick

@@ -1,4 +1,4 @@
-"""Ruleset files: finding built-in and user files, reading them with limits, the load cache.
+"""Ruleset files: finding built-in and user files, reading them with limits.
 
 A ruleset is named by a built-in id (``hangzhou``) or a path (``my.yaml``, or in
 ``extends:`` a path relative to the file that extends it). Files are read as UTF-8
@@ -14,12 +14,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from ..errors import RulesetError
 from ..text import Known, closest
 
-V = TypeVar("V")
 MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
 
 
@@ -238,57 +237,3 @@ def ident(path: str) -> str:
         return str(p.resolve()) if p.exists() else path
     except (OSError, ValueError):
         return path
-
-
-# the stamps of the files a ruleset was read from: (path, stamp(path)) each
-Stamps = tuple[tuple[str, Any], ...]
-
-
-class LoadCache(Generic[V]):
-    """Compiled rulesets by how they were named and by file content, bounded.
-
-    A hit is returned only while the file and every file it extends still have the
-    stamps they had when it was compiled, so an edited parent file is seen at once.
-    """
-
-    def __init__(self, limit: int = 64) -> None:
-        self.limit = limit
-        # spec -> (stamp of the file, value, stamps of the files it extends)
-        self._recent: dict[str, tuple[tuple[object, ...], V, Stamps]] = {}
-        # (resolved path, text) -> (value, stamps of the files it extends)
-        self._by_text: dict[tuple[str, str], tuple[V, Stamps]] = {}
-
-    @staticmethod
-    def spec_stamp(spec: str) -> tuple[object, ...]:
-        """The stamp of the file a spec names (the spec itself if it cannot be read)."""
-        path = builtin_path(spec) if not is_path(spec) else Path(spec)
-        try:
-            st = path.stat()
-        except (OSError, ValueError):  # too long, a NUL byte: locate() says what is wrong
-            return (spec,)
-        return (str(path), st.st_mtime_ns, st.st_size)
-
-    def recent(self, spec: str, spec_stamp: tuple[object, ...]) -> V | None:
-        """The value last loaded under this spec, if none of its files changed since."""
-        hit = self._recent.get(spec)
-        if hit is not None and hit[0] == spec_stamp and all(stamp(p) == s for p, s in hit[2]):
-            return hit[1]
-        return None
-
-    def by_text(self, path: Path, text: str) -> tuple[V, Stamps] | None:
-        """The value compiled from this file's text, if the files it extends did not change."""
-        hit = self._by_text.get((str(path.resolve()), text))
-        if hit is not None and all(stamp(p) == s for p, s in hit[1]):
-            return hit
-        return None
-
-    def put(self, spec: str, spec_stamp: tuple[object, ...], path: Path, text: str,
-            value: V, parents: Stamps) -> None:
-        """Remember a value loaded under ``spec`` from ``path`` (whose text is ``text``)."""
-        key = (str(path.resolve()), text)
-        if key not in self._by_text and len(self._by_text) >= self.limit:
-            self._by_text.pop(next(iter(self._by_text)))  # the oldest goes first
-        self._by_text[key] = (value, parents)
-        if len(self._recent) > self.limit:
-            self._recent.clear()
-        self._recent[spec] = (spec_stamp, value, parents)

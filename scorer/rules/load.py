@@ -3,6 +3,7 @@
 The public entry points of the rules layer: :func:`load_ruleset` (find, read, merge
 ``extends:``, compile, cache), :func:`compile_ruleset` (a file's text to a
 :class:`~scorer.rules.model.Ruleset`, every problem collected), :func:`list_builtin`.
+Every cache of rulesets, in this process and on disk, is :mod:`scorer.rules.store`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from . import built, cache
+from . import store
 from .files import (
-    LoadCache,
     builtin_path,
     display,
     hint_budget,
@@ -30,9 +30,6 @@ from .model import Ruleset
 __all__ = ["builtin_path", "compile_ruleset", "document", "is_path", "list_builtin",
            "load_ruleset", "locate"]
 
-_CACHE: LoadCache[Ruleset] = LoadCache(64)
-
-
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by built-in id or path; compiled once per process and cached.
 
@@ -42,18 +39,18 @@ def load_ruleset(spec: str) -> Ruleset:
     >>> load_ruleset("hangzhou").name_en
     'Hangzhou'
     """
-    spec_stamp = _CACHE.spec_stamp(spec)
-    hit = _CACHE.recent(spec, spec_stamp)
+    spec_stamp = store.LOADED.spec_stamp(spec)
+    hit = store.LOADED.recent(spec, spec_stamp)
     if hit is not None:
         return hit
     path, text = locate(spec, None, [])
-    cached = _CACHE.by_text(path, text)
+    cached = store.LOADED.by_text(path, text)
     if cached is not None:
         rs, parents = cached
     else:
         rs = compile_ruleset(text, str(path))
         parents = tuple((p, stamp(p)) for p in rs.sources[1:])
-    _CACHE.put(spec, spec_stamp, path, text, rs, parents)
+    store.LOADED.put(spec, spec_stamp, path, text, rs, parents)
     return rs
 
 
@@ -67,7 +64,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     >>> compile_ruleset("extends: hangzhou\\nid: mine\\n", "mine.yaml").chain
     ('mine.yaml', 'hangzhou.yaml')
     """
-    done = built.get(file, text)  # the built ruleset of an earlier run (scorer.rules.built)
+    done = store.read_built(file, text)  # the ruleset as an earlier run built it
     if done is not None:
         for line in done[1]:
             print(f"mjscore: {line}", file=sys.stderr)
@@ -76,7 +73,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
 
     found: list[Problem] = []
     trusted = is_builtin(file)
-    hit = cache.get(file, text)  # the merged document of an earlier run (scorer.rules.cache)
+    hit = store.read_document(file, text)  # the merged document an earlier run read
     with hint_budget():  # did-you-mean searches are bounded per load (files.did_you_mean)
         if hit is None:
             from .inherit import read_merged  # imports PyYAML: only when the cache misses
@@ -100,12 +97,12 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
         raise RulesetError(problems or [Problem(shown, None, None, "",
                                                 "the ruleset could not be compiled")])
     if hit is None:
-        cache.put(file, text, data, chain)
+        store.write_document(file, text, data, chain)
     for note in c.notices:  # an old spelling that still works: say once where and what
         print(f"mjscore: {note}", file=sys.stderr)
     out = replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
                   data=data, trusted=trusted)
-    built.put(file, text, out, [str(n) for n in c.notices], c.scopes)
+    store.write_built(file, text, out, [str(n) for n in c.notices], c.scopes)
     return out
 
 
@@ -124,7 +121,7 @@ def document(rs: Ruleset) -> Any:
         return rs.data
     file = rs.sources[0]
     text = Path(file).read_text(encoding="utf-8")
-    hit = cache.get(file, text)
+    hit = store.read_document(file, text)
     if hit is not None:
         return hit[0]
     from .inherit import read_merged

@@ -173,7 +173,7 @@ class Compiler:
         # compiled in all is held to MAX_EXPR_TEXT characters.
         self._compiled: dict[tuple[str, int], tuple[Scope, Compiled | ExprError]] = {}
         # the scope of each expression compiled, by id(its closure): what the cache of
-        # built rulesets (scorer.rules.built) compiles it in again
+        # built rulesets (scorer.rules.store) compiles it in again
         self.scopes: dict[int, Scope] = {}
         self.expr_text = 0
         # True for a document from the ruleset cache: its house_examples' YAML was read

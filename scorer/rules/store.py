@@ -1,47 +1,130 @@
-"""The per-user cache of read rulesets: the merged document of a file and its ``extends``
-chain, stored as plain JSON, so a start that has no built entry for it
-(:mod:`scorer.rules.built`, the other kind of entry, written beside it) skips importing
-PyYAML, parsing and merging (the schema still validates and compiles what it reads).
-This module also holds what both kinds share: the directory and its checks, keys,
-hashes, and reading and writing private files.
+"""The ruleset store: the rulesets this process loaded, and the per-user cache on disk.
 
-Where: ``$XDG_CACHE_HOME/mjscore`` or ``~/.cache/mjscore``, created ``0700``. Before any
-entry is read, the directory must be a real directory (not a symbolic link) owned by
-this user with no access for group or others, and the entry a regular file owned by
-this user that nobody else may write; otherwise the cache is not used at all (nothing
-read, nothing written) and rulesets are read from their files as without it.
+:func:`scorer.rules.load.load_ruleset` asks it in this order, fastest first:
 
-An entry of this kind is data, never code: JSON of strings, numbers, booleans, lists and the
-positions of each key (for messages and ``rules --yaml``). It is looked up by a hash of
-mjscore's version and the top file's path and bytes, and holds the path and BLAKE2b hash of
-every file in the chain; it is used only if every one still has those bytes. A
-corrupted, truncated, oversized or otherwise unreadable entry is ignored and rewritten.
-``MJSCORE_NO_CACHE=1`` turns the cache off; :func:`clear` (``mjscore rules
---clear-cache``) removes its entries. A directory that cannot be written costs nothing
-but the cache.
+1. **This process** (:data:`LOADED`): every ruleset compiled here, by how it was named and
+   by its file's text, while it and every file it extends keep their size and
+   modification time (an edited parent is seen at once).
+2. **A built entry** (``KEY-STAMP.built``): the :class:`~scorer.rules.model.Ruleset` as
+   the schema built it, pickled, each expression as its text, its scope and the evaluator
+   the code generator wrote from its checked tree: a start skips PyYAML, the merge, the
+   schema and the expression compiler (docs/speed.md).
+3. **A document entry** (``KEY.json``): the merged document of the file and its
+   ``extends`` chain as JSON (data, never code), every key's position kept; the schema
+   still validates and compiles it.
 
->>> decode(encode(_sample())) == _sample()
-True
+**Where**: ``MJSCORE_CACHE_DIR``, else the platform's per-user cache folder, as
+platformdirs gives it (:func:`folder`, worked out here: importing platformdirs is 6 ms of
+every start): ``$XDG_CACHE_HOME/mjscore`` or ``~/.cache/mjscore``,
+``~/Library/Caches/mjscore`` on macOS, ``%LOCALAPPDATA%\\mjscore\\Cache`` on Windows.
+
+**Trust**. A built entry is code to Python (a pickle), so it is trusted only as Python
+trusts its own ``__pycache__``, and more: the folder is made ``0700``, and nothing in it
+is read unless it is a real directory (no link, no Windows junction) and the entry a
+regular file (a FIFO or device is never opened) of at most :data:`MAX_ENTRY_BYTES`;
+where the system has owners and modes (POSIX), both must be this user's and nobody
+else's to write. A built entry's header holds the BLAKE2b hash of its pickle, checked
+before anything is unpickled, and the unpickler finds only *classes* of mjscore's own
+modules and ``set``/``frozenset`` (:meth:`_Unpickler.find_class`): a tampered pickle
+cannot name a function to call. Entries are keyed by mjscore's version and the top
+file's path and text (a built one also by a stamp of every module of the package), and
+hold the hash of every file of the ``extends`` chain, each checked before use.
+
+An entry with anything wrong is ignored, the ruleset read from its files and the entry
+written again. A folder that cannot be found (``HOME`` unset, no home), made, trusted or
+written costs only the cache, and one line on stderr says why (once a process).
+``MJSCORE_NO_CACHE=1`` turns the disk cache off; :func:`clear` (``mjscore rules
+--clear-cache``) removes its entries.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
+import marshal
 import os
 import stat
 import sys
+import types
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .files import ident
-from .yamlsafe import Mark, YList, YMap
+try:  # the C pickler alone: the pickle module's pure-Python half is 3 ms of a start
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - an interpreter without it
+    import pickle  # type: ignore[no-redef]
 
-FORMAT = 2
-MAX_ENTRY_BYTES = 4 * 1024 * 1024  # a built-in ruleset's entry is ~100 KiB
-MAX_ENTRIES = 256  # each edit of a house file writes a new entry: the oldest go
-_SUFFIX = ".json"
+from ..lang import Compiled, Prebuilt, Scope, compile_expr, prebuilt
+from ..memo import Memo
+from . import facts as F
+from .files import builtin_path, ident, is_path, stamp
+from .model import Ruleset
+from .yamlsafe import YMap, from_plain, to_plain
+
+__all__ = ["LOADED", "clear", "directory", "enabled", "read_built", "read_document",
+           "write_built", "write_document"]
+
+# -- 1. this process -------------------------------------------------------------------
+Stamps = tuple[tuple[str, Any], ...]  # (path, stamp(path)) of each file a ruleset extends
+
+
+class Loaded:
+    """The rulesets compiled in this process, by how they were named and by file content,
+    each while the files it extends keep their stamps; bounded (two :class:`Memo`).
+
+    >>> Loaded().recent("hangzhou", ("?",)) is None
+    True
+    """
+
+    def __init__(self, limit: int = 64) -> None:
+        # spec -> (stamp of the file, ruleset, stamps of the files it extends)
+        self._recent: Memo[str, tuple[tuple[object, ...], Ruleset, Stamps]] = Memo(limit)
+        # (resolved path, text) -> (ruleset, stamps of the files it extends)
+        self._by_text: Memo[tuple[str, str], tuple[Ruleset, Stamps]] = Memo(limit)
+
+    @staticmethod
+    def spec_stamp(spec: str) -> tuple[object, ...]:
+        """The stamp of the file a spec names (the spec itself if it cannot be read)."""
+        path = Path(spec) if is_path(spec) else builtin_path(spec)
+        try:
+            st = path.stat()
+        except (OSError, ValueError):  # too long, a NUL byte: locate() says what is wrong
+            return (spec,)
+        return (str(path), st.st_mtime_ns, st.st_size)
+
+    def recent(self, spec: str, spec_stamp: tuple[object, ...]) -> Ruleset | None:
+        """The ruleset last loaded under this spec, if none of its files changed since."""
+        hit = self._recent.get(spec)
+        if hit is not None and hit[0] == spec_stamp and all(stamp(p) == s for p, s in hit[2]):
+            return hit[1]
+        return None
+
+    def by_text(self, path: Path, text: str) -> tuple[Ruleset, Stamps] | None:
+        """The ruleset compiled from this file's text, if the files it extends did not change."""
+        hit = self._by_text.get((str(path.resolve()), text))
+        if hit is not None and all(stamp(p) == s for p, s in hit[1]):
+            return hit
+        return None
+
+    def put(self, spec: str, spec_stamp: tuple[object, ...], path: Path, text: str,
+            rs: Ruleset, parents: Stamps) -> None:
+        """Remember ``rs``, loaded under ``spec`` from ``path`` (whose text is ``text``)."""
+        self._by_text.put((str(path.resolve()), text), (rs, parents))
+        self._recent.put(spec, (spec_stamp, rs, parents))
+
+
+LOADED = Loaded(64)
+
+# -- the folder on disk -----------------------------------------------------------------
+MAX_ENTRY_BYTES = 8 * 1024 * 1024  # MCR's built entry is about 100 KiB, its document 100
+MAX_ENTRIES = 256  # of each kind: each edit of a house file writes new ones, the oldest go
+DOC_SUFFIX, BUILT_SUFFIX = ".json", ".built"
+ENTRY_SUFFIXES = (DOC_SUFFIX, BUILT_SUFFIX)
+NO_CACHE_ENV, DIR_ENV = "MJSCORE_NO_CACHE", "MJSCORE_CACHE_DIR"
 
 
 def enabled() -> bool:
@@ -50,43 +133,114 @@ def enabled() -> bool:
     >>> enabled() in (True, False)
     True
     """
-    return os.environ.get("MJSCORE_NO_CACHE", "") in ("", "0")
+    return os.environ.get(NO_CACHE_ENV, "") in ("", "0")
 
 
-def directory() -> Path:
-    """The cache directory for this user (not created here).
+def folder(platform: str | None = None, environ: Mapping[str, str] | None = None,
+           path: Any = os.path) -> str | None:
+    """The per-user cache folder by the platform's conventions, or None when it cannot be
+    known (no home folder); ``path`` is ``os.path`` (``ntpath``/``posixpath`` in tests).
 
-    >>> directory().name
-    'mjscore'
+    >>> import ntpath, posixpath
+    >>> folder("win32", {"LOCALAPPDATA": "C:\\\\Users\\\\ann\\\\AppData\\\\Local"}, ntpath)
+    'C:\\\\Users\\\\ann\\\\AppData\\\\Local\\\\mjscore\\\\Cache'
+    >>> folder("darwin", {"HOME": "/Users/ann"}, posixpath)
+    '/Users/ann/Library/Caches/mjscore'
+    >>> folder("linux", {"HOME": "/home/ann", "XDG_CACHE_HOME": "rel"}, posixpath)
+    '/home/ann/.cache/mjscore'
     """
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return root / "mjscore"
+    platform = sys.platform if platform is None else platform
+    env = os.environ if environ is None else environ
+    if platform == "win32":  # platformdirs' CSIDL_LOCAL_APPDATA, then "mjscore", "Cache"
+        local = env.get("LOCALAPPDATA", "")
+        return path.join(local, "mjscore", "Cache") if path.isabs(local) else None
+    xdg = env.get("XDG_CACHE_HOME", "")
+    if path.isabs(xdg):  # a relative one is ignored, as the XDG specification says
+        return str(path.join(xdg, "mjscore"))
+    # HOME unset: the passwd entry, if there is one (a container's --user N has none)
+    home = env.get("HOME", "") if "HOME" in env or environ is not None else os.path.expanduser("~")
+    if not path.isabs(home):  # HOME empty or relative, or a uid without a passwd entry
+        return None
+    tail = ("Library", "Caches", "mjscore") if platform == "darwin" else (".cache", "mjscore")
+    return str(path.join(home, *tail))
+
+
+def directory() -> Path | None:
+    """The cache directory (not created here): ``MJSCORE_CACHE_DIR`` if it is absolute,
+    else :func:`folder`; None when there is none.
+
+    >>> directory() is None or directory().is_absolute()
+    True
+    """
+    named = os.environ.get(DIR_ENV, "")
+    found = named if named else folder()
+    return Path(found) if found and os.path.isabs(found) else None
+
+
+_said: list[str] = []  # the one line said in this process about the cache, if any
+
+
+def _unused(why: str) -> None:
+    """Say once per process, on stderr, that the disk cache is not used and why."""
+    if _said:
+        return
+    _said.append(why)
+    mp = sys.modules.get("multiprocessing")
+    if mp is not None and mp.parent_process() is not None:
+        return  # a batch worker: its parent has said it
+    print(f"mjscore: {why}; rulesets are read from their files (MJSCORE_NO_CACHE=1 turns "
+          "the cache off)", file=sys.stderr)
+
+
+def _owners() -> bool:
+    """Whether this system has owners and POSIX modes to check (not Windows)."""
+    return hasattr(os, "getuid")
+
+
+def _trusted_dir(st: os.stat_result) -> str:
+    """Why a directory with this ``lstat`` may not be trusted, or "" if it may."""
+    if not stat.S_ISDIR(st.st_mode) or getattr(st, "st_reparse_tag", False):
+        return "it is not a directory (a link, a junction or a file)"
+    if _owners() and st.st_uid != os.getuid():
+        return "it belongs to another user"
+    if _owners() and st.st_mode & 0o077:
+        return "group or others may use it (chmod 700 makes it private)"
+    return ""
 
 
 def safe_dir(create: bool) -> Path | None:
-    """The cache directory if it is ours and private (made 0700 when ``create``), else None."""
+    """The cache directory if it may be trusted (made 0700 when ``create``), else None."""
     d = directory()
+    if d is None:
+        named = os.environ.get(DIR_ENV, "")
+        _unused(f"{DIR_ENV} is not an absolute path" if named else
+                "no cache folder is known (HOME, or LOCALAPPDATA on Windows, is not set)")
+        return None
     try:
         if create and not os.path.lexists(d):
             d.parent.mkdir(parents=True, exist_ok=True)
             d.mkdir(mode=0o700)
         st = os.lstat(d)
-    except OSError:
+    except FileNotFoundError:
+        return None  # not made yet: the first write makes it
+    except OSError as e:
+        _unused(f"cannot make the ruleset cache {d} ({e.strerror or e})")
         return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
-        return None  # a link, someone else's, or open to others: never read from it
+    why = _trusted_dir(st)
+    if why:
+        _unused(f"not using the ruleset cache {d}: {why}")
+        return None
     return d
 
 
+# -- keys, hashes and stamps ------------------------------------------------------------
 def version() -> str:
     """mjscore's version, as entries are keyed by it (``'unknown'`` before it is set).
 
     >>> version() != ""
     True
     """
-    # The package's version, read at call time: scorer/__init__.py sets it after its
-    # imports, and the rules layer may not import the package top (tests/test_layers.py).
+    # read at call time: scorer/__init__.py sets it after its imports (and rules/ may not import it)
     return str(getattr(sys.modules.get("scorer"), "__version__", "unknown"))
 
 
@@ -96,29 +250,26 @@ except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b as _blake2b
 
 
-def _hasher() -> Any:
-    return _blake2b(digest_size=32)
-
-
 def digest(data: bytes) -> str:
     """The BLAKE2b hash (32 bytes, as hex) of ``data``: how entries name and check things.
 
     >>> len(digest(b"mjscore"))
     64
     """
-    h = _hasher()
+    h = _blake2b(digest_size=32)
     h.update(data)
     return str(h.hexdigest())
 
 
 # The modules that turn files into the merged document: a change to any of them (a
-# development checkout keeps its version number) makes every entry miss.
-_READERS = ("yamlsafe.py", "inherit.py", "files.py", "cache.py")
+# development checkout keeps its version number) makes every document entry miss.
+_READERS = ("yamlsafe.py", "inherit.py", "files.py", "store.py")
+DOC_FORMAT, BUILT_FORMAT = 2, 1
 
 
 @functools.cache
 def _readers_digest() -> str:
-    h = _hasher()
+    h = _blake2b(digest_size=32)
     for name in _READERS:
         try:
             h.update((Path(__file__).with_name(name)).read_bytes())
@@ -127,15 +278,49 @@ def _readers_digest() -> str:
     return str(h.hexdigest())
 
 
+@functools.cache
+def code_stamp() -> str:
+    """A hash of the path, size and modification time of every module of the package:
+    any change to the code that builds rulesets makes every built entry miss.
+
+    >>> len(code_stamp())
+    64
+    """
+    root = str(Path(__file__).resolve().parent.parent)
+    parts: list[str] = []
+    todo = [root]
+    while todo:
+        here = todo.pop()
+        try:
+            found = sorted(os.scandir(here), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in found:
+            if e.name.endswith((".py", ".so", ".pyd")):
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue
+                parts.append(f"{e.path[len(root):]}\0{st.st_size}\0{st.st_mtime_ns}")
+            elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
+                todo.append(e.path)
+    return digest("\n".join(parts).encode("utf-8", "surrogatepass"))
+
+
 def entry_key(file: str, text: str) -> str:
-    """The entry's name: a hash of the version, the reading modules, the resolved top file
-    and its text."""
-    h = _hasher()
-    for part in (f"mjscore {version()} format {FORMAT} {_readers_digest()}",
+    """A document entry's name: a hash of the version, the reading modules, the resolved
+    top file and its text; a built entry's name begins with it too."""
+    h = _blake2b(digest_size=32)
+    for part in (f"mjscore {version()} format {DOC_FORMAT} {_readers_digest()}",
                  str(Path(file).resolve()), text):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return str(h.hexdigest())
+
+
+def _built_name(file: str, text: str) -> str:  # the document entry's key, then the code's
+    tail = digest(f"built {BUILT_FORMAT} {code_stamp()}".encode())[:32]
+    return f"{entry_key(file, text)}-{tail}{BUILT_SUFFIX}"
 
 
 def file_hashes(chain: list[str]) -> list[list[str]] | None:
@@ -149,79 +334,34 @@ def file_hashes(chain: list[str]) -> list[list[str]] | None:
     return out
 
 
-def get(file: str, text: str) -> tuple[YMap, list[str]] | None:
-    """The merged document and chain cached for ``file`` with this ``text``, or None.
-
-    None when the cache is off or unsafe, there is no entry, the entry is unreadable or
-    not in the expected form, or any file of the chain changed since it was written.
-    """
-    if not enabled():
-        return None
-    d = safe_dir(create=False)
-    if d is None:
-        return None
-    raw = read_private(d / (entry_key(file, text) + _SUFFIX))
-    if raw is None:
-        return None
-    try:
-        entry = json.loads(raw)
-        if (not isinstance(entry, dict) or entry.get("format") != FORMAT
-                or entry.get("version") != version()
-                or entry.get("digest") != digest(json.dumps(entry.get("data")).encode())):
-            return None
-        chain = entry["chain"]
-        if not isinstance(chain, list) or not chain or chain[0][0] != ident(file):
-            return None
-        if file_hashes([p for p, _ in chain]) != chain:
-            return None  # a file of the chain changed (or is gone): read it again
-        data = decode(entry["data"])
-    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
-        return None  # corrupted or tampered with: ignored, and rewritten after the read
-    if not isinstance(data, YMap):
-        return None
-    return data, [p for p, _ in chain]
+# -- private files ------------------------------------------------------------------------
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_BINARY", 0))
 
 
-def put(file: str, text: str, data: YMap, chain: list[str]) -> None:
-    """Store the merged document of a ruleset that compiled; return None, never raise.
-
-    Nothing is written when the cache is off or unsafe, a file of the chain cannot be
-    read, or the document holds something JSON cannot carry exactly.
-    """
-    if not enabled() or not chain or chain[0] != ident(file):
-        return
-    hashes = file_hashes(chain)
-    try:
-        payload = encode(data)
-    except (TypeError, ValueError):
-        return
-    d = safe_dir(create=True)
-    if d is None or hashes is None:
-        return
-    entry = {"format": FORMAT, "version": version(), "chain": hashes, "data": payload,
-             "digest": digest(json.dumps(payload).encode())}
-    write_private(d, entry_key(file, text) + _SUFFIX,
-                  json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+def _private_file(st: os.stat_result, limit: int) -> bool:
+    """Whether a file with this status is an entry that may be read."""
+    return (stat.S_ISREG(st.st_mode) and st.st_size <= limit
+            and (not _owners() or (st.st_uid == os.getuid() and not st.st_mode & 0o022)))
 
 
 def read_private(path: Path, limit: int | None = None) -> bytes | None:
     """The bytes of the entry ``path`` if it is a regular file of this user's that nobody
-    else may write and at most ``limit`` bytes long (:data:`MAX_ENTRY_BYTES` if not
-    given); None otherwise or if unreadable.
+    else may write, at most ``limit`` bytes long; None otherwise or if unreadable.
 
-    Symbolic links are not followed (``O_NOFOLLOW``), and the checks are made on the
-    file opened, not on its name, so it cannot be swapped in between.
+    The file's type is checked before it is opened, so a FIFO or a device is never opened
+    (and ``O_NONBLOCK`` keeps one swapped in meanwhile from blocking); symbolic links are
+    not followed (``O_NOFOLLOW``), and the checks are made again on the file opened.
     """
-    if limit is None:
-        limit = MAX_ENTRY_BYTES
+    limit = MAX_ENTRY_BYTES if limit is None else limit
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        if not _private_file(os.lstat(path), limit):
+            return None
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError:
         return None
     try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid()
-                or st.st_mode & 0o022 or st.st_size > limit):
+        if not _private_file(os.fstat(fd), limit):
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
             raw = f.read(limit + 1)
@@ -230,6 +370,21 @@ def read_private(path: Path, limit: int | None = None) -> bytes | None:
     finally:
         os.close(fd)
     return raw if len(raw) <= limit else None
+
+
+def _replace(src: str, dst: Path) -> None:
+    """``os.replace``, tried again briefly where Windows refuses (PermissionError) to replace
+    a file another process has open: a start reading that entry."""
+    import time
+
+    for wait in (0.01, 0.03, 0.1, None):
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if wait is None or _owners():  # on POSIX the directory is read-only: final
+                raise
+            time.sleep(wait)
 
 
 def write_private(d: Path, name: str, data: bytes) -> None:
@@ -242,24 +397,19 @@ def write_private(d: Path, name: str, data: bytes) -> None:
         with tempfile.NamedTemporaryFile("wb", dir=d, suffix=".tmp", delete=False) as f:
             tmp = f.name
             f.write(data)
-        os.replace(tmp, d / name)
+        _replace(tmp, d / name)
         tmp = None
         _prune(d)
-    except OSError:
-        pass  # a full disk or a read-only directory: scoring goes on without the cache
+    except OSError as e:  # a full disk, a read-only folder: scoring goes on without it
+        _unused(f"cannot write the ruleset cache {d} ({e.strerror or e})")
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
 
 
-# every kind of entry: merged documents here, built rulesets (scorer.rules.built)
-ENTRY_SUFFIXES = (_SUFFIX, ".built")
-
-
 def _prune(d: Path) -> None:
-    """Remove the least recently written entries beyond :data:`MAX_ENTRIES` of each kind;
-    return None."""
+    """Remove the least recently written entries beyond :data:`MAX_ENTRIES` of each kind."""
     for suffix in ENTRY_SUFFIXES:
         try:
             found = [(e.stat().st_mtime_ns, e) for e in d.glob("*" + suffix)]
@@ -273,10 +423,10 @@ def _prune(d: Path) -> None:
 
 def clear() -> int:
     """Remove every entry of the cache; return how many rulesets they were for (a
-    ruleset's merged document and its built form count as one).
+    ruleset's document and built entries count as one).
 
     Only entries (``*.json``, ``*.built``, ``*.tmp``) of a directory that passes the
-    ownership check are removed; the directory itself stays.
+    checks are removed; the directory itself stays.
     """
     d = safe_dir(create=False)
     if d is None:
@@ -291,92 +441,259 @@ def clear() -> int:
     return len(keys)
 
 
-# -- plain-data form of YMap / YList with their marks -------------------------------------
-def _mark_out(m: Mark | None) -> list[Any] | None:
-    return None if m is None else [m.file, m.line, m.column, m.quoted]
-
-
-def _mark_in(m: Any) -> Mark | None:
-    if m is None:
+# -- 3. document entries: the merged document as JSON --------------------------------------
+def read_document(file: str, text: str) -> tuple[YMap, list[str]] | None:
+    """The merged document and chain cached for ``file`` with this ``text``, or None (the
+    cache off or unusable, no entry, an entry not in the expected form, or a file of the
+    chain changed since it was written)."""
+    d = safe_dir(create=False) if enabled() else None
+    raw = None if d is None else read_private(d / (entry_key(file, text) + DOC_SUFFIX))
+    if raw is None:
         return None
-    file, line, column, quoted = m
-    if not (isinstance(file, str) and type(line) is int and type(column) is int
-            and type(quoted) is bool):
-        raise ValueError("bad mark")
-    return Mark(file, line, column, quoted)
+    try:
+        entry = json.loads(raw)
+        if (not isinstance(entry, dict) or entry.get("format") != DOC_FORMAT
+                or entry.get("version") != version()
+                or entry.get("digest") != digest(json.dumps(entry.get("data")).encode())):
+            return None
+        chain = entry["chain"]
+        if not isinstance(chain, list) or not chain or chain[0][0] != ident(file):
+            return None
+        if file_hashes([p for p, _ in chain]) != chain:
+            return None  # a file of the chain changed (or is gone): read it again
+        data = from_plain(entry["data"])
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return None  # corrupted or tampered with: ignored, and rewritten after the read
+    return (data, [p for p, _ in chain]) if isinstance(data, YMap) else None
 
 
-def encode(value: Any) -> Any:
-    """The JSON form of a merged document: ``{"M": mark, "k": [[key, key mark, value mark,
-    value], ...]}`` for a map, ``{"L": mark, "i": [[mark, item], ...]}`` for a list,
-    scalars as they are. Raise TypeError for anything else (such a document is not cached).
+def write_document(file: str, text: str, data: YMap, chain: list[str]) -> None:
+    """Store the merged document of a ruleset that compiled; return None, never raise.
+    Nothing is written when the cache is off or unusable, a file of the chain cannot be
+    read, or the document holds something JSON cannot carry exactly."""
+    if not enabled() or not chain or chain[0] != ident(file):
+        return
+    hashes = file_hashes(chain)
+    try:
+        payload = to_plain(data)
+    except (TypeError, ValueError):
+        return
+    d = safe_dir(create=True) if hashes is not None else None
+    if d is None:
+        return
+    entry = {"format": DOC_FORMAT, "version": version(), "chain": hashes, "data": payload,
+             "digest": digest(json.dumps(payload).encode())}
+    write_private(d, entry_key(file, text) + DOC_SUFFIX,
+                  json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
-    >>> encode(_sample())["k"][0][0]
-    'id'
+
+# -- 2. built entries: the Ruleset pickled ------------------------------------------------
+# Objects an entry names instead of holding: the scopes' attribute tables (their lambdas
+# pickle cannot hold) and coercions. Another such object in a scope makes write_built()
+# write nothing (and tests/rules/test_store_built.py fail).
+_NAMED: dict[str, Any] = {"facts.TILE_ATTRS": F.TILE_ATTRS, "facts.GROUP_ATTRS": F.GROUP_ATTRS,
+                          "facts.coerce_tile": F.coerce_tile}
+_NAME_OF: dict[int, str] = {id(v): k for k, v in _NAMED.items()}
+# builtin types a ruleset holds besides mjscore's own classes (and values pickle names not)
+_BUILTIN_TYPES = frozenset({"set", "frozenset"})
+
+
+@functools.cache
+def _helpers() -> tuple[dict[int, str], dict[str, Any]]:
+    """(id -> name, name -> object) of every helper generated code may call, by a name
+    that is the same in every process (see :func:`_portable`)."""
+    from ..lang.runtime import portable_helpers
+
+    by_name = portable_helpers()
+    for kind, table in (("tile", F.TILE_ATTRS), ("group", F.GROUP_ATTRS)):
+        for key, attr in table.items():
+            by_name[f"attr.{kind}.{key}"] = attr.fn
+    return {id(v): k for k, v in by_name.items()}, by_name
+
+
+def _plain(v: Any) -> bool:
+    """Whether ``v`` is a value an entry may hold as it is (and the unpickler allows)."""
+    if v is None or type(v) in (bool, int, str):
+        return True
+    return type(v) in (tuple, frozenset) and len(v) <= 4096 and all(_plain(x) for x in v)
+
+
+def _portable(c: Compiled) -> tuple[bytes, tuple[tuple[str, Any], ...]] | None:
+    """The generated evaluator of ``c`` as marshalled code, and how to find each helper
+    it calls; None if it cannot be generated or calls something without a stable name
+    (``any_reading``'s closure): that expression is then compiled from its text at load.
     """
-    if isinstance(value, YMap):
-        return {"M": _mark_out(value.mark),
-                "k": [[k, _mark_out(value.marks.get(k)), _mark_out(value.vmarks.get(k)),
-                       encode(v)] for k, v in value.items()]}
-    if isinstance(value, YList):
-        origins = getattr(value, "origins", None)  # set by the merge (scorer.rules.inherit)
-        return {"L": _mark_out(value.mark), "i": [encode(v) for v in value],
-                "m": [_mark_out(m) for m in value.marks],
-                "o": None if origins is None else [_whole(i) for i in origins]}
-    if value is None or type(value) in (str, int, bool):
-        return value
-    if type(value) is float and value == value and abs(value) != float("inf"):
-        return value
-    raise TypeError(f"cannot cache a {type(value).__name__}")
+    from ..lang.codegen import CodegenError, Emitter
+    from .plan import INLINE_ATTRS
+
+    em = Emitter(INLINE_ATTRS)
+    try:
+        fn = em.evaluator(c)  # written from the checked tree, held to the allowlist
+    except (CodegenError, RecursionError, MemoryError):
+        return None
+    ids, _ = _helpers()
+    recipes: list[tuple[str, Any]] = []
+    for name, obj in em.helpers.items():
+        made = em.made.get(name)
+        if made is not None:
+            inner = ids.get(id(made[1]))
+            if inner is None:
+                return None
+            recipes.append((name, ("wrap", made[0], inner)))
+        elif id(obj) in ids:
+            recipes.append((name, ("helper", ids[id(obj)])))
+        elif _plain(obj):
+            recipes.append((name, ("value", obj)))
+        else:
+            return None
+    return marshal.dumps(fn.__code__), tuple(recipes)
 
 
-def _whole(i: Any) -> int:
-    if type(i) is not int:
-        raise ValueError("bad index")
-    return i
+def _function(code: bytes, recipes: Any) -> Any:
+    """The evaluator that :func:`_portable` stored, with its helpers found again."""
+    from ..lang.runtime import WRAPPERS
+
+    _, by_name = _helpers()
+    glob: dict[str, Any] = {"__builtins__": {}}
+    for name, recipe in recipes:
+        if not (isinstance(name, str) and name.startswith("_h")):
+            raise pickle.UnpicklingError("a malformed helper")
+        kind = recipe[0]
+        if kind == "helper":
+            glob[name] = by_name[recipe[1]]
+        elif kind == "wrap":
+            glob[name] = WRAPPERS[recipe[1]](by_name[recipe[2]])
+        elif kind == "value" and _plain(recipe[1]):
+            glob[name] = recipe[1]
+        else:
+            raise pickle.UnpicklingError("a malformed helper")
+    code_obj = marshal.loads(code)
+    if not isinstance(code_obj, types.CodeType) or code_obj.co_freevars:
+        raise pickle.UnpicklingError("not an evaluator")
+    return types.FunctionType(code_obj, glob)
 
 
-def decode(value: Any) -> Any:
-    """The merged document back from :func:`encode`'s form; ValueError if it is not one."""
-    if isinstance(value, dict):
-        if "M" in value:
-            out = YMap(_mark_in(value["M"]))
-            for k, km, vm, v in value["k"]:
-                if not isinstance(k, str):
-                    raise ValueError("bad key")
-                out[k] = decode(v)
-                m = _mark_in(km)
-                if m is not None:
-                    out.marks[k] = m
-                vmk = _mark_in(vm)
-                if vmk is not None:
-                    out.vmarks[k] = vmk
-            return out
-        if "L" in value:
-            lst = YList(_mark_in(value["L"]))
-            lst.extend(decode(v) for v in value["i"])
-            for m in value["m"]:
-                mk = _mark_in(m)
-                if mk is None:
-                    raise ValueError("bad list mark")
-                lst.marks.append(mk)
-            if value["o"] is not None:
-                lst.origins = [_whole(i) for i in value["o"]]  # type: ignore[attr-defined]
-            return lst
-        raise ValueError("bad node")
-    if value is None or type(value) in (str, int, bool, float):
-        return value
-    raise ValueError("bad value")
+class _Pickler(pickle.Pickler):
+    """Pickles a Ruleset, writing each expression as its text, its scope, what compiling
+    it found and (where it can be generated) its evaluator's code."""
+
+    def __init__(self, f: io.BytesIO, scopes: dict[int, Scope]) -> None:
+        super().__init__(f, protocol=5)
+        self.scopes = scopes  # id(the closure of a compiled expression) -> its scope
+        self.done: dict[int, tuple[Any, ...]] = {}  # id(closure) -> the shared part
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Compiled):
+            part = self.done.get(id(obj.fn))
+            if part is None:
+                scope = self.scopes.get(id(obj.fn))
+                if scope is None:  # not compiled by the schema: nothing to compile it with
+                    raise pickle.PicklingError(f"no scope known for {obj.src!r}")
+                part = self.done[id(obj.fn)] = (
+                    obj.src, scope, obj.metered, obj.cost,
+                    (obj.type, obj.names, obj.const, obj.attrs, obj.compares, obj.weight),
+                    _portable(obj))
+            return ("expr", part, obj.where)
+        name = _NAME_OF.get(id(obj))
+        return None if name is None else ("named", name)
 
 
-def _sample() -> YMap:
-    """A small document with marks, for the examples above."""
-    m = YMap(Mark("t.yaml", 1, 1))
-    m["id"] = "t"
-    m.marks["id"] = Mark("t.yaml", 1, 1)
-    m.vmarks["id"] = Mark("t.yaml", 1, 5, True)
-    lst = YList(Mark("t.yaml", 2, 3))
-    lst.append(3)
-    lst.marks.append(Mark("t.yaml", 2, 5))
-    m["xs"] = lst
-    return m
+class _Unpickler(pickle.Unpickler):
+    """Reads an entry: mjscore's classes only, and each expression made once."""
+
+    def __init__(self, f: io.BytesIO) -> None:
+        super().__init__(f)
+        self.made: dict[int, Compiled] = {}  # id(the shared part) -> the expression
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "builtins" and name in _BUILTIN_TYPES:
+            return super().find_class(module, name)
+        if module.startswith("scorer.") and "." not in name and not name.startswith("_"):
+            obj = super().find_class(module, name)
+            if isinstance(obj, type) and obj.__module__ == module:
+                return obj
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a built entry")
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid[0] == "named":
+            return _NAMED[pid[1]]
+        _, part, where = pid
+        c = self.made.get(id(part))
+        if c is None:
+            c = self.made[id(part)] = _expression(*part)
+        if isinstance(c, Prebuilt):
+            return c.copy(str(where))
+        out = replace(c)  # one copy per use, as the schema makes (each has its own where)
+        out.where = str(where)
+        return out
+
+
+def _expression(src: Any, scope: Any, metered: Any, cost: Any, found: Any,
+                code: Any) -> Compiled:
+    """An expression of an entry: with its generated evaluator if it has one (unless
+    ``MJSCORE_CODEGEN=off``: closures only), else compiled from its text (without the
+    checks it passed when it was written)."""
+    from .plan import CODEGEN_ENV
+
+    if not (isinstance(src, str) and isinstance(scope, Scope) and type(cost) is int):
+        raise pickle.UnpicklingError("a malformed expression")
+    if code is None or os.environ.get(CODEGEN_ENV, "").strip().lower() == "off":
+        return compile_expr(src, scope, metered=bool(metered), known_cost=cost)
+    typ, names, const, attrs, compares, weight = found
+    return prebuilt(src, scope, _function(*code), metered=bool(metered), cost=cost, typ=typ,
+                    names=names, const=bool(const), attrs=attrs, compares=compares,
+                    weight=int(weight))
+
+
+def write_built(file: str, text: str, rs: Ruleset, notices: list[str],
+                scopes: dict[int, Scope]) -> None:
+    """Store ``rs``, built from ``file`` with this ``text``, with the ``notices`` printed
+    at each load (old spellings) and ``scopes`` (``id(c.fn)`` of each expression compiled
+    -> its scope); return None, never raise. Nothing is written when the cache is off or
+    unusable, a file of the chain cannot be read, or ``rs`` holds what pickle cannot."""
+    hashes = file_hashes(list(rs.sources)) if enabled() else None
+    if hashes is None:
+        return
+    # without the merged document (a third of the entry: rules.load.document reads it
+    # again when `rules --yaml` asks) and without a plan (it holds functions)
+    buf = io.BytesIO()
+    try:
+        _Pickler(buf, scopes).dump(replace(rs, data=None))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+    body = buf.getvalue()
+    d = safe_dir(create=True) if len(body) <= MAX_ENTRY_BYTES else None
+    if d is None:
+        return
+    header = {"format": BUILT_FORMAT, "version": version(), "code": code_stamp(),
+              "chain": hashes, "notices": notices, "digest": digest(body)}
+    write_private(d, _built_name(file, text),
+                  json.dumps(header, ensure_ascii=False).encode() + b"\n" + body)
+
+
+def read_built(file: str, text: str) -> tuple[Ruleset, list[str]] | None:
+    """The ruleset built from ``file`` with this ``text`` by an earlier run, and the
+    notices to print, or None (no entry, the cache off or unusable, a file of the chain
+    changed, or anything wrong with the entry)."""
+    d = safe_dir(create=False) if enabled() else None
+    raw = None if d is None else read_private(d / _built_name(file, text))
+    if raw is None:
+        return None
+    head, sep, body = raw.partition(b"\n")
+    try:
+        header = json.loads(head)
+        if (not sep or not isinstance(header, dict) or header.get("format") != BUILT_FORMAT
+                or header.get("version") != version() or header.get("code") != code_stamp()
+                or header.get("digest") != digest(body)):
+            return None
+        chain = header["chain"]
+        if (not isinstance(chain, list) or not chain
+                or file_hashes([p for p, _ in chain]) != chain):
+            return None  # a file of the chain changed (or is gone): build it again
+        notices = [str(n) for n in header.get("notices", [])]
+        rs = _Unpickler(io.BytesIO(body)).load()
+    except Exception:  # anything at all wrong with an entry: build from the file
+        return None
+    if not isinstance(rs, Ruleset) or list(rs.sources) != [p for p, _ in chain]:
+        return None
+    return rs, notices

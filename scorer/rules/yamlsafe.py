@@ -53,7 +53,7 @@ _C_LOADER: type[Any] | None = None  # set by _import_yaml()
 
 def _import_yaml() -> type[Any]:
     """Import PyYAML on first use and return the loader to use: a ruleset read from the
-    compiled-ruleset cache (:mod:`scorer.rules.cache`) never needs it, so neither does
+    ruleset store (:mod:`scorer.rules.store`) never needs it, so neither does
     the start-up of ``mjscore score``."""
     global yaml, _C_LOADER
     if _C_LOADER is None:
@@ -332,3 +332,95 @@ class _Converter:
             return printable(str(value))
         self.problem(node, path, f"YAML tag {tag} is not allowed")
         return None
+
+
+# -- the plain-data form of a document with its marks (the ruleset store's JSON entries) --
+def _mark_out(m: Mark | None) -> list[Any] | None:
+    return None if m is None else [m.file, m.line, m.column, m.quoted]
+
+
+def _mark_in(m: Any) -> Mark | None:
+    if m is None:
+        return None
+    file, line, column, quoted = m
+    if not (isinstance(file, str) and type(line) is int and type(column) is int
+            and type(quoted) is bool):
+        raise ValueError("bad mark")
+    return Mark(file, line, column, quoted)
+
+
+def to_plain(value: Any) -> Any:
+    """The JSON form of a merged document: ``{"M": mark, "k": [[key, key mark, value mark,
+    value], ...]}`` for a map, ``{"L": mark, "i": [[mark, item], ...]}`` for a list,
+    scalars as they are. Raise TypeError for anything else (the ruleset store caches no such document).
+
+    >>> to_plain(_sample())["k"][0][0]
+    'id'
+    """
+    if isinstance(value, YMap):
+        return {"M": _mark_out(value.mark),
+                "k": [[k, _mark_out(value.marks.get(k)), _mark_out(value.vmarks.get(k)),
+                       to_plain(v)] for k, v in value.items()]}
+    if isinstance(value, YList):
+        origins = getattr(value, "origins", None)  # set by the merge (scorer.rules.inherit)
+        return {"L": _mark_out(value.mark), "i": [to_plain(v) for v in value],
+                "m": [_mark_out(m) for m in value.marks],
+                "o": None if origins is None else [_whole(i) for i in origins]}
+    if value is None or type(value) in (str, int, bool):
+        return value
+    if type(value) is float and value == value and abs(value) != float("inf"):
+        return value
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _whole(i: Any) -> int:
+    if type(i) is not int:
+        raise ValueError("bad index")
+    return i
+
+
+def from_plain(value: Any) -> Any:
+    """The document back from :func:`to_plain`'s form; ValueError if it is not one.
+
+    >>> from_plain(to_plain(_sample())) == _sample()
+    True
+    """
+    if isinstance(value, dict):
+        if "M" in value:
+            out = YMap(_mark_in(value["M"]))
+            for k, km, vm, v in value["k"]:
+                if not isinstance(k, str):
+                    raise ValueError("bad key")
+                out[k] = from_plain(v)
+                for marks, m in ((out.marks, _mark_in(km)), (out.vmarks, _mark_in(vm))):
+                    if m is not None:
+                        marks[k] = m
+            return out
+        if "L" in value:
+            lst = YList(_mark_in(value["L"]))
+            lst.extend(from_plain(v) for v in value["i"])
+            for m in value["m"]:
+                mk = _mark_in(m)
+                if mk is None:
+                    raise ValueError("bad list mark")
+                lst.marks.append(mk)
+            if value["o"] is not None:
+                lst.origins = [_whole(i) for i in value["o"]]  # type: ignore[attr-defined]
+            return lst
+        raise ValueError("bad node")
+    if value is None or type(value) in (str, int, bool, float):
+        return value
+    raise ValueError("bad value")
+
+
+def _sample() -> YMap:
+    """A small document with marks, for the examples above."""
+    m = YMap(Mark("t.yaml", 1, 1))
+    m["id"] = "t"
+    m.marks["id"] = Mark("t.yaml", 1, 1)
+    m.vmarks["id"] = Mark("t.yaml", 1, 5, True)
+    lst = YList(Mark("t.yaml", 2, 3))
+    lst.append(3)
+    lst.marks.append(Mark("t.yaml", 2, 5))
+    m["xs"] = lst
+    return m

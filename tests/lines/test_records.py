@@ -17,8 +17,9 @@ from scorer import score
 from scorer.engine.ready import wait_facts
 from scorer.errors import MjscoreError
 from scorer.lines import pool as batch
-from scorer.rules.load import _CACHE, load_ruleset
+from scorer.rules.load import load_ruleset
 from scorer.rules.plan import plan_of, with_plan
+from scorer.rules.store import LOADED
 from scorer.views.report import to_json
 from tests.helpers.handgen import GenHand, winning_hands
 
@@ -72,12 +73,13 @@ def test_remembered_waits_are_the_waits(g: GenHand) -> None:
 
 
 def test_warm_loads_the_batch_ruleset_before_the_workers() -> None:
-    _CACHE._recent.pop("xiamen", None)
+    LOADED._recent.clear()
     batch._warm(["--players", "A,B,C,D", "--rules=xiamen"])
-    assert "xiamen" in _CACHE._recent
+    warmed = LOADED._recent.get("xiamen")
+    assert warmed is not None
     batch._warm(["--rules", "no-such-ruleset"])  # left to the lines, which report it
     batch._warm(["--rules"])  # a flag without its value: the check of the flags says so
-    assert load_ruleset("xiamen") is _CACHE._recent["xiamen"][1]
+    assert load_ruleset("xiamen") is warmed[1]
 
 
 def test_warm_generates_the_pattern_loop_the_workers_inherit(tmp_path: Path) -> None:
@@ -155,7 +157,7 @@ def test_one_chinese_score_loads_no_wcwidth_tabulate_or_code_generator(tmp_path:
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('wcwidth', 'tabulate', 'scorer.lang.codegen') "
             "if m in sys.modules))")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env = {**os.environ, "MJSCORE_CACHE_DIR": str(tmp_path / "mjscore")}
     first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, env=env).stdout
     assert "wcwidth" not in first and "tabulate" not in first.splitlines()[-1], first

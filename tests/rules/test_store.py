@@ -1,4 +1,4 @@
-"""The per-user cache of read rulesets (scorer.rules.cache): what it stores reads back as
+"""The ruleset store's document entries and folder (scorer.rules.store): what it stores reads back as
 the YAML reader's own document, and it is never trusted more than the files themselves —
 a directory or entry that is not this user's and private is not used, a changed or
 damaged entry is ignored and rewritten, any change to a file of the chain misses, and a
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import scorer
-from scorer.rules import built, cache
+from scorer.rules import store
 from scorer.rules.files import builtin_path, list_builtin
 from scorer.rules.inherit import read_merged
 from scorer.rules.load import compile_ruleset, load_ruleset
@@ -27,12 +27,12 @@ from scorer.rules.yamlsafe import YList, YMap
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache home of this test's own; returns the cache directory (not created).
 
-    The built entries (scorer.rules.built, tests/rules/test_built.py) are written but never
+    The built entries (tests/rules/test_store_built.py) are written but never
     read here, so that every load goes through the document entries this file tests.
     """
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path / "xdg" / "mjscore"))
     monkeypatch.delenv("MJSCORE_NO_CACHE", raising=False)
-    monkeypatch.setattr(built, "get", lambda file, text: None)
+    monkeypatch.setattr(store, "read_built", lambda file, text: None)
     return tmp_path / "xdg" / "mjscore"
 
 
@@ -72,9 +72,9 @@ def test_an_entry_reads_back_as_the_yaml_readers_document(home: Path, rid: str) 
     path = builtin_path(rid)
     text = path.read_text(encoding="utf-8")
     data, chain = read_merged(text, str(path))
-    cache.put(str(path), text, data, chain)
+    store.write_document(str(path), text, data, chain)
     assert len(entries(home)) == 1
-    hit = cache.get(str(path), text)
+    hit = store.read_document(str(path), text)
     assert hit is not None
     assert same(hit[0], data) and hit[1] == chain
 
@@ -84,8 +84,8 @@ def test_a_house_chain_reads_back_with_its_merge_positions(home: Path, tmp_path:
     text = child.read_text(encoding="utf-8")
     data, chain = read_merged(text, str(child))
     assert len(chain) == 3
-    cache.put(str(child), text, data, chain)
-    hit = cache.get(str(child), text)
+    store.write_document(str(child), text, data, chain)
+    hit = store.read_document(str(child), text)
     assert hit is not None and same(hit[0], data) and hit[1] == chain
 
 
@@ -98,7 +98,7 @@ def test_the_directory_is_made_private_and_entries_private(home: Path) -> None:
 
 def hit_after_load(p: Path) -> bool:
     text = p.read_text(encoding="utf-8")
-    return cache.get(str(p), text) is not None
+    return store.read_document(str(p), text) is not None
 
 
 @pytest.mark.parametrize("mode", [0o755, 0o770, 0o701, 0o707])
@@ -179,23 +179,23 @@ def test_a_damaged_entry_is_ignored_and_rewritten(home: Path, how: str) -> None:
     elif how == "node":  # a form the decoder does not know, its checksum made to match
         def node(d: dict[str, Any]) -> None:
             d["data"] = {"__reduce__": "os.system", "args": ["echo hacked"]}
-            d["digest"] = cache.digest(json.dumps(d["data"]).encode())
+            d["digest"] = store.digest(json.dumps(d["data"]).encode())
         tamper(entry, node)
     elif how == "deep":  # nested beyond the JSON reader's recursion limit
         entry.write_text('{"format": 1, "data": ' + "[" * 100_000 + "]" * 100_000 + "}")
     else:
         entry.write_bytes(b"")
-    assert cache.get(str(hz), text) is None
+    assert store.read_document(str(hz), text) is None
     rs = load_file(hz)  # scores from the file, and the entry is written again
     assert rs.id == "hangzhou"
-    hit = cache.get(str(hz), text)
+    hit = store.read_document(str(hz), text)
     assert hit is not None and same(hit[0], expected)
 
 
 def test_an_oversized_entry_is_not_read(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     mcr = builtin_path("mcr")
     load_file(mcr)
-    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", 1000)
+    monkeypatch.setattr(store, "MAX_ENTRY_BYTES", 1000)
     assert not hit_after_load(mcr)
 
 
@@ -234,7 +234,7 @@ def test_a_change_to_the_reading_code_misses(home: Path,
     mcr = builtin_path("mcr")
     load_file(mcr)
     assert hit_after_load(mcr)
-    monkeypatch.setattr(cache, "_readers_digest", lambda: "another reader")
+    monkeypatch.setattr(store, "_readers_digest", lambda: "another reader")
     assert not hit_after_load(mcr)
 
 
@@ -267,16 +267,19 @@ HAND = ["score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw", "-
 
 def test_a_user_who_cannot_write_the_cache_scores_the_same(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
-    blocked.write_text("not a directory")  # $XDG_CACHE_HOME/mjscore can never be made
+    blocked.write_text("not a directory")  # blocked/mjscore can never be made
     plain = mjscore(*HAND, env={"MJSCORE_NO_CACHE": "1"})
-    out = mjscore(*HAND, env={"XDG_CACHE_HOME": str(blocked)})
+    out = mjscore(*HAND, env={"MJSCORE_CACHE_DIR": str(blocked / "mjscore")})
     assert plain.returncode == out.returncode == 0
-    assert out.stdout == plain.stdout and out.stderr == ""
+    assert out.stdout == plain.stdout and plain.stderr == ""
+    assert out.stderr == (f"mjscore: cannot make the ruleset cache {blocked / 'mjscore'} (Not a "
+                          "directory); rulesets are read from their files (MJSCORE_NO_CACHE=1 "
+                          "turns the cache off)\n")
     assert json.loads(out.stdout)["payments"] == {"E": -16, "S": -8, "W": 32, "N": -8}
 
 
 def test_a_cached_start_scores_the_same_without_reading_yaml(tmp_path: Path) -> None:
-    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    env = {"MJSCORE_CACHE_DIR": str(tmp_path / "mjscore")}
     first = mjscore(*HAND, env=env)
     second = mjscore(*HAND, env=env)
     assert first.returncode == second.returncode == 0 and first.stdout == second.stdout
@@ -291,16 +294,16 @@ def test_clear_cache(home: Path) -> None:
     for rid in ("mcr", "hangzhou"):
         load_file(builtin_path(rid))
     assert len(entries(home)) == 2
-    out = mjscore("rules", "--clear-cache", env={"XDG_CACHE_HOME": str(home.parent)})
+    out = mjscore("rules", "--clear-cache", env={"MJSCORE_CACHE_DIR": str(home)})
     assert out.returncode == 0 and out.stdout.startswith("removed 2 cached rulesets")
     assert entries(home) == [] and list(home.glob("*.built")) == [] and home.is_dir()
-    bad = mjscore("rules", "mcr", "--clear-cache", env={"XDG_CACHE_HOME": str(home.parent)})
+    bad = mjscore("rules", "mcr", "--clear-cache", env={"MJSCORE_CACHE_DIR": str(home)})
     assert bad.returncode == 2 and "--clear-cache takes nothing else" in bad.stderr
 
 
 def test_old_entries_are_pruned(home: Path, tmp_path: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(store, "MAX_ENTRIES", 3)
     f = tmp_path / "mine.yaml"
     for i in range(5):  # five edits of one house file: five keys
         f.write_text(f"extends: hangzhou\nid: mine{i}\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The cache of built rulesets (scorer.rules.built): a start that reads an entry scores
+"""The ruleset store's built entries (scorer.rules.store): a start that reads an entry scores
 exactly as one that builds the ruleset from its file, and an entry that is not ours,
 not private, damaged, tampered with or out of date is never used.
 
@@ -29,7 +29,7 @@ from scorer.cli.app import context_from_params, parse_score_args
 from scorer.engine.scoring import score
 from scorer.errors import MjscoreError
 from scorer.lang import Compiled, Prebuilt
-from scorer.rules import built, cache
+from scorer.rules import store
 from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset
 from scorer.rules.model import Ruleset
@@ -46,23 +46,23 @@ HOUSE = sorted((ROOT / "examples" / "house").glob("*.yaml"))
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache of this test's own; returns its directory (made on first write)."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path / "xdg" / "mjscore"))
     monkeypatch.delenv("MJSCORE_NO_CACHE", raising=False)
     return tmp_path / "xdg" / "mjscore"
 
 
 def build(path: Path) -> Ruleset:
     """The ruleset built from its file, now (no built entry read); writes the entry."""
-    real = built.get
-    built.get = lambda file, text: None  # type: ignore[assignment]
+    real = store.read_built
+    store.read_built = lambda file, text: None  # type: ignore[assignment]
     try:
         return compile_ruleset(path.read_text(encoding="utf-8"), str(path))
     finally:
-        built.get = real  # type: ignore[assignment]
+        store.read_built = real  # type: ignore[assignment]
 
 
 def read_back(path: Path) -> Ruleset | None:
-    got = built.get(str(path), path.read_text(encoding="utf-8"))
+    got = store.read_built(str(path), path.read_text(encoding="utf-8"))
     return None if got is None else got[0]
 
 
@@ -200,7 +200,7 @@ def write_entry(e: Path, body: bytes, **header: Any) -> None:
     raw = e.read_bytes()
     head = json.loads(raw.partition(b"\n")[0])
     head.update(header)
-    head["digest"] = cache.digest(body)
+    head["digest"] = store.digest(body)
     e.write_bytes(json.dumps(head).encode() + b"\n" + body)
 
 
@@ -228,15 +228,15 @@ def test_a_damaged_or_tampered_entry_is_ignored_and_rewritten(home: Path, tmp_pa
                 return (os.system, (f"touch {marker}",))
         write_entry(e, pickle.dumps(Evil()))
     elif how == "function":  # a pickle that calls one of mjscore's own functions
-        write_entry(e, b"\x80\x05cscorer.rules.cache\nclear\n)R.")
+        write_entry(e, b"\x80\x05cscorer.rules.store\nclear\n)R.")
     else:  # an expression whose stored code is not an evaluator (its hash matching)
         e.unlink()
-        real = built._portable
-        built._portable = lambda c: (marshal.dumps(42), ())  # type: ignore[assignment]
+        real = store._portable
+        store._portable = lambda c: (marshal.dumps(42), ())  # type: ignore[assignment]
         try:
             build(hz)
         finally:
-            built._portable = real  # type: ignore[assignment]
+            store._portable = real  # type: ignore[assignment]
     assert read_back(hz) is None
     assert not marker.exists()
     rs = compile_ruleset(hz.read_text(encoding="utf-8"), str(hz))  # built from the file
@@ -274,10 +274,10 @@ def test_a_change_to_the_chain_or_the_code_misses(home: Path, tmp_path: Path,
     assert read_back(child) is None  # the parent's bytes changed
     build(child)
     assert read_back(child) is not None
-    monkeypatch.setattr(built, "code_stamp", lambda: "another build of mjscore")
+    monkeypatch.setattr(store, "code_stamp", lambda: "another build of mjscore")
     assert read_back(child) is None
     monkeypatch.undo()
-    monkeypatch.setattr(cache, "version", lambda: "0.0.0-other")
+    monkeypatch.setattr(store, "version", lambda: "0.0.0-other")
     assert read_back(child) is None
 
 
@@ -293,16 +293,16 @@ def test_no_cache_writes_and_reads_nothing(home: Path, monkeypatch: pytest.Monke
 
 def test_the_code_stamp_follows_the_package_files(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    before = built.code_stamp()
-    assert before == built.code_stamp.__wrapped__()  # same files: same stamp
-    src = Path(built.__file__)
+    before = store.code_stamp()
+    assert before == store.code_stamp.__wrapped__()  # same files: same stamp
+    src = Path(store.__file__)
     st = src.stat()
     try:
         os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-        assert built.code_stamp.__wrapped__() != before
+        assert store.code_stamp.__wrapped__() != before
     finally:
         os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert built.code_stamp.__wrapped__() == before
+    assert store.code_stamp.__wrapped__() == before
 
 
 def mjscore(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -311,7 +311,7 @@ def mjscore(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
 
 
 def test_a_start_from_an_entry_prints_the_same_and_skips_the_schema(tmp_path: Path) -> None:
-    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    env = {"MJSCORE_CACHE_DIR": str(tmp_path / "mjscore")}
     args = ["score", "1m2m3m4m5m6m7m8m9m1p2p3pEE", "--rules", "mcr", "--self-draw",
             "--explain"]
     first = mjscore(*args, env=env)
