@@ -1,10 +1,13 @@
 """mjscore: a hand-scoring calculator for Chinese mahjong, with rulesets as data.
 
-The library is the product; the ``mjscore`` command is a thin layer over it::
+The library is the product; the ``mjscore`` command is a thin layer over it. README's
+worked MCR example: S wins on N's discard with two flowers, 10 fan + 2 for the flowers;
+N pays the base 8 and the 12, the two others the base 8 each:
 
-    from scorer import score, Context
-    result = score("[EEE][123m]55p789s23p4p", "mcr", Context(discarder="N"))
-    result.best.score, result.payments
+    >>> from scorer import score, Context
+    >>> result = score("234567s234567p55m", "mcr", Context(discarder="N", seat="S", flowers="2"))
+    >>> result.best.score, result.payments
+    (12, {'E': -8, 'S': 36, 'W': -8, 'N': -20})
 
 Pipeline: :mod:`scorer.model.notation` → :mod:`scorer.model.hand` → :mod:`scorer.search.decompose`
 / :mod:`scorer.search.readings` → :mod:`scorer.rules.load` → :mod:`scorer.engine.scoring` →

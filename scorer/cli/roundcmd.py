@@ -85,7 +85,7 @@ def round_cmd(
     try:
         from ..errors import ContextError
         from ..table.ledger import Builder, parse_players, parse_stake
-        from ..table.round import RoundError, render, settle_round
+        from ..table.round import RoundError, round_text, settle_round
         from ..views.ledger import totals_record, totals_table
 
         if lang not in ("zh", "en"):
@@ -98,7 +98,7 @@ def round_cmd(
         session = totals or k is not None or len(files) > 1
         if not session:
             result = settle_round(_read(files[0]), rules)
-            print(dumps(result.to_json(lang)) if as_json else render(result, lang))
+            print(dumps(result.to_json(lang)) if as_json else round_text(result, lang))
             return
         ledger, rounds, texts = Builder(), [], []
         for i, path in enumerate(files, 1):
@@ -115,7 +115,7 @@ def round_cmd(
             rounds.append({"file": path, "seating": parse_players(seating) if seating else None,
                            **result.to_json(lang)})
             texts.append(f"== {path}" + (f" ({seating})" if seating else "") + "\n" +
-                         render(result, lang))
+                         round_text(result, lang))
         t = ledger.ledger().totals(k if k is not None else 1)
         if as_json:
             print(dumps({"rounds": rounds, "totals": totals_record(t)}))

@@ -29,7 +29,7 @@ from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 from ..views.jsontext import BODY, error_record, json_body, jsonl_line
 from ..views.report import error_json, to_json
-from ..views.rows import render, table_rows
+from ..views.rows import record_text, table_rows
 from .grammar import ArgvError, parse
 from .reader import MAX_LINE, LongLine
 
@@ -410,7 +410,7 @@ def _score_chunk(chunk: list[tuple[int, str, str | None]], defaults: Sequence[st
         if encoded:
             r.text = jsonl_line(rec)
         elif fmt == "csv":
-            r.text = render(rec, fmt, lang)
+            r.text = record_text(rec, fmt, lang)
         if fmt is not None:
             # keep only what the parent needs: what the ledger reads, and a table's rows
             r.data = ledger_fields(rec)

@@ -26,7 +26,8 @@ FLOWER_CHARS: Final = "春夏秋冬梅兰竹菊"
 EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE = range(27, 34)
 WINDS: Final = (EAST, SOUTH, WEST, NORTH)
 DRAGONS: Final = (RED, GREEN, WHITE)
-SEATS: Final = "ESWN"
+# The four seats, dealer first, in turn order: the one seats table (the winds by seat)
+SEATS: Final = ("E", "S", "W", "N")
 
 
 def tile(number: int, suit: str) -> int:

@@ -32,7 +32,8 @@ from typing import Any
 
 from ..lines.grammar import OPTIONS
 from ..lines.reader import MAX_LINE
-from ..table.ledger import SEATS, Builder, parse_stake, rotate
+from ..model.tiles import SEATS
+from ..table.ledger import Builder, parse_stake, rotate
 from ..views.ledger import totals_csv_rows, totals_record
 from .api import RequestError
 

@@ -29,7 +29,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..table.ledger import SEATS, LedgerError, parse_players, parse_stake
+from ..model.tiles import SEATS
+from ..table.ledger import LedgerError, parse_players, parse_stake
 from .api import RequestError
 from .app import HEADERS, HOST, TABLE_ID, Server, answer, read_json, stream
 from .sheet import (

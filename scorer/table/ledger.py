@@ -56,9 +56,9 @@ from fractions import Fraction
 from typing import Any, Union
 
 from ..errors import ContextError
+from ..model.tiles import SEATS
 from ..record import record
 
-SEATS = ("E", "S", "W", "N")
 EXACT_LIMIT = 12  # players with a nonzero net for which settle() searches the fewest transfers
 MAX_NAME = 64
 MAX_STAKE_EXPONENT = 30  # a stake such as 1e999999999 would build a gigantic integer

@@ -28,11 +28,11 @@ from ..engine.scoring import Result, score
 from ..errors import MjscoreError
 from ..model import tiles as T
 from ..model.notation import parse_hand
+from ..model.tiles import SEATS
 from ..record import record
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 
-SEATS = ("E", "S", "W", "N")
 # A short round for the examples below: two kongs, nobody wins, the end checks.
 EXAMPLE = """E kong 2m from S
 W kong 7p added
@@ -519,10 +519,10 @@ def settle_round(text: str, rules: str = "sichuan") -> RoundResult:
     return r.finish(len(lines))
 
 
-def render(result: RoundResult, lang: str = "zh") -> str:
+def round_text(result: RoundResult, lang: str = "zh") -> str:
     """The settlement as text: each event with its payments, then the totals.
 
-    >>> print(render(settle_round(EXAMPLE), "en").splitlines()[-1])
+    >>> print(round_text(settle_round(EXAMPLE), "en").splitlines()[-1])
     total  E +22  S +12  W +14  N -48
     """
     rs = result.ruleset

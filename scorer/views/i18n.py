@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-LANGS = ("zh", "en")
 DEFAULT_LANG = "zh"
 
 MESSAGES: dict[str, tuple[str, str]] = {

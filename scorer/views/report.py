@@ -49,9 +49,6 @@ HEAD_KEYS = ["head_hand", "head_sorted", "head_tiles", "head_options", "head_flo
              "head_reading", "head_legend", "head_wildcard", "head_stand_in", "head_why",
              "head_pattern", "head_replaced", "head_payment"]
 
-# kept for callers that read the role words (the seat table): the English ones
-ROLE = {"winner": "winner", "pays": "pays", "none": "—"}
-
 
 def pattern_name(h: Hit | Any, lang: str) -> str:
     """The pattern's name in ``lang``, e.g. ``暴头`` or ``Wildcard pair (bao tou)``."""

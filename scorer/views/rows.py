@@ -20,8 +20,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..model.tiles import SEATS
+
 FORMATS = ("jsonl", "csv", "table")
-SEATS = ("E", "S", "W", "N")
 # The first ten columns are those of docs/contract.md's batch CSV; the rest were added after.
 CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error",
               "unit", "pattern_names", "players", "side", "differences"]
@@ -158,10 +159,10 @@ def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:
     return str(tabulate(rows, headers=TABLE_HEADERS, tablefmt="simple"))
 
 
-def render(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:
+def record_text(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:
     """A record in ``fmt`` (jsonl or csv), ready to write.
 
-    >>> render({"line": 2, "error": {"message": "x"}}, "csv")
+    >>> record_text({"line": 2, "error": {"message": "x"}}, "csv")
     '2,,,,,,,,,x,,,,,\\n'
     """
     if fmt == "jsonl":

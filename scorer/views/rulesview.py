@@ -91,7 +91,6 @@ def _yaml_value(v: Any) -> Any:
 
 # ----------------------------------------------------------------------------- text
 WIDTH = 100  # columns `mjscore rules ID` keeps within (the full text: --markdown, --yaml)
-WHEN_WIDTH = 34  # the condition column, wrapped; beyond WHEN_LINES lines it is shortened
 WHEN_LINES = 3
 
 
