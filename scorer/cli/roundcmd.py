@@ -1,4 +1,5 @@
-"""``mjscore round FILE|-``: settle one Sichuan 血战到底 round (scorer.table.round)."""
+"""``mjscore round FILE|-``: settle Sichuan rounds, 血战到底 or 血流成河 (scorer.table.round),
+worded by scorer.views.round."""
 
 from __future__ import annotations
 
@@ -78,15 +79,17 @@ def round_cmd(
                                        "E=Ann,S=Bo,W=Cy,N=Di or Ann,Bo,Cy,Di (a '# players:' "
                                        "line of a file overrides it for that round)."),
 ) -> None:
-    """Settle 血战到底 rounds: kongs, wins, 查花猪, 查大叫, 退税; who paid whom and why; with
-    several files or --totals, what each player won and lost over the session."""
+    """Settle Sichuan rounds, 血战到底 or 血流成河 (--rules sichuan-xueliu): kongs, wins,
+    查花猪, 查大叫, 退税; who paid whom and why; with several files or --totals, what each
+    player won and lost over the session."""
     from .output import dumps, fail
 
     try:
         from ..errors import ContextError
         from ..table.ledger import Builder, parse_players, parse_stake
-        from ..table.round import RoundError, round_text, settle_round
+        from ..table.round import RoundError, settle_round
         from ..views.ledger import totals_record, totals_table
+        from ..views.round import round_json, round_text
 
         if lang not in ("zh", "en"):
             raise ContextError(f"--lang {lang}: use zh or en", "--lang")
@@ -98,7 +101,7 @@ def round_cmd(
         session = totals or k is not None or len(files) > 1
         if not session:
             result = settle_round(_read(files[0]), rules)
-            print(dumps(result.to_json(lang)) if as_json else round_text(result, lang))
+            print(dumps(round_json(result, lang)) if as_json else round_text(result, lang))
             return
         ledger, rounds, texts = Builder(), [], []
         for i, path in enumerate(files, 1):
@@ -113,7 +116,7 @@ def round_cmd(
             record = {"line": i, "payments": dict(result.totals), "winner": won}
             ledger.add(record, seating)
             rounds.append({"file": path, "seating": parse_players(seating) if seating else None,
-                           **result.to_json(lang)})
+                           **round_json(result, lang)})
             texts.append(f"== {path}" + (f" ({seating})" if seating else "") + "\n" +
                          round_text(result, lang))
         t = ledger.ledger().totals(k if k is not None else 1)

@@ -238,6 +238,7 @@ class Api:
         (200, 0, [])
         """
         from ..table.round import settle_round
+        from ..views.round import round_json
 
         if len(text) > 64 * 1024:
             raise RequestError("a round is at most 64 KiB of events", 413)
@@ -245,7 +246,7 @@ class Api:
             self.ruleset(rules, files)
             raise RequestError("a round is settled with a built-in ruleset (sichuan)")
         result = settle_round(text, rules)
-        out = result.to_json(lang)
+        out = round_json(result, lang)
         won = [s for s, st in result.status.items() if st == "won"]
         out["ledger"] = {"payments": dict(result.totals), "winner": won}
         return 200, out

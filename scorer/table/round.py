@@ -1,4 +1,4 @@
-"""The settlement of one Sichuan 血战到底 round, from its events in order (pure, no I/O).
+"""The settlement of one Sichuan round, 血战到底 or 血流成河, from its events in order (pure).
 
 A round file has one event a line (``#`` starts a comment, blank lines are skipped)::
 
@@ -8,17 +8,24 @@ A round file has one event a line (``#`` starts a comment, blank lines are skipp
     N kong 2m concealed                  # 暗杠
     S win [5555p,3]123m789m11m23m4m --from N      # a win: hand and flags as for `score`
     W win [7777s,2]456s789s22s23m1m --from N      # another win on the same discard: 一炮多响
-    E hand 123m456m789m1155p             # at the end, each player still in: its 13 tiles
+    E hand 123m456m789m1155p             # at the end, each player who has not won: its 13 tiles
+
+Under 血战到底 (``sichuan``) a winner is out of the round, and three winners end it; under
+血流成河 (option ``xueliu``, the ruleset ``sichuan-xueliu``) a winner stays in and may win
+again, every player pays and is paid whoever has won, and the round ends at the wall's end.
 
 :func:`settle_round` reads the text and returns a :class:`RoundResult`: every event with
-who paid whom and why, the end-of-round checks (查花猪, 查大叫, 退税), the status of each
-player and the per-seat totals, which always sum to zero.
+who paid whom and why — as data, a reason code and its parameters (:class:`Transfer`), which
+:mod:`scorer.views.round` words in zh or en —, the end-of-round checks (查花猪, 查大叫, 退税),
+the status of each player and the per-seat totals, which always sum to zero.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
@@ -50,6 +57,19 @@ HUAZHU_DEFAULT = 16
 BOOL_FLAGS = {"--self-draw": "self_draw", "--kong-draw": "kong_draw",
               "--robbing-kong": "robbing_kong", "--last-tile": "last_tile",
               "--heavenly": "heavenly", "--earthly": "earthly", "--after-kong": "after_kong"}
+# the reasons a transfer gives (codes, worded by scorer.views.round), and their parameters
+REASONS = {
+    "kong": "how (from | added | concealed), tile",
+    "win": "patterns (id, name, name_en, value, count), multiplier, each (per payer, 底 "
+           "included), capped (the cap, when it cut the 倍), added (加底 per payer)",
+    "passed_on": "seat (the kong's player), tile, line (呼叫转移)",
+    "huazhu": "seat (the 花猪)",
+    "not_ready": "seat (the ready player paid), tile, multiplier (查大叫)",
+    "refund": "seat (the kong's player), tile, line (退税)",
+}
+# a kong's tile: one digit 1-9 and a suit, or the same digit four times (ASCII only)
+_KONG_TILE = re.compile(r"([1-9])(?:\1{3})?([mpswbt])")
+_BASE = re.compile(r"[1-9][0-9]{0,8}")  # --base: a whole number from 1, nine digits at most
 
 
 class RoundError(MjscoreError):
@@ -61,21 +81,14 @@ class RoundError(MjscoreError):
 
 @record(frozen=True)
 class Transfer:
-    """One payment: ``payer`` pays ``payee`` ``amount`` points, for a reason in zh and en."""
+    """One payment: ``payer`` pays ``payee`` ``amount`` points, for ``reason`` (a code of
+    :data:`REASONS`) with its ``params``; :func:`scorer.views.round.reason_text` words it."""
 
     payer: str
     payee: str
     amount: int
-    why: str
-    why_en: str
-
-    def reason(self, lang: str) -> str:
-        """The reason in ``lang`` ('zh' or 'en').
-
-        >>> Transfer("E", "S", 2, "直杠", "exposed kong").reason("en")
-        'exposed kong'
-        """
-        return self.why if lang == "zh" else self.why_en
+    reason: str
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 @record
@@ -104,7 +117,12 @@ class _Kong:
 
 @record
 class RoundResult:
-    """The settled round: events in order, each player's status, totals (zero-sum)."""
+    """The settled round: events in order, each player's status, totals (zero-sum).
+
+    ``mode`` is ``"xuezhan"`` (血战到底) or ``"xueliu"`` (血流成河); ``wins`` counts each
+    seat's wins. :func:`scorer.views.round.round_json` gives its JSON, and
+    :func:`scorer.views.round.round_text` its text.
+    """
 
     ruleset: Ruleset
     base: int
@@ -112,26 +130,8 @@ class RoundResult:
     status: dict[str, str]  # won | ready | not_ready | huazhu | in
     waits: dict[str, dict[str, Any]]  # ready players: best wait {tile, multiplier, amount}
     totals: dict[str, int]
-
-    def to_json(self, lang: str = "zh") -> dict[str, Any]:
-        """The JSON form (README: "Round JSON"); reasons in ``lang``.
-
-        >>> settle_round(EXAMPLE).to_json()["totals"]
-        {'E': 22, 'S': 12, 'W': 14, 'N': -48}
-        """
-        return {
-            "ruleset": self.ruleset.id,
-            "base": self.base,
-            "events": [{"line": e.line or None, "seat": e.seat, "kind": e.kind, "text": e.text,
-                        **e.detail,
-                        "payments": [{"from": t.payer, "to": t.payee, "amount": t.amount,
-                                      "why": t.reason(lang)} for t in e.transfers]}
-                       for e in self.events],
-            "players": {s: {"status": self.status[s], "wait": self.waits.get(s)}
-                        for s in SEATS},
-            "totals": dict(self.totals),
-            "zero_sum": sum(self.totals.values()) == 0,
-        }
+    mode: str = "xuezhan"
+    wins: dict[str, int] = field(default_factory=dict)
 
 
 def _err(line: int, message: str) -> RoundError:
@@ -146,15 +146,12 @@ def _seat(word: str, line: int, what: str) -> str:
 
 
 def _kong_tile(word: str, line: int) -> int:
-    """'5p' or '5555p' -> the tile; honors and other shapes are errors."""
-    w = word.strip()
-    if len(w) >= 2 and w[-1] in "mpswbt" and w[:-1].isdigit() and len(set(w[:-1])) == 1 \
-            and len(w) - 1 in (1, 4):
-        t = T.parse_tile(w[0] + w[-1])
-        if t < 27:
-            return t
-    raise _err(line, f"kong '{word}': write the kong's tile, e.g. 5p or 5555p (suited tiles "
-                     "only in Sichuan)")
+    """'5p' or '5555p' -> the tile; honors, 0 and other shapes are errors."""
+    m = _KONG_TILE.fullmatch(word.strip())
+    if m is None:
+        raise _err(line, f"kong '{word}': write the kong's tile, e.g. 5p or 5555p (a digit "
+                         "1-9 and m, p or s: suited tiles only in Sichuan)")
+    return T.parse_tile(m.group(1) + m.group(2))
 
 
 def best_wait(hand: str, seat: str, discarder: str, rs: Ruleset, base: int,
@@ -175,14 +172,27 @@ def best_wait(hand: str, seat: str, discarder: str, rs: Ruleset, base: int,
     return T.name(o.tile), o.result.best.score, -o.result.payments[discarder]
 
 
-def _chain(res: Result, lang: str) -> str:
-    hits = res.best.hits
-    parts = []
-    for h in hits:
-        nm = h.pattern.name if lang == "zh" else h.pattern.name_en
-        parts.append(f"{nm} {h.value}" + (f"^{h.count}" if h.count > 1 else ""))
-    unit = "倍" if lang == "zh" else "x"
-    return " × ".join(parts) + f" = {res.best.score} {unit}"
+def win_params(res: Result, base: int) -> dict[str, Any]:
+    """The parameters of a win's transfers: the patterns counted, the 倍, what each payer
+    pays, and the cap or 加底 that made it differ from 底 × 倍.
+
+    >>> p = win_params(score("123m456m789m123p5p5p", "sichuan", Context(self_draw=True)), 1)
+    >>> [x["id"] for x in p["patterns"]], p["multiplier"], p["each"]
+    (['pinghu', 'zimo'], 2, 2)
+    """
+    each = max((-v for v in res.payments.values() if v < 0), default=0)
+    out: dict[str, Any] = {
+        "patterns": [{"id": h.pattern.id, "name": h.pattern.name, "name_en": h.pattern.name_en,
+                      "value": h.value, "count": h.count} for h in res.best.hits],
+        "multiplier": res.best.score, "each": each}
+    cap = res.table.env.get("cap")
+    capped = min(res.best.score, cap) if isinstance(cap, int) and cap > 0 else res.best.score
+    if capped != res.best.score:
+        out["capped"] = cap
+    added = each // base - capped if base else 0
+    if added > 0:
+        out["added"] = added
+    return out
 
 
 class _Round:
@@ -192,12 +202,43 @@ class _Round:
         self.options: tuple[tuple[str, str], ...] = ()
         self.events: list[Event] = []
         self.kongs: list[_Kong] = []
-        self.winners: list[str] = []
+        self.winners: list[str] = []  # in order of first win
+        self.wins: Counter[str] = Counter()
         self.won_at: dict[str, int] = {}
         self.hands: dict[str, tuple[int, str]] = {}  # seat -> (line, hand text) at the end
         self.shown: dict[str, Counter[int]] = {}  # seat -> its tiles as last shown
+        self.aside: Counter[int] = Counter()  # 血流: the winning tiles set aside, shown
         self.started = False
-        self.last_event: Event | None = None
+        self.xueliu, self.cap = self.probe(0)
+
+    # -- settings ------------------------------------------------------------------------
+    def probe(self, n: int) -> tuple[bool, int | None]:
+        """Check the ruleset and options on a plain win (so a bad option is named on its
+        line, not at the first win); return (血流成河?, the cap or None)."""
+        try:
+            res = score("123m456m789m123p5p5p", self.rs, Context(self_draw=True, base=self.base,
+                                                                 options=self.options))
+        except MjscoreError as e:
+            raise _err(n, e.message) from None
+        cap = res.table.env.get("cap")
+        return bool(res.table.env.get("xueliu", False)), cap if isinstance(cap, int) else None
+
+    def over(self) -> bool:
+        return not self.xueliu and len(self.winners) >= 3
+
+    def is_out(self, seat: str) -> bool:
+        """Out of the round: a winner under 血战到底 (under 血流成河 nobody is)."""
+        return not self.xueliu and seat in self.wins
+
+    def out(self) -> tuple[str, ...]:
+        return () if self.xueliu else tuple(self.winners)
+
+    def never_won(self, exclude: str | None = None) -> list[str]:
+        return [s for s in SEATS if s not in self.wins and s != exclude]
+
+    def in_play(self, exclude: str | None = None) -> list[str]:
+        """Who pays a kong or a self-draw: every other player still in."""
+        return [s for s in SEATS if not self.is_out(s) and s != exclude]
 
     # -- lines ---------------------------------------------------------------------------
     def line(self, n: int, text: str) -> None:
@@ -213,7 +254,7 @@ class _Round:
             raise _err(n, "write SEAT kong|win|hand …, e.g. 'S kong 5p from E'")
         seat = _seat(words[0], n, "seat")
         what = words[1].lower()
-        if len(self.winners) >= 3:
+        if self.over():
             raise _err(n, f"the round is over: {', '.join(self.winners)} have won (three "
                           "winners end a 血战 round; a fourth is impossible)")
         if what == "hand":
@@ -242,8 +283,9 @@ class _Round:
             if flag in ("--option", "--base") and i + 1 < len(args):
                 val = args[i + 1]
                 if flag == "--base":
-                    if not val.isdigit() or int(val) < 1:
-                        raise _err(n, f"--base {val}: a whole number, at least 1")
+                    if not _BASE.fullmatch(val):
+                        raise _err(n, f"--base {val}: a whole number from 1 (digits 0-9, at "
+                                      "most nine)")
                     self.base = int(val)
                 else:
                     k, eq, v = val.partition("=")
@@ -254,20 +296,10 @@ class _Round:
             else:
                 raise _err(n, f"'{flag}': the rules line takes --option KEY=VALUE and --base N")
         self.options = tuple(opts)
-        try:  # check the options now, on this line, rather than at the first win
-            score("123m456m789m123p5p5p", self.rs, Context(self_draw=True, base=self.base,
-                                                            options=self.options))
-        except MjscoreError as e:
-            raise _err(n, e.message) from None
-
-    def out(self) -> tuple[str, ...]:
-        return tuple(self.winners)
-
-    def still_in(self, exclude: str | None = None) -> list[str]:
-        return [s for s in SEATS if s not in self.winners and s != exclude]
+        self.xueliu, self.cap = self.probe(n)
 
     def check_in(self, n: int, seat: str, role: str) -> None:
-        if seat in self.winners:
+        if self.is_out(seat):
             raise _err(n, f"{role} {seat} won at line {self.won_at[seat]} and is out of the "
                           "round (血战到底: a winner takes no further part)")
 
@@ -298,37 +330,33 @@ class _Round:
         ev = Event(n, seat, "kong", text.strip(), detail={
             "kong": KONG_KINDS[how], "how": how, "tile": T.name(tile), "discarder": discarder})
         per = KONG_BASES[how] * self.base
-        payers = [discarder] if discarder else self.still_in(seat)
+        payers = [discarder] if discarder else self.in_play(seat)
         for p in payers:
-            ev.transfers.append(Transfer(p, seat, per, f"{KONG_KINDS[how]} {T.name(tile)}",
-                                         f"{'exposed' if how == 'from' else how} kong "
-                                         f"{T.name(tile)}"))
+            ev.transfers.append(Transfer(p, seat, per, "kong", {"how": how,
+                                                                 "tile": T.name(tile)}))
         self.kongs.append(_Kong(n, seat, tile, how, discarder, ev))
         self.events.append(ev)
-        self.last_event = ev
 
     def add_shown(self, n: int, seat: str, tiles: Counter[int], keep: bool = False) -> None:
-        """Record the tiles a player shows; no tile may be held more than four times."""
+        """Record the tiles a player shows (``keep``: a kong, beside those shown before, the
+        copies it held becoming the kong; else in their place); no tile may be held more
+        than four times across the table."""
         mine = Counter(self.shown.get(seat, Counter())) if keep else Counter()
-        mine.update(tiles)
+        for t, c in tiles.items():
+            mine[t] = max(mine[t], c) if keep else mine[t] + c
         if not keep:
             for k in self.kongs:
                 if k.seat == seat and not k.robbed and mine[k.tile] < 4:
                     raise _err(n, f"{seat} made a kong of {T.name(k.tile)} at line {k.line}, "
                                   f"but this hand holds {mine[k.tile]} {T.name(k.tile)}")
         for t, c in mine.items():
-            others = sum(v[t] for s, v in self.shown.items() if s != seat)
+            others = sum(v[t] for s, v in self.shown.items() if s != seat) + self.aside[t]
             if c + others > 4:
                 raise _err(n, f"{T.name(t)}: {seat} would hold {c} while the others show "
                               f"{others}; a tile has four copies")
         self.shown[seat] = mine
 
-    def win_line(self, n: int, seat: str, args: list[str], text: str) -> None:
-        self.started = True
-        self.check_in(n, seat, "the winner")
-        if not args:
-            raise _err(n, "write 'SEAT win HAND --from SEAT|--self-draw [flags]'")
-        hand, flags = args[0], args[1:]
+    def win_flags(self, n: int, seat: str, flags: list[str]) -> dict[str, Any]:
         kw: dict[str, Any] = {}
         i = 0
         while i < len(flags):
@@ -348,25 +376,64 @@ class _Round:
         disc = kw.get("discarder")
         if disc is not None:
             self.check_in(n, disc, "the discarder")
-        robbed: _Kong | None = None
+            if disc == seat:
+                raise _err(n, f"--from {disc}: the winner cannot win on its own discard")
+        return kw
+
+    def last_kong(self, n: int, kw: dict[str, Any], seat: str) -> tuple[_Kong | None,
+                                                                          _Kong | None]:
+        """The kong a --robbing-kong win robs and the kong a --after-kong win follows."""
+        disc = kw.get("discarder")
+        last = self.kongs[-1] if self.kongs else None
+        robbed = source = None
         if kw.get("robbing_kong"):
-            robbed = self.kongs[-1] if self.kongs else None
+            robbed = last
             if robbed is None or not self.only_wins_since(robbed.event) or robbed.how != "added" \
                     or robbed.seat != disc:
                 raise _err(n, "--robbing-kong: the line before (other winners of the same tile "
                               "aside) must be the 补杠 ('SEAT kong TILE added') of the --from "
                               "player")
-        if kw.get("kong_draw"):
-            k = self.kongs[-1] if self.kongs else None
-            if k is None or k.seat != seat or k.robbed or not self.only_wins_since(k.event, 0):
-                raise _err(n, f"--kong-draw: the line before must be {seat}'s own kong")
-        source: _Kong | None = None
+        if kw.get("kong_draw") and (last is None or last.seat != seat or last.robbed
+                                    or not self.only_wins_since(last.event, 0)):
+            raise _err(n, f"--kong-draw: the line before must be {seat}'s own kong")
         if kw.get("after_kong"):
-            source = self.kongs[-1] if self.kongs else None
+            source = last
             if source is None or source.seat != disc or source.robbed \
                     or not self.only_wins_since(source.event):
                 raise _err(n, "--after-kong: the line before (other winners of the same "
                               "discard aside) must be the --from player's kong")
+        return robbed, source
+
+    def shares_tile(self, seat: str, disc: str | None, tile: int, robbed: _Kong | None
+                    ) -> bool:
+        """Is this win another winner of the tile the win just before it took (一炮多响, or
+        a second player robbing the same 补杠)? The tile is then one physical tile, held
+        once: consecutive win lines of other players on the same discarder's same tile
+        share it (docs/rulings.md#sichuan-round)."""
+        prev = self.events[-1] if self.events else None
+        if prev is None or prev.kind != "win" or disc is None:
+            return False
+        if prev.detail["discarder"] != disc or prev.detail["tile"] != T.name(tile):
+            return False
+        if robbed is not None and prev.detail.get("robbed_line") != robbed.line:
+            return False
+        # the winners of that tile so far: prev and the shared wins before it
+        i = len(self.events) - 1
+        seats = {prev.seat}
+        while i > 0 and self.events[i].detail.get("shared"):
+            i -= 1
+            seats.add(self.events[i].seat)
+        return seat not in seats
+
+    def win_line(self, n: int, seat: str, args: list[str], text: str) -> None:
+        self.started = True
+        self.check_in(n, seat, "the winner")
+        if not args:
+            raise _err(n, "write 'SEAT win HAND --from SEAT|--self-draw [flags]'")
+        hand, flags = args[0], args[1:]
+        kw = self.win_flags(n, seat, flags)
+        disc = kw.get("discarder")
+        robbed, source = self.last_kong(n, kw, seat)
         try:
             res = score(hand, self.rs, Context(seat=seat, base=self.base, options=self.options,
                                                out=self.out(), **kw))
@@ -374,39 +441,52 @@ class _Round:
             err = _err(n, e.message)
             err.exit_code, err.kind = e.exit_code, e.kind
             raise err from None
-        if robbed is not None and parse_hand(hand).winning != robbed.tile:
+        h = parse_hand(hand)
+        if robbed is not None and h.winning != robbed.tile:
             raise _err(n, f"--robbing-kong: the winning tile is not the robbed "
                           f"{T.name(robbed.tile)}")
+        shared = self.shares_tile(seat, disc, h.winning, robbed)
         if robbed is not None and not robbed.robbed:
             robbed.robbed = True
             robbed.event.transfers.clear()
             robbed.event.detail["robbed"] = True
             self.shown[robbed.seat][robbed.tile] -= 1
-        h = parse_hand(hand)
-        self.add_shown(n, seat, h.physical_counts())
+        counts = h.physical_counts()
+        if shared:  # the tile is the first winner's, already counted
+            counts[h.winning] -= 1
+        self.add_shown(n, seat, counts)
+        if self.xueliu:
+            # the winning tile is set aside, shown for the rest of the round; the winner
+            # plays on, and its concealed tiles may change before it shows them again: only
+            # its melds stay counted as its own
+            self.aside[h.winning] += 0 if shared else 1
+            self.shown[seat] = Counter(t for m in h.melds for t in m.tiles)
         ev = Event(n, seat, "win", text.strip(), detail={
             "hand": hand, "multiplier": res.best.score,
             "patterns": [{"id": x.pattern.id, "name": x.pattern.name,
                           "name_en": x.pattern.name_en, "value": x.value, "count": x.count}
                          for x in res.best.hits],
-            "discarder": disc, "self_draw": res.table.self_draw})
-        self.last_event = ev
+            "discarder": disc, "self_draw": res.table.self_draw, "tile": T.name(h.winning),
+            "win": self.wins[seat] + 1})
+        if shared:
+            ev.detail["shared"] = True
+        if robbed is not None:
+            ev.detail["robbed_line"] = robbed.line
+        params = win_params(res, self.base)
         for p, v in res.payments.items():
             if v < 0:
-                ev.transfers.append(Transfer(p, seat, -v, "胡 " + _chain(res, "zh"),
-                                             "win " + _chain(res, "en")))
+                ev.transfers.append(Transfer(p, seat, -v, "win", params))
         if source is not None:
             income = sum(t.amount for t in source.event.transfers)
             source.passed_on = True
             if income:
-                ev.transfers.append(Transfer(
-                    disc or "", seat, income,
-                    f"呼叫转移: {disc} 的杠 {T.name(source.tile)} (第 {source.line} 行) 所得",
-                    f"kong income passed on: {disc}'s kong {T.name(source.tile)} "
-                    f"(line {source.line})"))
+                ev.transfers.append(Transfer(disc or "", seat, income, "passed_on", {
+                    "seat": disc, "tile": T.name(source.tile), "line": source.line}))
         self.events.append(ev)
-        self.winners.append(seat)
-        self.won_at[seat] = n
+        if seat not in self.wins:
+            self.winners.append(seat)
+            self.won_at[seat] = n
+        self.wins[seat] += 1
 
     def only_wins_since(self, ev: Event, limit: int = 3) -> bool:
         """The events after ``ev`` are at most ``limit`` wins (the same discard or kong)."""
@@ -417,6 +497,9 @@ class _Round:
     def hand_line(self, n: int, seat: str, args: list[str], text: str) -> None:
         self.started = True
         self.check_in(n, seat, "the player")
+        if seat in self.wins:
+            raise _err(n, f"{seat} won at line {self.won_at[seat]}: 查叫 checks only the players "
+                          "who never won (血流成河), so it gives no hand")
         if seat in self.hands:
             raise _err(n, f"{seat}'s hand is given twice (line {self.hands[seat][0]})")
         if len(args) != 1:
@@ -440,13 +523,13 @@ class _Round:
 
     # -- the end -------------------------------------------------------------------------
     def finish(self, last_line: int) -> RoundResult:
-        status = {s: ("won" if s in self.winners else "in") for s in SEATS}
+        status = {s: ("won" if s in self.wins else "in") for s in SEATS}
         waits: dict[str, dict[str, Any]] = {}
-        if len(self.winners) < 3:
-            missing = [s for s in self.still_in() if s not in self.hands]
+        if not self.over():
+            missing = [s for s in self.never_won() if s not in self.hands]
             if missing:
                 raise _err(last_line + 1, f"end of the round: no hand for "
-                           f"{', '.join(missing)}; every player still in needs a "
+                           f"{', '.join(missing)}; every player who has not won needs a "
                            f"'SEAT hand TILES' line (查叫)")
             self.end_checks(status, waits)
         totals = {s: 0 for s in SEATS}
@@ -456,33 +539,34 @@ class _Round:
                 totals[t.payee] += t.amount
         if sum(totals.values()) != 0:  # pragma: no cover - balanced by construction
             raise MjscoreError(f"round totals do not sum to zero: {totals}")
-        return RoundResult(self.rs, self.base, self.events, status, waits, totals)
+        return RoundResult(self.rs, self.base, self.events, status, waits, totals,
+                           "xueliu" if self.xueliu else "xuezhan",
+                           {s: self.wins[s] for s in SEATS})
 
     def end_checks(self, status: dict[str, str], waits: dict[str, dict[str, Any]]) -> None:
-        left = self.still_in()
+        """查花猪, 查大叫 and 退税, among the players who never won (the only ones still in
+        under 血战到底; under 血流成河 a winner is neither checked nor paid by them)."""
+        left = self.never_won()
         for s in left:
             text = self.hands[s][1]
             suits = {T.SUITS[t // 9] for t in parse_hand(text).physical_counts()}
             if len(suits) == 3:
                 status[s] = "huazhu"
                 continue
-            disc = next(p for p in left if p != s)
+            disc = next(p for p in SEATS if p != s and not self.is_out(p))
             w = best_wait(text, s, disc, self.rs, self.base, self.options, self.out())
             if w is None:
                 status[s] = "not_ready"
             else:
                 status[s] = "ready"
                 waits[s] = {"tile": w[0], "multiplier": w[1], "amount": w[2]}
-        cap = dict(self.options).get("cap", str(self.rs.options["cap"].default)
-                                     if "cap" in self.rs.options else "none")
-        pig = (int(cap) if cap not in (None, "none", "None") else HUAZHU_DEFAULT) * self.base
+        pig = (self.cap or HUAZHU_DEFAULT) * self.base
         ev = Event(0, "", "chahuazhu", "查花猪")
         for s in left:
             if status[s] == "huazhu":
                 for p in left:
                     if p != s and status[p] != "huazhu":
-                        ev.transfers.append(Transfer(s, p, pig, f"查花猪: {s} 是花猪",
-                                                     f"flower pig: {s} holds three suits"))
+                        ev.transfers.append(Transfer(s, p, pig, "huazhu", {"seat": s}))
         ev2 = Event(0, "", "chadajiao", "查大叫")
         for s in left:
             if status[s] != "not_ready":
@@ -490,25 +574,23 @@ class _Round:
             for r in left:
                 if status[r] == "ready":
                     wr = waits[r]
-                    ev2.transfers.append(Transfer(
-                        s, r, wr["amount"], f"查大叫: {r} 听 {wr['tile']} {wr['multiplier']} 倍",
-                        f"not ready: {r} waits on {wr['tile']}, {wr['multiplier']}x"))
+                    ev2.transfers.append(Transfer(s, r, wr["amount"], "not_ready", {
+                        "seat": r, "tile": wr["tile"], "multiplier": wr["multiplier"]}))
         ev3 = Event(0, "", "tuishui", "退税")
         for k in self.kongs:
             if status[k.seat] in ("not_ready", "huazhu") and not k.robbed and not k.passed_on:
                 for t in k.event.transfers:
-                    ev3.transfers.append(Transfer(
-                        k.seat, t.payer, t.amount,
-                        f"退税: {k.seat} 的杠 {T.name(k.tile)} (第 {k.line} 行)",
-                        f"kong refund: {k.seat}'s kong {T.name(k.tile)} (line {k.line})"))
+                    ev3.transfers.append(Transfer(k.seat, t.payer, t.amount, "refund", {
+                        "seat": k.seat, "tile": T.name(k.tile), "line": k.line}))
         self.events += [e for e in (ev, ev2, ev3) if e.transfers]
 
 
 def settle_round(text: str, rules: str = "sichuan") -> RoundResult:
     """Settle a round file's text; raise :class:`RoundError` (``line N: …``) on a bad line.
 
-    >>> settle_round(EXAMPLE).status["N"]
-    'huazhu'
+    >>> r = settle_round(EXAMPLE)
+    >>> r.status["N"], r.totals
+    ('huazhu', {'E': 22, 'S': 12, 'W': 14, 'N': -48})
     """
     r = _Round(rules)
     lines = text.splitlines()
@@ -517,35 +599,3 @@ def settle_round(text: str, rules: str = "sichuan") -> RoundResult:
     if not r.started:
         raise _err(len(lines) or 1, "the round has no events (kong, win or hand lines)")
     return r.finish(len(lines))
-
-
-def round_text(result: RoundResult, lang: str = "zh") -> str:
-    """The settlement as text: each event with its payments, then the totals.
-
-    >>> print(round_text(settle_round(EXAMPLE), "en").splitlines()[-1])
-    total  E +22  S +12  W +14  N -48
-    """
-    rs = result.ruleset
-    name = rs.name if lang == "zh" else rs.name_en
-    out = [f"{name} — {'底' if lang == 'zh' else 'base'} {result.base}"]
-    labels = {"chahuazhu": ("查花猪", "flower pigs"), "chadajiao": ("查大叫", "not-ready check"),
-              "tuishui": ("退税", "kong refunds")}
-    for e in result.events:
-        if e.line:
-            head = f"line {e.line:>3}  {e.text}"
-        else:
-            zh, en = labels[e.kind]
-            head = f"end       {zh if lang == 'zh' else en}"
-        if e.detail.get("robbed"):
-            head += "   (抢杠: no payment)" if lang == "en" else "   (被抢杠，不收钱)"
-        out.append(head)
-        for t in e.transfers:
-            out.append(f"          {t.payer} → {t.payee} {t.amount:>5}   {t.reason(lang)}")
-    st = {"won": ("已胡", "won"), "ready": ("有叫", "ready"), "not_ready": ("无叫", "not ready"),
-          "huazhu": ("花猪", "flower pig"), "in": ("—", "—")}
-    for s in SEATS:
-        w = result.waits.get(s)
-        extra = f" {w['tile']} {w['multiplier']}" if w else ""
-        out.append(f"{s}: {st[result.status[s]][0 if lang == 'zh' else 1]}{extra}")
-    out.append("total  " + "  ".join(f"{s} {v:+d}" for s, v in result.totals.items()))
-    return "\n".join(out)

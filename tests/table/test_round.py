@@ -31,7 +31,7 @@ def test_yipaoduoxiang_after_a_kong() -> None:
     # and pays E 8. E: 6 - 8 - 14 + 8 = -8; S: -2 + 8 = 6; W: -2 + 14 = 12; N: -2 - 8 = -10.
     r = settle_round((ROUNDS / "yipaoduoxiang.txt").read_text(encoding="utf-8"))
     assert r.totals == {"E": -8, "S": 6, "W": 12, "N": -10}
-    passed = [t for e in r.events for t in e.transfers if "呼叫转移" in t.why]
+    passed = [t for e in r.events for t in e.transfers if t.reason == "passed_on"]
     assert [(t.payer, t.payee, t.amount) for t in passed] == [("E", "S", 6), ("E", "W", 6)]
     assert r.waits["E"] == {"tile": "7s", "multiplier": 8, "amount": 8}
 
@@ -134,7 +134,7 @@ def test_cli_json_and_errors() -> None:
     assert p.returncode == 0, p.stderr
     data = json.loads(p.stdout)
     assert data["totals"] == {"E": 22, "S": 12, "W": 14, "N": -48} and data["zero_sum"]
-    assert data["players"]["E"] == {"status": "ready",
+    assert data["players"]["E"] == {"status": "ready", "wins": 0,
                                     "wait": {"tile": "9m", "multiplier": 2, "amount": 2}}
     kinds = [e["kind"] for e in data["events"]]
     assert kinds[-3:] == ["chahuazhu", "chadajiao", "tuishui"]
