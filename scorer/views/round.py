@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..table.round import SEATS, RoundResult, Transfer
+from ..model.tiles import SEATS
+from ..table.round import RoundResult, Transfer
 
 # The words of a round, key → (zh, en); {placeholders} from the transfer's params.
 WORDS: dict[str, tuple[str, str]] = {
