@@ -94,9 +94,11 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 def batch(ctx: typer.Context, file: str, **params: Any) -> None:
-    """Score many hands, and settle the evening. Other flags (--rules, --option, --players,
-    ...) apply to every line; a line's own flags override them. Exit 1 if any line failed."""
-    batchcmd.run(batchcmd.BatchArgs(file, list(ctx.args), **params))
+    """Score many hands, and settle the evening (or, with several files, the season). Other
+    flags (--rules, --option, --players, ...) apply to every line; a line's own flags
+    override them. Exit 1 if any line failed."""
+    files, extra = batchcmd.split_files(list(ctx.args))
+    batchcmd.run(batchcmd.BatchArgs(file, extra, **params, files=files))
 
 
 def _batch_signature() -> inspect.Signature:
@@ -107,7 +109,8 @@ def _batch_signature() -> inspect.Signature:
                           annotation=typer.Context),
         inspect.Parameter("file", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
                           default=typer.Argument(..., help="A file with one hand and its flags "
-                                                 "per line, or - for standard input.")),
+                                                 "per line, or - for standard input; more "
+                                                 "files may follow it (a season).")),
     ]
     for o in batchcmd.OPTIONS:
         default = defaults[o.field]

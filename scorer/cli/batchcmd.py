@@ -25,6 +25,8 @@ class BatchArgs(NamedTuple):
     lang: str = "zh"
     totals: bool | None = None
     stake: str | None = None
+    subtotals: bool = False
+    files: tuple[str, ...] = ()  # the files after the first (a season), in order
 
 
 class Option(NamedTuple):
@@ -50,6 +52,9 @@ OPTIONS = (
            "transfers that settle them (default: for a table on a terminal, or with "
            "--stake)."),
     Option("stake", "--stake", str, "Money per point in the totals, e.g. 2 or 0.5 (default 1)."),
+    Option("subtotals", "--subtotals/--no-subtotals", bool,
+           "With several files (a season, totalled together), each file's own totals after "
+           "its lines."),
 )
 _VALUED = {o.name: o for o in OPTIONS if o.type is not bool}
 _SWITCHES = {name: (o.field, k == 0) for o in OPTIONS if o.type is bool
@@ -97,7 +102,21 @@ def parse(args: list[str]) -> BatchArgs | None:
             got[field] = on
         else:
             extra.append(tok)
-    return BatchArgs(args[0], extra, **got)  # type: ignore[arg-type]
+    files, extra = split_files(extra)
+    return BatchArgs(args[0], extra, **got, files=files)  # type: ignore[arg-type]
+
+
+def split_files(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """The files named after the first (the leading words that are not flags: ``-`` is
+    standard input), and the words left for the lines.
+
+    >>> split_files(["b.txt", "c.txt", "--rules", "mcr"])
+    (('b.txt', 'c.txt'), ['--rules', 'mcr'])
+    """
+    n = 0
+    while n < len(words) and (words[n] == "-" or not words[n].startswith("-")):
+        n += 1
+    return tuple(words[:n]), words[n:]
 
 
 def run(args: BatchArgs) -> None:
@@ -113,7 +132,8 @@ def run(args: BatchArgs) -> None:
 
             raise ContextError(f"--lang {args.lang}: use zh or en", "--lang")
         status = run_batch(args.file, args.defaults, args.fmt, args.jobs, args.progress,
-                           args.lang, totals=args.totals, stake=args.stake)
+                           args.lang, totals=args.totals, stake=args.stake, files=args.files,
+                           subtotals=bool(args.subtotals))
         if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
             # stopped, and a worker pool's thread will not end: what was written is flushed
             # and the run ends now, not at an exit that would wait for that thread

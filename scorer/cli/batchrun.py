@@ -25,133 +25,239 @@ from ..views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, table_text
 def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None = None,
         progress: bool | None = None, lang: str = "zh", out: IO[str] | None = None,
         err: IO[str] | None = None, totals: bool | None = None,
-        stake: str | None = None) -> int:
-    """Score the lines of ``file`` (``-``: standard input) and write them in ``fmt``.
+        stake: str | None = None, files: Sequence[str] = (), subtotals: bool = False) -> int:
+    """Score the lines of ``file`` (``-``: standard input), then of each of ``files``, and
+    write them in ``fmt``.
 
-    Bad lines are reported on ``err`` with their number; a summary (lines, failed,
-    hands/second) ends the run. With ``totals`` (default: for a table written to a
-    terminal, or when a ``stake`` is given) the evening's totals and the transfers that
-    settle it follow the hands, in ``fmt``: a ``"kind": "totals"`` JSON line, CSV rows
-    of kind ``totals`` and ``transfer`` under their own header rows, or a table.
-    Returns the exit status: 1 if any line failed, else 0.
+    Bad lines are reported on ``err`` with their number (and file, when there are several);
+    a summary (lines, failed, hands/second) ends the run. With ``totals`` (default: for a
+    table written to a terminal, with a ``stake``, or with several files: a season) the
+    totals and the transfers that settle them follow the hands, in ``fmt``: a ``"kind":
+    "totals"`` JSON line, CSV rows of kind ``totals`` and ``transfer`` under their own header
+    rows, or a table. Several files are totalled together, a name being one person in all
+    of them; before each file's lines comes a ``"kind": "file"`` record (a ``file`` CSV row,
+    a ``== FILE`` line), and with ``subtotals`` each file's own totals follow its lines
+    (``"kind": "subtotals"``). Returns the exit status: 1 if any line failed, else 0.
     """
-    from ..errors import ContextError, Terminated
-    from ..rules.yamlsafe import printable
+    from ..errors import ContextError
 
     out = out or sys.stdout
     err = err or sys.stderr
+    paths = [file, *files]
     if fmt not in FORMATS:
         raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
     if jobs is not None and not 1 <= jobs <= 256:
         raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
+    if paths.count("-") > 1:
+        raise ContextError("standard input (-) can be read once")
     k = None
     if stake is not None:
         from ..table.ledger import parse_stake
 
         k = parse_stake(stake)
     if totals is None:
-        totals = k is not None or (fmt == "table" and out.isatty())
+        totals = k is not None or subtotals or len(paths) > 1 or (
+            fmt == "table" and out.isatty())
     check_defaults(defaults)
-    stream: Any
-    if file == "-":
-        stream, size = sys.stdin.buffer, None
-    else:
-        try:
-            stream = open(file, "rb")  # noqa: SIM115 - closed below
-        except OSError as e:
-            raise ContextError(f"cannot read {file}: {e.strerror}") from None
-        size = os.fstat(stream.fileno()).st_size
-    if jobs is None:
-        # a process pool costs ~0.1 s to start: only worth it for a large file; a pipe or a
-        # terminal is read as it comes (each line answered at once), so one job unless asked
-        jobs = (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
-    show = progress if progress is not None else (err.isatty() and (size or 0) > 1 << 20)
-    failed = total = 0
-    start = last = time.perf_counter()
-    table_rows_: list[list[Any]] = []
-    if totals:  # (the ledger's modules are imported only for a run that settles)
-        from ..table.ledger import Builder, LedgerError
-        from ..views.ledger import totals_csv_rows, totals_record, totals_table
-
-        ledger = Builder()
+    run = _Run(out, err, fmt, lang, totals, progress, jobs, several=len(paths) > 1)
     if fmt == "csv":
         out.write(csv_text(CSV_FIELDS))
-    records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
-    stopped: tuple[str, int] | None = None
-    # lines from a pipe or a terminal may come slowly: each answer is written at once
-    live = size is None
     previous = _handlers()
     signalled = _catch_signals()
     try:
-        for rec in records:
-            signalled.raise_if_seen()  # its exception was swallowed (a __del__, a callback)
-            # a signal while a record is written and counted waits until both are done:
-            # the output stays line-whole and the summary's count is what was written
-            signalled.defer = True
-            if fmt != "table":
-                out.write(rec.text)
-            else:
-                table_rows_ += rec.data.get("rows", ())
-                if len(table_rows_) >= 1000:
-                    print(table_text(table_rows_, lang), file=out)
-                    table_rows_.clear()
-            # counted once written, so that an interrupted run's count is what it wrote
-            # (and before the flush: a signal may arrive as soon as the reader has it)
-            total += 1
-            if live and fmt != "table":
-                out.flush()
-            if not rec.ok:
-                failed += 1
-                # a message may echo a file's text: one line, control characters escaped
-                print(f"line {rec.line}: {printable(rec.error or '', keep='')}", file=err)
-            if totals:
-                try:
-                    ledger.add(rec, None)  # a failed line joins the totals' "failed"
-                except LedgerError as e:  # e.g. names on some hands and not on others
-                    failed += 1
-                    print(f"line {rec.line}: not counted in the totals: "
-                          f"{printable(e.detail, keep='')}", file=err)
-                    ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
-            signalled.defer = False
-            signalled.raise_if_seen()
-            if show and time.perf_counter() - last > 0.25:
-                last = time.perf_counter()
-                rate = total / max(last - start, 1e-9)
-                print(f"\r{total:,} lines, {failed:,} failed, {rate:,.0f} hands/s",
-                      end="", file=err, flush=True)
-    except KeyboardInterrupt:
-        stopped = ("interrupted", 130)
-    except Terminated:
-        stopped = ("terminated", 143)
+        for path in paths:
+            run.file(path, defaults, signalled)
+            if subtotals and totals and run.stopped is None:
+                run.write_totals(run.parts[-1], k, path)
+            if run.stopped is not None:
+                break
     finally:
-        if stopped is not None:
-            _ignore_signals()  # a second Ctrl-C while the workers stop must not hang or trace
-        records.close()  # stops the worker processes, if any (score_many)
         _restore(previous)  # a library caller keeps its own handlers
-        if stream is not sys.stdin.buffer:
-            stream.close()
-    if table_rows_:
-        print(table_text(table_rows_, lang), file=out)
     if totals:
-        t = ledger.ledger().totals(k if k is not None else 1)
-        if fmt == "jsonl":
-            out.write(jsonl_text(totals_record(t)))
-        elif fmt == "csv":
-            out.write("".join(csv_text(row) for row in totals_csv_rows(t, header=True)))
-        else:
-            print(("\n" if total else "") + totals_table(t, lang=lang), file=out)
+        run.write_season(k, paths)
     out.flush()
-    elapsed = max(time.perf_counter() - start, 1e-9)
-    if show:
-        print("\r" + " " * 60 + "\r", end="", file=err)
-    what = f"{stopped[0]} after " if stopped else ""
-    print(f"mjscore batch: {what}{total:,} lines, {failed:,} failed, {total / elapsed:,.0f} "
-          f"hands/s ({jobs} job{'s' if jobs != 1 else ''})"
-          + ("; the output holds every line scored before" if stopped else ""), file=err,
-          flush=True)
-    if stopped:
-        return stopped[1]
-    return 1 if failed else 0
+    return run.summary()
+
+
+class _Run:
+    """One batch run over one or more files: what was written and counted, the ledgers."""
+
+    def __init__(self, out: IO[str], err: IO[str], fmt: str, lang: str, totals: bool,
+                 progress: bool | None, jobs: int | None, several: bool) -> None:
+        self.out, self.err, self.fmt, self.lang = out, err, fmt, lang
+        self.totals, self.progress, self.jobs, self.several = totals, progress, jobs, several
+        self.failed = self.total = 0
+        self.start = self.last = time.perf_counter()
+        self.stopped: tuple[str, int] | None = None
+        self.parts: list[Any] = []  # each file's ledger (scorer.table.ledger.Ledger)
+        self.jobs_used = jobs or 1
+        self.show = False
+
+    def file(self, path: str, defaults: Sequence[str], signalled: _Signals) -> None:
+        """Score one file's lines and write them; its ledger joins ``parts``."""
+        from ..errors import ContextError, Terminated
+        from ..rules.yamlsafe import printable
+
+        out, err, fmt, lang = self.out, self.err, self.fmt, self.lang
+        stream: Any
+        if path == "-":
+            stream, size = sys.stdin.buffer, None
+        else:
+            try:
+                stream = open(path, "rb")  # noqa: SIM115 - closed below
+            except OSError as e:
+                raise ContextError(f"cannot read {path}: {e.strerror}") from None
+            size = os.fstat(stream.fileno()).st_size
+        jobs = self.jobs
+        if jobs is None:
+            # a process pool costs ~0.1 s to start: only worth it for a large file; a pipe or
+            # a terminal is read as it comes (each line answered at once), so one job
+            jobs = (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
+        self.jobs_used = max(self.jobs_used, jobs)
+        self.show = self.progress if self.progress is not None else (
+            err.isatty() and (size or 0) > 1 << 20)
+        where = f"{path}: " if self.several else ""
+        if self.several:
+            self.marker(path)
+        table_rows_: list[list[Any]] = []
+        if self.totals:  # (the ledger's modules are imported only for a run that settles)
+            from ..table.ledger import Builder, LedgerError
+
+            ledger = Builder()
+        records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
+        # lines from a pipe or a terminal may come slowly: each answer is written at once
+        live = size is None
+        try:
+            for rec in records:
+                signalled.raise_if_seen()  # its exception was swallowed (a __del__, a callback)
+                # a signal while a record is written and counted waits until both are done:
+                # the output stays line-whole and the summary's count is what was written
+                signalled.defer = True
+                if fmt != "table":
+                    out.write(rec.text)
+                else:
+                    table_rows_ += rec.data.get("rows", ())
+                    if len(table_rows_) >= 1000:
+                        print(table_text(table_rows_, lang), file=out)
+                        table_rows_.clear()
+                # counted once written, so that an interrupted run's count is what it wrote
+                # (and before the flush: a signal may arrive as soon as the reader has it)
+                self.total += 1
+                if live and fmt != "table":
+                    out.flush()
+                if not rec.ok:
+                    self.failed += 1
+                    # a message may echo a file's text: one line, control characters escaped
+                    print(f"{where}line {rec.line}: {printable(rec.error or '', keep='')}",
+                          file=err)
+                if self.totals:
+                    try:
+                        ledger.add(rec, None)  # a failed line joins the totals' "failed"
+                    except LedgerError as e:  # e.g. names on some hands and not on others
+                        self.failed += 1
+                        print(f"{where}line {rec.line}: not counted in the totals: "
+                              f"{printable(e.detail, keep='')}", file=err)
+                        ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
+                signalled.defer = False
+                signalled.raise_if_seen()
+                if self.show and time.perf_counter() - self.last > 0.25:
+                    self.last = time.perf_counter()
+                    rate = self.total / max(self.last - self.start, 1e-9)
+                    print(f"\r{self.total:,} lines, {self.failed:,} failed, {rate:,.0f} hands/s",
+                          end="", file=err, flush=True)
+        except KeyboardInterrupt:
+            self.stopped = ("interrupted", 130)
+        except Terminated:
+            self.stopped = ("terminated", 143)
+        finally:
+            if self.stopped is not None:
+                _ignore_signals()  # a second Ctrl-C while the workers stop must not hang
+            records.close()  # stops the worker processes, if any (score_many)
+            if stream is not sys.stdin.buffer:
+                stream.close()
+        if table_rows_:
+            print(table_text(table_rows_, lang), file=out)
+        if self.totals:
+            self.parts.append(ledger.ledger())
+
+    def marker(self, path: str) -> None:
+        """Where a file's lines begin, in the run's format."""
+        if self.fmt == "jsonl":
+            self.out.write(jsonl_text({"kind": "file", "file": path}))
+        elif self.fmt == "csv":
+            self.out.write(csv_text(["file", path]))
+        else:
+            print(f"{'' if self.total == 0 else chr(10)}== {path}", file=self.out)
+
+    def write_totals(self, ledger: Any, k: Any, path: str | None = None) -> None:
+        """One file's subtotals (``path``), in the run's format."""
+        from ..views.ledger import subtotals_csv_rows, totals_record, totals_table
+
+        t = ledger.totals(k if k is not None else 1)
+        if self.fmt == "jsonl":
+            self.out.write(jsonl_text({**totals_record(t), "kind": "subtotals", "file": path}))
+        elif self.fmt == "csv":
+            self.out.write("".join(csv_text(row) for row in subtotals_csv_rows(t, path or "")))
+        else:
+            from ..views.i18n import t as word
+
+            print("\n" + word("subtotals_of", self.lang, file=path) + "\n"
+                  + totals_table(t, lang=self.lang), file=self.out)
+
+    def write_season(self, k: Any, paths: Sequence[str]) -> None:
+        """The totals of every file read, as one ledger (a name is one person throughout)."""
+        from ..errors import ContextError
+        from ..table.ledger import Ledger, LedgerError
+        from ..views.ledger import (
+            season_places,
+            season_record,
+            totals_csv_rows,
+            totals_record,
+            totals_table,
+        )
+
+        season = Ledger()
+        for path, part in zip(paths, self.parts, strict=False):
+            try:
+                season = season.merge(part)
+            except LedgerError:
+                named = part.by == "player"
+                raise ContextError(f"{path}: its hands {'name' if named else 'do not name'} "
+                                   f"their players and the files before it "
+                                   f"{'do not' if named else 'do'}: a season totals players "
+                                   "by name (--players or '# players:' lines in every file)",
+                                   "--players") from None
+        t = season.totals(k if k is not None else 1)
+        several = len(self.parts) > 1
+        if self.fmt == "jsonl":
+            self.out.write(jsonl_text(season_record(t, list(zip(paths, self.parts,
+                                                                strict=False)))
+                                      if several else totals_record(t)))
+        elif self.fmt == "csv":
+            self.out.write("".join(csv_text(row) for row in totals_csv_rows(t, header=True)))
+        else:
+            from ..views.i18n import t as word
+
+            head = word("season_of", self.lang, n=len(self.parts)) + "\n" if several else ""
+            places = season_places(list(zip(paths, self.parts, strict=False))) if several \
+                else None
+            print(("\n" if self.total else "") + head
+                  + totals_table(t, lang=self.lang, places=places), file=self.out)
+
+    def summary(self) -> int:
+        """The summary line on stderr; returns the exit status."""
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        if self.show:
+            print("\r" + " " * 60 + "\r", end="", file=self.err)
+        what = f"{self.stopped[0]} after " if self.stopped else ""
+        jobs = self.jobs_used
+        print(f"mjscore batch: {what}{self.total:,} lines, {self.failed:,} failed, "
+              f"{self.total / elapsed:,.0f} hands/s ({jobs} job{'s' if jobs != 1 else ''})"
+              + ("; the output holds every line scored before" if self.stopped else ""),
+              file=self.err, flush=True)
+        if self.stopped:
+            return self.stopped[1]
+        return 1 if self.failed else 0
 
 
 def _handlers() -> dict[int, Any]:

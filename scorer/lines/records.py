@@ -33,6 +33,9 @@ from ..views.rows import record_text, table_rows
 from .grammar import ArgvError, parse
 from .reader import MAX_LINE, LongLine
 
+# the first word of a line that books a penalty or an adjustment (scorer.table.penalty.KINDS)
+LEDGER_KINDS = ("penalty", "adjust")
+
 __all__ = ["PLAYERS_FLAG", "RUN_ONLY", "Packed", "Record", "ledger_fields", "players_header",
            "score_record", "seated", "split_line", "typed_hand"]
 
@@ -238,6 +241,12 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         spec = spec_line if spec_line is not None else (
             players if players is not None else spec_default)
         seating = dict(_seating(spec)) if spec is not None else None
+        if own and own[0] in LEDGER_KINDS:  # a penalty or an adjustment, not a hand
+            rec = _ledger_record(own, base, seating, resolve)
+            if seating is not None:
+                rec["players"] = seating
+            rec["line"] = line
+            return rec
         try:
             args = parse([*base, *own])
         except ArgvError as e:
@@ -265,9 +274,11 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             # as the line has it (with its --players)
             rec["error"]["argument"] = places[argument - 1] if argument <= len(places) \
                 else argument
-        rec["kind"] = "dispute" if argv and any(
+        rec["kind"] = argv[0] if argv and argv[0] in LEDGER_KINDS else "dispute" if argv and any(
             a.partition("=")[0] in ("--vs", "--vs-option") for a in argv) else "hand"
         _keep_input(rec, text, argv)
+        if rec["kind"] in LEDGER_KINDS and argv:  # no hand: the line as typed
+            rec["input_hand"] = " ".join(argv)
         if seating is not None:  # who sat at the hand that could not be scored
             rec["players"] = seating
     except Exception as e:  # a bug must not stop the batch: report it on its line
@@ -334,6 +345,27 @@ def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> N
     rec["input_hand"] = typed_hand(argv)
 
 
+def _ledger_record(argv: list[str], base: Sequence[str], seating: dict[str, str] | None,
+                   resolve: Callable[[str], Ruleset] | None = None) -> dict[str, Any]:
+    """A ``penalty`` or ``adjust`` line's record (:func:`scorer.table.penalty.ledger_line`),
+    with the batch's own ``--rules`` (the last one) for a penalty that gives no amount."""
+    from ..table.penalty import ledger_line
+
+    rules = None
+    for k, tok in enumerate(base):
+        name, eq, value = tok.partition("=")
+        if name == "--rules":
+            rules = value if eq else (base[k + 1] if k + 1 < len(base) else None)
+
+    def load(spec: str) -> Ruleset:
+        rs = (resolve or _ruleset)(spec)
+        return rs if isinstance(rs, Ruleset) else load_ruleset(rs)
+
+    rec = ledger_line(argv, seating, rules, load)
+    rec["input"] = " ".join(argv)
+    return rec
+
+
 def _dispute_record(args: Any, lang: str, resolve: Callable[[str], Ruleset] | None = None
                     ) -> dict[str, Any]:
     """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
@@ -388,7 +420,7 @@ def ledger_fields(rec: Mapping[Any, Any]) -> dict[str, Any]:
     body = rec.get(BODY)
     if body is not None:
         rec = {**rec, **body.fields}
-    keep = ("line", "error", "payments", "winner", "players", "skip", "kind")
+    keep = ("line", "error", "payments", "winner", "players", "skip", "kind", "penalty")
     out = {k: rec[k] for k in keep if k in rec}
     for side in ("a", "b"):
         if isinstance(rec.get(side), Mapping):

@@ -255,6 +255,8 @@ class Ruleset:
     house_examples: tuple[HouseExample, ...] = ()
     tie_order: str = "found"  # ties: 'found' (enumeration order) or 'sets' (scoring._rank_ties)
     tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
+    # points a false win (诈胡/错和) pays each other player where the rules fix them (MCR 10)
+    false_win: int | None = None
     data: Any = field(default=None, compare=False, repr=False)
     trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 

@@ -61,6 +61,8 @@ TOP_KEYS = {
     "players": "number of players (an expression over options)",
     "suits": "suits in play, e.g. ['m', 'p'] for a table without bamboo (an expression)",
     "robbing_kong": "how a robbed kong counts: discard (default) or self_draw",
+    "false_win": "points a false win (诈胡/错和) pays each other player, where the rules fix "
+    "them (MCR: 10); a ledger's penalty line may give its own",
     "context": "the context flags this ruleset uses, with default/min/max",
     "options": "house options with their values and default",
     "wildcard": "the wildcard model (face, in_play, stand_in, …)",
@@ -99,6 +101,7 @@ MAX_ENTRIES = 1000  # entries of one list or mapping (patterns, errors, options,
 # characters of expressions compiled, aliases and extends included: more than one file can
 # hold (a file of big conditions loads), less than a chain of them or an alias's repeats
 MAX_EXPR_TEXT = 600 * 1024
+MAX_FALSE_WIN = 1_000_000  # points a false win pays each other player (a ledger's bound too)
 HOUSE_NODES = 10_000  # values of all house_examples snippets together (the built-ins': 200)
 
 
@@ -440,6 +443,12 @@ class Compiler:
             self.problem(self.mark_of(d, "robbing_kong"), "robbing_kong",
                          "must be 'discard' or 'self_draw'")
             rk = "discard"
+        false_win = d.get("false_win")
+        if false_win is not None and (not isinstance(false_win, int) or isinstance(
+                false_win, bool) or not 1 <= false_win <= MAX_FALSE_WIN):
+            self.problem(self.mark_of(d, "false_win"), "false_win",
+                         f"must be a whole number of points from 1 to {MAX_FALSE_WIN:,}")
+            false_win = None
         tooling = self.mapping(d.get("tooling"), TOOLING, "tooling")
         holder, at = self.tool(d, tooling, "self_draw_default")
         sdd = self.expr(holder, "self_draw_default", at, opt_scope, default=False)
@@ -475,7 +484,7 @@ class Compiler:
             options=options, wildcard=wildcard, labels=labels, errors=errors,
             not_a_win=not_a_win, tallies=tallies, score=score, patterns=patterns,
             payment=payment, house_examples=house_examples, tie_order=tie_order,
-            tie_prefer=tie_prefer,
+            tie_prefer=tie_prefer, false_win=false_win,
         )
 
     def house_examples(self, raw: Any, at: str = "tooling.house_examples",

@@ -87,20 +87,24 @@ class Entry:
     won: int = 0
     lost: int = 0
     hands_won: int = 0
+    penalties: int = 0  # false wins booked against this player
 
     def __add__(self, other: Entry) -> Entry:
-        return Entry(self.won + other.won, self.lost + other.lost, self.hands_won + other.hands_won)
+        return Entry(self.won + other.won, self.lost + other.lost, self.hands_won + other.hands_won,
+                     self.penalties + other.penalties)
 
 
 @record(frozen=True)
 class Row:
-    """A line of the totals: money won and lost (both ≥ 0), ``net = won − lost``, hands won."""
+    """A line of the totals: money won and lost (both ≥ 0), ``net = won − lost``, hands won,
+    false wins booked against the player (penalties and adjustments count in the money)."""
 
     name: str
     won: Fraction
     lost: Fraction
     net: Fraction
     hands_won: int
+    penalties: int = 0
 
 
 @record(frozen=True)
@@ -115,9 +119,10 @@ class Transfer:
 @record(frozen=True)
 class Totals:
     """The evening: ``rows`` in order of first appearance (seats in E S W N order),
-    ``transfers`` that settle it, and which lines were not booked (``failed``) or were
-    disputes booked on their side A (``disputed``; line 0 where a record had none).
-    ``by`` is ``"player"`` or ``"seat"`` (``""`` for an empty ledger)."""
+    ``transfers`` that settle it, and which lines were not booked (``failed``), were
+    disputes booked on their side A (``disputed``; line 0 where a record had none), or
+    were penalties and adjustments (``penalties``, ``adjustments``: not hands, counted in
+    the money). ``by`` is ``"player"`` or ``"seat"`` (``""`` for an empty ledger)."""
 
     by: str
     stake: Fraction
@@ -126,6 +131,8 @@ class Totals:
     transfers: tuple[Transfer, ...]
     failed: tuple[int, ...] = ()
     disputed: tuple[int, ...] = ()
+    penalties: tuple[int, ...] = ()
+    adjustments: tuple[int, ...] = ()
 
 
 @record(frozen=True)
@@ -144,6 +151,8 @@ class Ledger:
     hands: int = 0
     failed: tuple[int, ...] = ()
     disputed: tuple[int, ...] = ()
+    penalties: tuple[int, ...] = ()
+    adjustments: tuple[int, ...] = ()
 
     def add(self, record: Any, players: Seating | str | None = None) -> Ledger:
         """This ledger with one more record booked; returns a new :class:`Ledger`.
@@ -153,8 +162,10 @@ class Ledger:
         A record with an ``"error"`` is not booked: its line joins ``failed``. A record
         with ``"skip"`` (a blank or comment line) is ignored. A dispute record
         (``{"a": {...}, "b": {...}}``) books side A, the table's ruleset, and its line
-        joins ``disputed`` (if A has no result, the line joins ``failed``). Raises
-        :class:`LedgerError` for a record it cannot read.
+        joins ``disputed`` (if A has no result, the line joins ``failed``). A penalty or an
+        adjustment (``"kind": "penalty"`` / ``"adjust"``, :mod:`scorer.table.penalty`) is
+        booked in the points but is not a hand: its line joins ``penalties`` or
+        ``adjustments``. Raises :class:`LedgerError` for a record it cannot read.
 
         >>> Ledger().add({"line": 4, "error": {"message": "bad"}}).failed
         (4,)
@@ -180,7 +191,9 @@ class Ledger:
         for name, e in other.entries.items():
             entries[name] = entries.get(name, Entry()) + e
         return Ledger(self.by or other.by, entries, self.hands + other.hands,
-                      (*self.failed, *other.failed), (*self.disputed, *other.disputed))
+                      (*self.failed, *other.failed), (*self.disputed, *other.disputed),
+                      (*self.penalties, *other.penalties),
+                      (*self.adjustments, *other.adjustments))
 
     def totals(self, stake: Stake = 1) -> Totals:
         """The totals in money (points × ``stake``) and the transfers that settle them.
@@ -195,9 +208,10 @@ class Ledger:
             names = [s for s in SEATS if s in self.entries]
         rows = tuple(Row(n, self.entries[n].won * k, self.entries[n].lost * k,
                          (self.entries[n].won - self.entries[n].lost) * k,
-                         self.entries[n].hands_won) for n in names)
+                         self.entries[n].hands_won, self.entries[n].penalties) for n in names)
         transfers = settle({r.name: r.net for r in rows})
-        return Totals(self.by, k, self.hands, rows, tuple(transfers), self.failed, self.disputed)
+        return Totals(self.by, k, self.hands, rows, tuple(transfers), self.failed, self.disputed,
+                      self.penalties, self.adjustments)
 
 
 def book(records: Iterable[Any], players: Iterable[Seating | str | None] | Seating | str | None
@@ -241,10 +255,13 @@ class Builder:
         self.hands = start.hands
         self.failed = list(start.failed)
         self.disputed = list(start.disputed)
+        self.penalties = list(start.penalties)
+        self.adjustments = list(start.adjustments)
 
     def ledger(self) -> Ledger:
         """The ledger of the records booked so far."""
-        return Ledger(self.by, self.entries, self.hands, tuple(self.failed), tuple(self.disputed))
+        return Ledger(self.by, self.entries, self.hands, tuple(self.failed), tuple(self.disputed),
+                      tuple(self.penalties), tuple(self.adjustments))
 
     def add(self, record: Any, players: Seating | str | None) -> None:
         """Book one record (see :meth:`Ledger.add`); raises :class:`LedgerError` and books
@@ -264,13 +281,18 @@ class Builder:
             data = data["a"]
             seating = seating if seating is not None else data.get("players")
         pay = _payments(data, line)
+        # a penalty (the page's records say "penalty" without a kind) or an adjustment
+        extra = "penalty" if data.get("kind") == "penalty" or isinstance(
+            data.get("penalty"), Mapping) else "adjust" if data.get("kind") == "adjust" else ""
+        offender = data["penalty"].get("seat") if extra == "penalty" and isinstance(
+            data.get("penalty"), Mapping) else None
         by = "seat" if seating is None else "player"
         if self.by and by != self.by:
             raise LedgerError(
                 "this hand has player names and earlier ones do not" if by == "player" else
                 "this hand has no player names and earlier ones do", line, "--players")
         names = _seating(seating, line) if seating is not None else {s: s for s in SEATS}
-        winners = _winners(data, pay, line)
+        winners = set() if extra else _winners(data, pay, line)
         booked = []
         for seat, amount in pay.items():
             won = seat in winners
@@ -279,11 +301,18 @@ class Builder:
             if seat not in names:
                 raise LedgerError(f"seat {seat} {'won' if amount > 0 else 'paid'} "
                                   f"{abs(amount)} but has no player name", line, "--players")
-            booked.append((names[seat], Entry(max(amount, 0), max(-amount, 0), int(won))))
+            booked.append((names[seat], Entry(max(amount, 0), max(-amount, 0), int(won),
+                                              int(seat == offender))))
         # only a record read whole is booked: an error leaves the builder as it was
         for name, e in booked:
             self.entries[name] = self.entries.get(name, Entry()) + e
-        self.by, self.hands = by, self.hands + 1
+        self.by = by
+        if extra == "penalty":
+            self.penalties.append(line or 0)
+        elif extra == "adjust":
+            self.adjustments.append(line or 0)
+        else:
+            self.hands += 1
         if disputed:
             self.disputed.append(line or 0)
 

@@ -14,7 +14,7 @@ from ..table.ledger import Totals, decimal_text
 from .i18n import DEFAULT_LANG
 from .i18n import t as _t
 
-TOTALS_CSV_HEADER = ["kind", "name", "won", "lost", "net", "hands_won"]
+TOTALS_CSV_HEADER = ["kind", "name", "won", "lost", "net", "hands_won", "penalties"]
 TRANSFER_CSV_HEADER = ["kind", "payer", "payee", "amount"]
 
 
@@ -31,7 +31,7 @@ def totals_record(t: Totals) -> dict[str, Any]:
     >>> rec["kind"], rec["by"], rec["stake"], rec["transfers"]
     ('totals', 'seat', '0.5', [{'from': 'S', 'to': 'E', 'amount': '1.5'}])
     >>> rec["players"][0]
-    {'name': 'E', 'won': '1.5', 'lost': '0', 'net': '1.5', 'hands_won': 1}
+    {'name': 'E', 'won': '1.5', 'lost': '0', 'net': '1.5', 'hands_won': 1, 'penalties': 0}
     """
     money = _money(t)
     return {
@@ -41,35 +41,86 @@ def totals_record(t: Totals) -> dict[str, Any]:
         "hands": t.hands,
         "failed": list(t.failed),
         "disputed": list(t.disputed),
+        "penalties": list(t.penalties),
+        "adjustments": list(t.adjustments),
         "players": [{"name": r.name, "won": money(r.won), "lost": money(r.lost),
-                     "net": money(r.net), "hands_won": r.hands_won} for r in t.rows],
+                     "net": money(r.net), "hands_won": r.hands_won,
+                     "penalties": r.penalties} for r in t.rows],
         "transfers": [{"from": x.payer, "to": x.payee, "amount": money(x.amount)}
                       for x in t.transfers],
     }
 
 
 def totals_csv_rows(t: Totals, header: bool = False) -> list[list[Any]]:
-    """CSV rows: one ``totals`` row per player (kind, name, won, lost, net, hands won),
+    """CSV rows: one ``totals`` row per player (kind, name, won, lost, net, hands won,
+    false wins booked against the player),
     then one ``transfer`` row per transfer (kind, payer, payee, amount); with ``header``,
     each kind's column names first. Returns a list of rows for :func:`csv.writer`.
 
     >>> from scorer.table.ledger import book
     >>> totals_csv_rows(book([{"payments": {"E": 2, "S": -2}}]).totals())
-    [['totals', 'E', '2', '0', '2', 1], ['totals', 'S', '0', '2', '-2', 0], ['transfer', 'S', 'E', '2']]
+    [['totals', 'E', '2', '0', '2', 1, 0], ['totals', 'S', '0', '2', '-2', 0, 0], ['transfer', 'S', 'E', '2']]
     """
     rows: list[list[Any]] = [TOTALS_CSV_HEADER] if header else []
     rows += [["totals", r.name, decimal_text(r.won), decimal_text(r.lost), decimal_text(r.net),
-              r.hands_won] for r in t.rows]
+              r.hands_won, r.penalties] for r in t.rows]
     if header:
         rows.append(TRANSFER_CSV_HEADER)
     rows += [["transfer", x.payer, x.payee, decimal_text(x.amount)] for x in t.transfers]
     return rows
 
 
-def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str:
+SUBTOTALS_CSV_HEADER = ["kind", "file", *TOTALS_CSV_HEADER[1:]]
+
+
+def subtotals_csv_rows(t: Totals, file: str) -> list[list[Any]]:
+    """One file's subtotals as CSV rows: a header row, then a ``subtotals`` row per player
+    (the columns of the totals rows, the file second).
+
+    >>> from scorer.table.ledger import book
+    >>> subtotals_csv_rows(book([{"payments": {"E": 2, "S": -2}}]).totals(), "a.txt")[1]
+    ['subtotals', 'a.txt', 'E', '2', '0', '2', 1, 0]
+    """
+    return [SUBTOTALS_CSV_HEADER] + [["subtotals", file, *row[1:]]
+                                     for row in totals_csv_rows(t) if row[0] == "totals"]
+
+
+def season_record(t: Totals, parts: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The totals record of several files totalled together (a season): ``totals_record``
+    with ``"files"`` (each file in order) and each line list (``failed``, ``disputed``,
+    ``penalties``, ``adjustments``) naming its lines as ``FILE:LINE``. ``parts`` are the
+    files with their ledgers (:class:`scorer.table.ledger.Ledger`).
+
+    >>> from scorer.table.ledger import book
+    >>> a = book([{"line": 3, "error": {"message": "x"}}])
+    >>> b = book([{"line": 1, "payments": {"E": 2, "S": -2}}])
+    >>> r = season_record(a.merge(b).totals(), [("a.txt", a), ("b.txt", b)])
+    >>> r["files"], r["failed"], r["hands"]
+    (['a.txt', 'b.txt'], ['a.txt:3'], 1)
+    """
+    rec = totals_record(t)
+    rec["files"] = [path for path, _ in parts]
+    rec.update(season_places(parts))
+    return rec
+
+
+def season_places(parts: list[tuple[str, Any]]) -> dict[str, list[str]]:
+    """The line lists of several files' ledgers (``failed``, ``disputed``, ``penalties``,
+    ``adjustments``) as ``FILE:LINE``, for :func:`totals_table` and :func:`season_record`.
+
+    >>> from scorer.table.ledger import book
+    >>> season_places([("a.txt", book([{"line": 3, "error": {}}]))])["failed"]
+    ['a.txt:3']
+    """
+    return {key: [f"{path}:{n}" for path, led in parts for n in getattr(led, key)]
+            for key in ("failed", "disputed", "penalties", "adjustments")}
+
+
+def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG,
+                 places: dict[str, list[str]] | None = None) -> str:
     """The totals for people at the table: a heading, a row per player, the transfers, in
     ``lang`` (zh or en). ``noun`` names what was totalled (``"round"`` for a session of
-    血战 rounds).
+    血战 rounds); ``places`` names the lines of several files (:func:`season_places`).
 
     >>> from scorer.table.ledger import book
     >>> t = book([{"payments": {"E": 6, "S": -2, "W": -2, "N": -2}}],
@@ -102,20 +153,28 @@ def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG) -> str
     lines = [head]
     if seat and t.rows:
         lines.append(_t("seats_rotate", lang))
+    where = places or {key: [str(k) for k in getattr(t, key)]
+                       for key in ("failed", "disputed", "penalties", "adjustments")}
     if t.failed:
         n = len(t.failed)
         lines.append(_t("not_counted_1" if n == 1 else "not_counted_n", lang, n=n,
-                        lines=", ".join(str(k) for k in t.failed)))
+                        lines=", ".join(where["failed"])))
     if t.disputed:
-        lines.append(_t("disputed_booked", lang, lines=", ".join(str(k) for k in t.disputed)))
+        lines.append(_t("disputed_booked", lang, lines=", ".join(where["disputed"])))
+    if t.penalties:
+        lines.append(_t("penalties_booked", lang, lines=", ".join(where["penalties"])))
+    if t.adjustments:
+        lines.append(_t("adjustments_booked", lang, lines=", ".join(where["adjustments"])))
     rows = [[r.name, decimal_text(r.won), decimal_text(r.lost),
-             ("+" if r.net > 0 else "") + decimal_text(r.net), r.hands_won] for r in t.rows]
+             ("+" if r.net > 0 else "") + decimal_text(r.net), r.hands_won]
+            + ([r.penalties] if t.penalties else []) for r in t.rows]
     lines.append("")
     headers = [by, _t("col_won", lang),
                _t("col_lost", lang), _t("col_net", lang),
                _t("col_wins" if noun != "hand" else "col_hands_won", lang)]
+    headers += [_t("col_penalties", lang)] if t.penalties else []
     lines.append(tabulate(rows, headers=headers, tablefmt="simple",
-                          colalign=("left", "right", "right", "right", "right"),
+                          colalign=("left", *("right",) * (len(headers) - 1)),
                           disable_numparse=True))
     lines.append("")
     if not t.transfers:

@@ -68,6 +68,25 @@ def _hand_row(data: Mapping[str, Any], lang: str, line: Any, players: str, side:
             data.get("unit", ""), pattern_names(pats, lang), players, side, differences]
 
 
+def _ledger_row(data: Mapping[str, Any], lang: str, line: Any, players: str) -> list[Any]:
+    """The CSV columns of a penalty or an adjustment: the line as typed in ``hand``, its
+    kind in ``patterns``, what it books in words in ``pattern_names``.
+
+    >>> _ledger_row({"kind": "penalty", "input": "penalty S", "ruleset": "mcr",
+    ...              "payments": {"E": 10, "S": -30, "W": 10, "N": 10},
+    ...              "penalty": {"seat": "S", "amount": 10}}, "en", 3, "")[:12]
+    [3, 'penalty S', 'mcr', '', 'penalty', 10, -30, 10, 10, '', '', 'false win: S pays 10 to each']
+    """
+    from .i18n import t
+
+    pay = data["payments"]
+    pen = data.get("penalty")
+    words = t("penalty_row", lang, seat=pen["seat"], amount=pen["amount"]) \
+        if data["kind"] == "penalty" and isinstance(pen, Mapping) else t("adjust_row", lang)
+    return [line, data.get("input", data["kind"]), data.get("ruleset", ""), "", data["kind"],
+            *(pay.get(s, "") for s in SEATS), "", "", words, players, "", ""]
+
+
 def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
     """The CSV rows of a record (:data:`CSV_FIELDS`): one for a hand, two for a dispute
     (``side`` A and B, the same line, ``differences`` naming the rows that differ).
@@ -80,6 +99,8 @@ def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
     """
     line = data.get("line", 0)
     players = seating_text(data.get("players"))
+    if data.get("kind") in ("penalty", "adjust") and "error" not in data:
+        return [_ledger_row(data, lang, line, players)]
     if data.get("kind") == "dispute" and "error" not in data:
         diff = " ".join(data.get("differences", ()))
         units = data.get("units", {})

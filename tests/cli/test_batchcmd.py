@@ -120,7 +120,7 @@ def test_csv_rows_then_totals_then_transfers_each_under_its_header() -> None:
     head = rows[0]
     assert head[:10] == ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N",
                          "error"]
-    at_totals = rows.index(["kind", "name", "won", "lost", "net", "hands_won"])
+    at_totals = rows.index(["kind", "name", "won", "lost", "net", "hands_won", "penalties"])
     at_transfers = rows.index(["kind", "payer", "payee", "amount"])
     hands = [dict(zip(head, row, strict=True)) for row in rows[1:at_totals]]
     by_line: dict[int, list[dict[str, str]]] = {}
@@ -316,7 +316,7 @@ def test_thirty_evenings_in_two_processes_total_thirty_times_one(tmp_path: Path)
     r = runner.invoke(app, ["batch", str(f), "--jobs", "2", "--totals", "--format", "csv"])
     assert r.exit_code == 1
     rows = list(csv.reader(io.StringIO(r.stdout)))
-    at = rows.index(["kind", "name", "won", "lost", "net", "hands_won"])
+    at = rows.index(["kind", "name", "won", "lost", "net", "hands_won", "penalties"])
     assert len(rows[1:at]) == 30 * 11  # ten lines, the dispute as two rows
     got = {row[1]: tuple(int(x) for x in row[2:6]) for row in rows[at + 1:] if row[0] == "totals"}
     assert got == {n: tuple(30 * x for x in v) for n, v in TOTALS.items()}

@@ -155,3 +155,24 @@ def test_tooling_is_checked(tmp_path: Path) -> None:
           - {id: p, value: 1}
         """)
     assert got == ["6:17 tooling.ties.order: must be 'found' or 'sets'"]
+
+
+# -- false_win: the points a false win pays each other player, where the rules fix them ----
+def test_false_win_is_read_and_inherited(tmp_path: Path) -> None:
+    assert load_ruleset("mcr").false_win == 10 and load_ruleset("mcr-house").false_win == 10
+    assert load_ruleset("sichuan").false_win is None
+    rs = _compile(tmp_path, """\
+        false_win: 24
+        patterns:
+          - {id: a, when: "True", value: 1}
+        """)
+    assert rs.false_win == 24  # type: ignore[attr-defined]
+
+
+def test_false_win_must_be_a_whole_number(tmp_path: Path) -> None:
+    probs = _problems(tmp_path, """\
+        false_win: 0
+        patterns:
+          - {id: a, when: "True", value: 1}
+        """)
+    assert any("false_win: must be a whole number of points" in p for p in probs), probs

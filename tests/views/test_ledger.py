@@ -90,7 +90,8 @@ def test_the_jsonl_record_is_of_its_own_kind_and_exact() -> None:
     rec = json.loads(json.dumps(totals_record(_totals()), ensure_ascii=False))
     assert rec["kind"] == "totals" and rec["by"] == "player" and rec["stake"] == 1
     assert rec["hands"] == 2 and rec["failed"] == [2] and rec["disputed"] == []
-    assert rec["players"][1] == {"name": "Bo", "won": 6, "lost": 8, "net": -2, "hands_won": 1}
+    assert rec["players"][1] == {"name": "Bo", "won": 6, "lost": 8, "net": -2, "hands_won": 1,
+                                 "penalties": 0}
     assert rec["transfers"] == [{"from": "Ann", "to": "Cy", "amount": 18},
                                 {"from": "Di", "to": "Cy", "amount": 10},
                                 {"from": "Bo", "to": "Cy", "amount": 2}]
@@ -106,10 +107,10 @@ def test_csv_rows_read_back_with_the_csv_module() -> None:
     csv.writer(buf).writerows(totals_csv_rows(_totals("0.5"), header=True))
     rows = list(csv.reader(io.StringIO(buf.getvalue())))
     assert rows[0] == TOTALS_CSV_HEADER
-    assert rows[1:5] == [["totals", "Ann", "0", "9", "-9", "0"],
-                         ["totals", "Bo", "3", "4", "-1", "1"],
-                         ["totals", "Cy", "16", "1", "15", "1"],
-                         ["totals", "Di", "0", "5", "-5", "0"]]
+    assert rows[1:5] == [["totals", "Ann", "0", "9", "-9", "0", "0"],
+                         ["totals", "Bo", "3", "4", "-1", "1", "0"],
+                         ["totals", "Cy", "16", "1", "15", "1", "0"],
+                         ["totals", "Di", "0", "5", "-5", "0", "0"]]
     assert rows[5] == TRANSFER_CSV_HEADER
     assert rows[6:] == [["transfer", "Ann", "Cy", "9"], ["transfer", "Di", "Cy", "5"],
                         ["transfer", "Bo", "Cy", "1"]]

@@ -1,0 +1,177 @@
+"""What a ledger books besides hands: a false win's penalty, and adjustments that sum to zero.
+
+Pure functions returning ledger records (as :mod:`scorer.table.ledger` books them, beside
+the records of scored hands): the evening's page books them through :func:`false_win` and
+:func:`adjustment`, and a batch file writes them as lines that :func:`ledger_line` reads::
+
+    penalty S            # a false win (诈胡/错和) by S: MCR, 10 to each other player
+    penalty Bo 8         # by a name of the seating in force: 8 to each other player
+    adjust E +5 S -5     # points moved between players; the amounts sum to zero
+    adjust Ann +10 Bo -4 Cy -6
+
+>>> false_win("S", ruleset=load_ruleset("mcr"))["payments"]
+{'E': 10, 'S': -30, 'W': 10, 'N': 10}
+>>> adjustment({"E": 5, "S": -5})["payments"]
+{'E': 5, 'S': -5}
+
+A penalty or an adjustment is not a hand: the totals count it in each player's points
+(and a penalty in the offender's ``penalties``), not in ``hands`` or ``hands_won``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..model.tiles import SEATS
+from ..rules.load import load_ruleset
+from ..rules.model import Ruleset
+from ..rules.schema import MAX_FALSE_WIN
+from .ledger import LedgerError
+
+PENALTY, ADJUST = "penalty", "adjust"  # a line's first word, and its record's "kind"
+KINDS = (PENALTY, ADJUST)
+MAX_POINTS = 1_000_000_000  # points one adjustment may move to or from a player
+_AMOUNT = re.compile(r"[+-]?[0-9]{1,10}")  # ASCII digits only: ５ or ٥ are refused
+
+
+def false_win(offender: str, amount: int | None = None, ruleset: Ruleset | None = None,
+              seats: Iterable[str] = SEATS) -> dict[str, Any]:
+    """The record of a false win (诈胡/错和): the seat ``offender`` pays ``amount`` to each
+    other seat of ``seats``. Without ``amount``, the ruleset's ``false_win`` (MCR: 10);
+    a ruleset without one needs the amount. Raises :class:`LedgerError`.
+
+    >>> false_win("E", 24)["payments"], false_win("E", 24)["penalty"]
+    ({'E': -72, 'S': 24, 'W': 24, 'N': 24}, {'seat': 'E', 'amount': 24})
+    """
+    seats = [s for s in SEATS if s in set(seats)]
+    if offender not in seats:
+        raise LedgerError(f"penalty {offender}: the offender is one of the seats "
+                          f"{' '.join(seats)} (or a player's name)")
+    if amount is None:
+        amount = ruleset.false_win if ruleset is not None else None
+        if amount is None:
+            rid = f"{ruleset.id} fixes none" if ruleset is not None else "no ruleset is given"
+            raise LedgerError(f"penalty {offender}: give the points the false win pays each "
+                              f"other player ({rid}; MCR: 10)")
+    if not isinstance(amount, int) or isinstance(amount, bool) or not \
+            1 <= amount <= MAX_FALSE_WIN:
+        raise LedgerError(f"penalty {offender} {amount}: the points paid to each other player, "
+                          f"a whole number from 1 to {MAX_FALSE_WIN:,}")
+    pay = {s: (amount if s != offender else -amount * (len(seats) - 1)) for s in seats}
+    return {"kind": PENALTY, "payments": pay, "winner": [],
+            "penalty": {"seat": offender, "amount": amount}}
+
+
+def adjustment(amounts: Mapping[str, int]) -> dict[str, Any]:
+    """The record of an adjustment: each seat of ``amounts`` receives (or, negative, pays)
+    its amount; they must sum to zero. Raises :class:`LedgerError`.
+
+    >>> adjustment({"S": -4, "E": 4})["payments"]
+    {'E': 4, 'S': -4}
+    >>> adjustment({"E": 5})
+    Traceback (most recent call last):
+    scorer.table.ledger.LedgerError: the adjustment does not sum to zero (+5): it moves points between players
+    """
+    for seat, v in amounts.items():
+        if seat not in SEATS:
+            raise LedgerError(f"adjust {seat}: a seat is one of E S W N (or a player's name)")
+        if not isinstance(v, int) or isinstance(v, bool) or abs(v) > MAX_POINTS:
+            raise LedgerError(f"adjust {seat} {v}: a whole number of points, at most "
+                              f"{MAX_POINTS:,} either way")
+    total = sum(amounts.values())
+    if total:
+        raise LedgerError(f"the adjustment does not sum to zero ({total:+d}): it moves points "
+                          "between players")
+    if not any(amounts.values()):
+        raise LedgerError("the adjustment moves nothing: give each player's points, e.g. "
+                          "'adjust E +5 S -5'")
+    return {"kind": ADJUST, "payments": {s: amounts[s] for s in SEATS if s in amounts},
+            "winner": []}
+
+
+def is_ledger_line(argv: Sequence[str]) -> bool:
+    """Is this split line a penalty or an adjustment (its first word)?
+
+    >>> is_ledger_line(["penalty", "S"]), is_ledger_line(["123m", "--self-draw"])
+    (True, False)
+    """
+    return bool(argv) and argv[0] in KINDS
+
+
+def ledger_line(argv: Sequence[str], seating: Mapping[str, str] | None = None,
+                rules: str | None = None,
+                load: Callable[[str], Ruleset] = load_ruleset) -> dict[str, Any]:
+    """The record of a split ``penalty``/``adjust`` line (see the module's examples).
+
+    A player is a seat (E S W N) or a name of ``seating`` (the one in force); the line may
+    carry ``--rules ID`` (else ``rules``, the batch's), which a penalty without an amount
+    reads for its ``false_win``. Returns the record (with ``"ruleset"`` when one is
+    named); raises :class:`LedgerError` naming what is wrong.
+
+    >>> ledger_line(["penalty", "Bo"], {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"},
+    ...             "mcr")["payments"]
+    {'E': 10, 'S': -30, 'W': 10, 'N': 10}
+    >>> ledger_line(["adjust", "E", "+5", "S", "-5"])["payments"]
+    {'E': 5, 'S': -5}
+    """
+    kind, words = argv[0], list(argv[1:])
+    if "--rules" in words:
+        at = words.index("--rules")
+        if at + 1 >= len(words):
+            raise LedgerError(f"{kind}: --rules needs a ruleset id or path", flag="--rules")
+        rules = words[at + 1]
+        del words[at:at + 2]
+    for w in words:
+        if w.startswith("--"):
+            raise LedgerError(f"{kind}: '{w}': a {kind} line takes only --rules ID (and "
+                              "--players)", flag=w.partition("=")[0])
+    seats = list(seating) if seating else list(SEATS)
+    own = len(words) != len(argv) - 1  # the line names its ruleset: always read (and checked)
+    rs = load(rules) if rules is not None and (own or (kind == PENALTY and len(words) == 1)) \
+        else None
+    if kind == PENALTY:
+        if not 1 <= len(words) <= 2:
+            raise LedgerError("write 'penalty WHO [POINTS]': WHO made the false win and pays "
+                              "POINTS to each other player (MCR: 10 when left out)")
+        who = _player(words[0], seating, kind)
+        amount = _amount(words[1], kind, who, signed=False) if len(words) == 2 else None
+        rec = false_win(who, amount, rs, seats)
+    else:
+        if len(words) < 4 or len(words) % 2:
+            raise LedgerError("write 'adjust WHO POINTS WHO POINTS …' (at least two players, "
+                              "the points summing to zero), e.g. 'adjust E +5 S -5'")
+        amounts: dict[str, int] = {}
+        for who_word, points in zip(words[::2], words[1::2], strict=True):
+            who = _player(who_word, seating, kind)
+            if who in amounts:
+                raise LedgerError(f"adjust: {who_word} is named twice")
+            amounts[who] = _amount(points, kind, who, signed=True)
+        rec = adjustment(amounts)
+    if rs is not None:
+        rec["ruleset"] = rs.id
+    return rec
+
+
+def _player(word: str, seating: Mapping[str, str] | None, kind: str) -> str:
+    """The seat a word names: a seat letter, or a player's name in ``seating``."""
+    if word.upper() in SEATS and (not seating or word.upper() in seating):
+        return word.upper()
+    if seating:
+        for seat, name in seating.items():
+            if name == word:
+                return seat
+        names = ", ".join(f"{s}={n}" for s, n in seating.items())
+        raise LedgerError(f"{kind} {word}: not at the table ({names}); name a seat or a player")
+    raise LedgerError(f"{kind} {word}: a seat is one of E S W N (names need a seating: "
+                      "--players or a '# players:' line)")
+
+
+def _amount(word: str, kind: str, who: str, signed: bool) -> int:
+    """A whole number of points, in ASCII digits (``+5``, ``-5``; a penalty's unsigned)."""
+    if not _AMOUNT.fullmatch(word) or (not signed and word[0] in "+-"):
+        form = "+5 or -5" if signed else "10"
+        raise LedgerError(f"{kind} {who} {word}: points are a whole number, e.g. {form} "
+                          "(digits 0-9)")
+    return int(word)
