@@ -22,6 +22,7 @@ from ..rules.flags import Flag
 from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, waitscmd
 from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, stopped, usage_error
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
+from .params import integer
 
 app = typer.Typer(
     name="mjscore",
@@ -61,8 +62,10 @@ def _parameter(f: Flag) -> inspect.Parameter:
     elif f.default is None:
         annotation = f.type | None
     default: Any = ... if f.field in REQUIRED else (None if f.multiple else f.default)
+    # a number is read as every number is (ASCII digits: scorer.cli.params.integer)
+    number: Any = {"parser": integer, "metavar": "INTEGER"} if f.type is int else {}
     return inspect.Parameter(f.field, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
-                             default=typer.Option(default, *f.names, help=f.help))
+                             default=typer.Option(default, *f.names, help=f.help, **number))
 
 
 def _signature() -> inspect.Signature:
@@ -115,9 +118,11 @@ def _batch_signature() -> inspect.Signature:
     for o in batchcmd.OPTIONS:
         default = defaults[o.field]
         annotation: Any = o.type if default is not None else o.type | None
+        number: Any = {"parser": integer, "metavar": "INTEGER"} if o.type is int else {}
         params.append(inspect.Parameter(o.field, inspect.Parameter.KEYWORD_ONLY,
                                         annotation=annotation,
-                                        default=typer.Option(default, o.name, help=o.help)))
+                                        default=typer.Option(default, o.name, help=o.help,
+                                                             **number)))
     return inspect.Signature(params, return_annotation=None)
 
 

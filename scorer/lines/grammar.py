@@ -26,6 +26,7 @@ from typing import Any
 from ..engine.context import Context
 from ..errors import ContextError
 from ..model.notation import join_hand_args
+from ..model.numbers import NotANumber, whole
 from ..record import record
 from ..rules.flags import FLAGS, Flag
 from ..text import close_matches
@@ -169,11 +170,10 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
 
 def _value(flag: Flag, at: int, text: str | None) -> Any:
     if flag.type is int:
-        try:
-            return int(str(text))
-        except ValueError:
-            raise ArgvError(f"Invalid value for '{flag.name}': {text!r} is not a valid int.",
-                            flag.name, at) from None
+        try:  # ASCII digits only, a long one named by its length (scorer.model.numbers)
+            return whole(str(text))
+        except NotANumber as e:
+            raise ArgvError(f"Invalid value for '{flag.name}': {e}", flag.name, at) from None
     return text
 
 

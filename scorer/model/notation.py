@@ -32,6 +32,7 @@ from functools import lru_cache
 from ..errors import NotationError
 from . import tiles as T
 from .hand import Hand, Meld
+from .numbers import LONGEST, shown
 
 MAX_HAND_CHARS = 200  # a real hand is ~20-60 characters; refuse megabyte inputs early
 
@@ -566,6 +567,8 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
     """
     s = normalise(text.strip())[0]  # full-width ３ or 一五f as typed by an input method
     if s.isdigit() and s.isascii():
+        if len(s) > LONGEST:  # never int() of a long text, nor echo it
+            raise NotationError(f"--flowers {shown(s)}: there are only 8 flowers", None, text)
         n = int(s)
         if n > 8:
             raise NotationError(f"--flowers {n}: there are only 8 flowers", None, text)

@@ -15,6 +15,7 @@ from typing import Any
 from ..lang import Compiled
 from ..lang.types import Type
 from ..memo import Memo
+from ..model.numbers import shown, whole
 from ..record import record
 from ..text import show
 from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one flag table
@@ -37,19 +38,29 @@ class OptionSpec:
     description: str = ""
 
     def parse(self, text: str) -> Any:
-        """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones."""
+        """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones.
+
+        A number is ASCII digits (:func:`scorer.model.numbers.whole`); a long text is
+        named by its length, not echoed.
+
+        >>> OptionSpec("cap", None, 64, Type("int"), 1, 512).parse("٣")
+        Traceback (most recent call last):
+        ValueError: --option cap=٣: expected a whole number (digits 0-9)
+        """
+        said = shown(text)
         if self.values is not None:
             for v in self.values:
                 if show(v) == text.strip().lower() or str(v) == text.strip():
                     return v
             raise ValueError(
-                f"--option {self.name}={text}: valid values are "
+                f"--option {self.name}={said}: valid values are "
                 f"{', '.join(show(v) for v in self.values)}"
             )
         try:
-            n = int(text)
+            n = whole(text.strip())
         except ValueError:
-            raise ValueError(f"--option {self.name}={text}: expected a whole number") from None
+            raise ValueError(f"--option {self.name}={said}: expected a whole number (digits "
+                             "0-9)") from None
         if (self.minimum is not None and n < self.minimum) or (
             self.maximum is not None and n > self.maximum
         ):

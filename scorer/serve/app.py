@@ -99,10 +99,10 @@ async def read_json(request: Request) -> Any:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise RequestError("send the request as Content-Type: application/json", 415)
-    length = request.headers.get("content-length")
-    if length is None or not length.strip().isdigit():
+    length = (request.headers.get("content-length") or "").strip()
+    if not (length.isascii() and length.isdigit()):  # (not '²' or '٣': int() fails or reads)
         raise RequestError("the request needs a Content-Length", 411)
-    if int(length) > MAX_BODY:
+    if len(length) > 12 or int(length) > MAX_BODY:
         raise RequestError(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
     raw = bytearray()
     async for chunk in request.stream():

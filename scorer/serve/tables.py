@@ -226,7 +226,7 @@ async def edit(srv: Server, request: Request) -> Response:
 
 def _line_number(request: Request) -> int:
     text = str(request.path_params.get("n", ""))
-    if not text.isdigit() or len(text) > 6:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:  # (not '²' or '٣')
         raise RequestError("no such line", 404)
     return int(text)
 

@@ -419,6 +419,8 @@ def parse_stake(value: Stake) -> Fraction:
         if len(text) > 64:
             raise LedgerError(f"--stake: {len(text)} characters long; at most 64", flag="--stake")
         try:
+            if isinstance(value, str) and not (text.isascii() and "_" not in text):
+                raise InvalidOperation  # a number is ASCII digits (Decimal reads '٣' and 1_0)
             dec = value if isinstance(value, Decimal) else Decimal(text)
         except InvalidOperation:
             raise LedgerError(f"--stake {shown}: not a decimal number (write it like 2 or 0.5)",

@@ -35,6 +35,7 @@ from ..engine.scoring import Result, score
 from ..errors import MjscoreError
 from ..model import tiles as T
 from ..model.notation import parse_hand
+from ..model.numbers import is_whole, shown, whole
 from ..model.tiles import SEATS
 from ..record import record
 from ..rules.load import load_ruleset
@@ -69,7 +70,6 @@ REASONS = {
 }
 # a kong's tile: one digit 1-9 and a suit, or the same digit four times (ASCII only)
 _KONG_TILE = re.compile(r"([1-9])(?:\1{3})?([mpswbt])")
-_BASE = re.compile(r"[1-9][0-9]{0,8}")  # --base: a whole number from 1, nine digits at most
 
 
 class RoundError(MjscoreError):
@@ -283,10 +283,10 @@ class _Round:
             if flag in ("--option", "--base") and i + 1 < len(args):
                 val = args[i + 1]
                 if flag == "--base":
-                    if not _BASE.fullmatch(val):
-                        raise _err(n, f"--base {val}: a whole number from 1 (digits 0-9, at "
-                                      "most nine)")
-                    self.base = int(val)
+                    if not is_whole(val) or whole(val) < 1:
+                        raise _err(n, f"--base {shown(val)}: a whole number from 1 (digits "
+                                      "0-9)")
+                    self.base = whole(val)
                 else:
                     k, eq, v = val.partition("=")
                     if not eq:

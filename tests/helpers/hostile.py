@@ -41,8 +41,9 @@ class Run:
         return self.err.splitlines()
 
 
-def cli(*argv: str, stdin: str | None = None) -> Run:
-    """Run ``mjscore ARGV`` in this process (its stdout/stderr captured)."""
+def cli(*argv: str, stdin: str | None = None, fast: bool = True) -> Run:
+    """Run ``mjscore ARGV`` in this process (its stdout/stderr captured); ``fast=False``
+    sends a ``score`` line through typer (as scorer.cli.entry.main's own parameter does)."""
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin
     t0 = time.process_time()
@@ -53,7 +54,7 @@ def cli(*argv: str, stdin: str | None = None) -> Run:
             sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                main(list(argv))
+                main(list(argv), fast=fast)
             except SystemExit as e:
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     finally:

@@ -1,0 +1,86 @@
+"""Whole numbers as people type them: ASCII digits only, and a long one named by its length.
+
+Every number a user gives — a flag's value (``--piao 2``, ``--base 100``), a batch line's,
+a round file's ``--base``, an ``--option cap=128``, a number in the page's requests — is
+read by :func:`whole`: ``0``-``9`` with an optional leading ``-`` (so that a negative
+value is refused by its range, with the range in the message), nothing else. Python's
+``int()`` would also take ``٣`` (Arabic-Indic three), ``３``, ``1_000``, `` 7 `` and
+``+7``, and fail with its own error on ``²`` or on more than 4,300 digits; none of those
+is a number here. A text longer than :data:`LONGEST` characters is never converted and
+never echoed: the message names its length.
+
+>>> whole("128"), whole("-1")
+(128, -1)
+>>> whole("٣")
+Traceback (most recent call last):
+scorer.model.numbers.NotANumber: '٣' is not a valid int (write it in digits 0-9).
+>>> str(NotANumber.of("9" * 5000))
+'a number of 5,000 digits is not a valid int (at most 20 digits).'
+"""
+
+from __future__ import annotations
+
+import re
+
+# Longer than any number a table uses (a base of 10**12 has 13 digits; 2**64 has 20):
+# a longer text is named by its length, not converted (int() of a long text costs time
+# quadratic in its length) and not echoed.
+LONGEST = 20
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+class NotANumber(ValueError):
+    """A text that is not a whole number in ASCII digits; the message says why without
+    echoing a long text (``str(e)``: "'x' is not a valid int.", the wording of the command
+    line's parser, which messages put after "Invalid value for '--flag': ")."""
+
+    @classmethod
+    def of(cls, text: str) -> NotANumber:
+        """The error for ``text`` (which :func:`whole` refused).
+
+        >>> str(NotANumber.of("x")), str(NotANumber.of("y" * 30))
+        ("'x' is not a valid int.", 'a text of 30 characters is not a valid int.')
+        """
+        if len(text) > LONGEST:
+            if _WHOLE.fullmatch(text):
+                digits = len(text) - text.startswith("-")
+                return cls(f"a number of {digits:,} digits is not a valid int (at most "
+                           f"{LONGEST} digits).")
+            return cls(f"a text of {len(text):,} characters is not a valid int.")
+        if any(ch.isdigit() and not ch.isascii() for ch in text):
+            return cls(f"{text!r} is not a valid int (write it in digits 0-9).")
+        return cls(f"{text!r} is not a valid int.")
+
+
+def whole(text: str) -> int:
+    """The whole number ``text`` writes: ASCII digits, an optional leading ``-``, at most
+    :data:`LONGEST` characters; raises :class:`NotANumber` (a ValueError) otherwise.
+
+    >>> whole("007"), [ok for ok in ("1_000", "+3", " 3", "²", "") if is_whole(ok)]
+    (7, [])
+    """
+    if len(text) > LONGEST or not _WHOLE.fullmatch(text):
+        raise NotANumber.of(text)
+    return int(text)
+
+
+def is_whole(text: str) -> bool:
+    """Whether :func:`whole` reads ``text``.
+
+    >>> is_whole("12"), is_whole("١٢")
+    (True, False)
+    """
+    return len(text) <= LONGEST and _WHOLE.fullmatch(text) is not None
+
+
+def shown(text: str) -> str:
+    """A number's text for a message: itself when short, else its length.
+
+    >>> shown("12"), shown("9" * 40)
+    ('12', 'a number of 40 digits')
+    """
+    if len(text) <= LONGEST:
+        return text
+    if _WHOLE.fullmatch(text):
+        return f"a number of {len(text) - text.startswith('-'):,} digits"
+    return f"a text of {len(text):,} characters"
