@@ -165,4 +165,42 @@ def run(args: list[str]) -> int:
         if command == "mjscore" and args and args[0] in COMMANDS:
             command = args[0]  # (click reports a missing value on the group's context)
         where = f" (mjscore {command} --help)" if command != "mjscore" else " (mjscore --help)"
-        usage_error(msg, where, bool(args) and args[0] == "score" and "--json" in args)
+        code, params = usage_code(e)
+        usage_error(msg, where, asks_json(args), code, params)
+
+
+def usage_code(e: Exception) -> tuple[str, dict[str, Any]]:
+    """The stable code of a usage error of typer's click, and its parameters (the option or
+    parameter it names, and click's suggestions), for the JSON error object.
+
+    >>> from typer._click.exceptions import NoSuchOption
+    >>> usage_code(NoSuchOption("--bogus", possibilities=["--base"]))
+    ('usage.no_such_option', {'option': '--bogus', 'possibilities': ['--base']})
+    """
+    kind = type(e).__name__
+    if kind == "NoSuchOption":
+        return "usage.no_such_option", {"option": getattr(e, "option_name", ""),
+                                        "possibilities": sorted(getattr(e, "possibilities",
+                                                                        None) or [])}
+    param = getattr(e, "param", None)
+    names = list(getattr(param, "opts", None) or []) or [getattr(param, "name", None) or ""]
+    hint = getattr(e, "param_hint", None) or names[0]
+    where = {"param": str(hint if isinstance(hint, str) else " / ".join(hint))}
+    if kind == "MissingParameter":
+        return "usage.missing", where
+    if kind == "BadParameter":
+        return "usage.bad_value", where
+    if kind == "BadOptionUsage":
+        return "usage.bad_option", {"option": getattr(e, "option_name", "")}
+    return "usage.error", {}
+
+
+def asks_json(args: list[str]) -> bool:
+    """Whether a command line asks for JSON (``--json`` among its options, before ``--``):
+    then every error of it, a usage error included, is also a JSON object on stdout.
+
+    >>> asks_json(["waits", "1m", "--json", "--bogus"]), asks_json(["score", "--", "--json"])
+    (True, False)
+    """
+    words = args[:args.index("--")] if "--" in args else args
+    return "--json" in words

@@ -27,6 +27,7 @@ class BatchArgs(NamedTuple):
     stake: str | None = None
     subtotals: bool = False
     files: tuple[str, ...] = ()  # the files after the first (a season), in order
+    as_json: bool = False
 
 
 class Option(NamedTuple):
@@ -55,6 +56,9 @@ OPTIONS = (
     Option("subtotals", "--subtotals/--no-subtotals", bool,
            "With several files (a season, totalled together), each file's own totals after "
            "its lines."),
+    Option("as_json", "--json", bool, "An error of the batch itself (a file that cannot be "
+           "read, a bad option) also as a JSON object on stdout (each line's error is in its "
+           "record)."),
 )
 _VALUED = {o.name: o for o in OPTIONS if o.type is not bool}
 _SWITCHES = {name: (o.field, k == 0) for o in OPTIONS if o.type is bool
@@ -147,7 +151,7 @@ def run(args: BatchArgs) -> None:
     except SystemExit:
         raise
     except Exception as e:
-        fail(e)
+        fail(e, args.as_json, args.lang if args.lang in ("zh", "en") else "zh")
 
 
 def line_flags_help() -> str:

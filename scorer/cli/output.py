@@ -24,7 +24,7 @@ import json
 import os
 import signal
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 EXIT_INTERNAL = 70
 EXIT_IOERR = 74  # sysexits.h EX_IOERR
@@ -100,11 +100,15 @@ def fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
     raise SystemExit(EXIT_INTERNAL)
 
 
-def usage_error(message: str, where: str, as_json: bool) -> NoReturn:
-    """A usage error of the command line (unknown flag, missing value): one line, exit 2."""
+def usage_error(message: str, where: str, as_json: bool, code: str = "usage.error",
+                params: dict[str, Any] | None = None) -> NoReturn:
+    """A usage error of the command line (unknown flag, missing value): one line, exit 2;
+    with ``as_json``, also ``{"error": {"kind": "usage", "message", "code", "params"}}`` on
+    stdout (docs/contract.md), whatever the command."""
     if as_json:
         # a script that asked for JSON gets the error as JSON, like any other error
-        print(dumps({"error": {"kind": "usage", "message": one_line(message)}}))
+        print(dumps({"error": {"kind": "usage", "message": one_line(message), "code": code,
+                               "params": params or {}}}))
     print(f"mjscore: {one_line(message)}{where}", file=sys.stderr)
     raise SystemExit(2)
 

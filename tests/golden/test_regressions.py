@@ -330,7 +330,10 @@ def test_usage_error_with_json_prints_the_json_error(capsys) -> None:
     out, err = capsys.readouterr()
     assert info.value.code == 2
     assert json.loads(out) == {"error": {"kind": "usage", "message": "No such option: --bogus "
-                                         "(Possible options: --kongs, --out, --you)"}}
+                                         "(Possible options: --kongs, --out, --you)",
+                                         "code": "usage.no_such_option",
+                                         "params": {"option": "--bogus", "possibilities":
+                                                    ["--kongs", "--out", "--you"]}}}
     assert err.count("\n") == 1
 
 
