@@ -19,7 +19,7 @@ from ..lines.grammar import HAND_HELP, OPTIONS, REQUIRED, score_args
 from ..lines.grammar import context_from_params as context_from_params  # re-exported (older callers)
 from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
-from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, waitscmd
+from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
 from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, stopped, usage_error
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .params import integer
@@ -133,6 +133,7 @@ app.command()(rulescmd.rules)
 app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
             epilog=batchcmd.line_flags_help())(batch)
 app.command("round")(roundcmd.round_cmd)
+app.command("standings")(standingscmd.standings_cmd)
 app.command("serve")(servecmd.serve)
 
 
