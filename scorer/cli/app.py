@@ -41,7 +41,7 @@ def score(**params: Any) -> None:
     except SystemExit:
         raise
     except Exception as e:  # every error becomes one line and an exit status
-        fail(e, bool(params.get("as_json")), str(params.get("lang", "zh")))
+        fail(e, bool(params.get("as_json")), params.get("lang"))
 
 
 def waits(**params: Any) -> None:
@@ -51,7 +51,7 @@ def waits(**params: Any) -> None:
     except SystemExit:
         raise
     except Exception as e:
-        fail(e, bool(params.get("as_json")), str(params.get("lang", "zh")))
+        fail(e, bool(params.get("as_json")), params.get("lang"))
 
 
 def _parameter(f: Flag) -> inspect.Parameter:

@@ -22,7 +22,7 @@ class BatchArgs(NamedTuple):
     fmt: str = "jsonl"
     jobs: int | None = None
     progress: bool | None = None
-    lang: str = "zh"
+    lang: str | None = None  # None: the run's language (scorer.text.lang.choose_lang)
     totals: bool | None = None
     stake: str | None = None
     subtotals: bool = False
@@ -47,7 +47,8 @@ OPTIONS = (
     Option("jobs", "--jobs", int, "Processes (default: all cores for large files)."),
     Option("progress", "--progress/--no-progress", bool,
            "Progress on stderr (default: when it is a terminal and the file is large)."),
-    Option("lang", "--lang", str, "Pattern names: zh or en."),
+    Option("lang", "--lang", str, "Language: zh or en (default: $MJSCORE_LANG, else the "
+           "locale's, else zh)."),
     Option("totals", "--totals/--no-totals", bool,
            "After the hands, the totals per player (per seat without --players) and the "
            "transfers that settle them (default: for a table on a terminal, or with "
@@ -129,14 +130,16 @@ def run(args: BatchArgs) -> None:
     exit status (:func:`scorer.cli.output.fail`)."""
     try:
         from ..lines.pool import pool_abandoned
+        from ..text.lang import LANGS, choose_lang
         from .batchrun import run as run_batch
 
-        if args.lang not in ("zh", "en"):
+        lang = choose_lang(args.lang)
+        if lang not in LANGS:
             from ..errors import ContextError
 
-            raise ContextError(f"--lang {args.lang}: use zh or en", "--lang")
+            raise ContextError("lang.bad", "--lang", value=lang)
         status = run_batch(args.file, args.defaults, args.fmt, args.jobs, args.progress,
-                           args.lang, totals=args.totals, stake=args.stake, files=args.files,
+                           lang, totals=args.totals, stake=args.stake, files=args.files,
                            subtotals=bool(args.subtotals))
         if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
             # stopped, and a worker pool's thread will not end: what was written is flushed
@@ -151,7 +154,7 @@ def run(args: BatchArgs) -> None:
     except SystemExit:
         raise
     except Exception as e:
-        fail(e, args.as_json, args.lang if args.lang in ("zh", "en") else "zh")
+        fail(e, args.as_json, args.lang)
 
 
 def line_flags_help() -> str:

@@ -66,14 +66,20 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=not utf8)
 
 
-def fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
-    """Print ``e`` as one line on stderr (and as JSON on stdout if asked); exit with its status.
+def fail(e: Exception, as_json: bool = False, lang: str | None = None) -> NoReturn:
+    """Print ``e`` as one line on stderr (and as JSON on stdout if asked) in ``lang`` (None:
+    the run's language, :func:`scorer.text.lang.choose_lang`); exit with its status.
 
     Never returns: raises SystemExit 2 or 3 for a user's mistake, 70 for a bug, 141 for a
     closed pipe.
     """
     from ..errors import MjscoreError
+    from ..text.lang import LANGS, choose_lang
     from ..views.report import error_json
+
+    lang = choose_lang(lang)
+    if lang not in LANGS:  # the error may be about --lang itself
+        lang = choose_lang(None)
 
     if isinstance(e, BrokenPipeError):
         pipe_closed()
@@ -84,14 +90,17 @@ def fail(e: Exception, as_json: bool = False, lang: str = "zh") -> NoReturn:
         from ..errors import ContextError
 
         name = getattr(e, "filename", None)
-        what = f"{e.strerror or e}" if isinstance(e, OSError) else "the name holds a NUL byte"
-        e = ContextError(f"cannot open {name!r}: {what}" if name else f"cannot open a file: {what}")
+        if isinstance(e, OSError):
+            e = ContextError("file.cannot_open" if name else "file.cannot_open_any",
+                             name=str(name), error=e.strerror or str(e))
+        else:
+            e = ContextError("file.name_nul", name=str(name))
     if isinstance(e, MjscoreError):
         if as_json:
             out = error_json(e, lang)
             out["error"]["message"] = one_line(out["error"]["message"])
             print(dumps(out))
-        print(f"mjscore: {one_line(e.message)}", file=sys.stderr)
+        print(f"mjscore: {one_line(e.render(lang))}", file=sys.stderr)
         raise SystemExit(e.exit_code)
     if as_json:
         print(dumps({"error": {"kind": "internal", "message": one_line(repr(e))}}))

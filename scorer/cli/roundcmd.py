@@ -69,7 +69,8 @@ def round_cmd(
     rules: str = typer.Option("sichuan", "--rules", help="Ruleset (a 'rules' line in the "
                               "file overrides it)."),
     as_json: bool = typer.Option(False, "--json", help="Print the settlement as JSON."),
-    lang: str = typer.Option("zh", "--lang", help="Reasons and names: zh or en."),
+    lang: str | None = typer.Option(None, "--lang", help="Language: zh or en (default: "
+                                    "$MJSCORE_LANG, else the locale's, else zh)."),
     totals: bool = typer.Option(False, "--totals", help="After the rounds, the totals per "
                                 "player (per seat without names) and the transfers that "
                                 "settle them (always with several files)."),
@@ -88,11 +89,13 @@ def round_cmd(
         from ..errors import ContextError
         from ..table.ledger import Builder, parse_players, parse_stake
         from ..table.round import RoundError, settle_round
+        from ..text.lang import LANGS, choose_lang
         from ..views.ledger import totals_record, totals_table
         from ..views.round import round_json, round_text
 
-        if lang not in ("zh", "en"):
-            raise ContextError(f"--lang {lang}: use zh or en", "--lang")
+        lang = choose_lang(lang)
+        if lang not in LANGS:
+            raise ContextError("lang.bad", "--lang", value=lang)
         k = parse_stake(stake) if stake is not None else None
         if players is not None:
             parse_players(players)

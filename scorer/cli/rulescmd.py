@@ -34,7 +34,8 @@ def rules(
     force: bool = typer.Option(False, "--force", help="With 'new': overwrite FILE."),
     facts: bool = typer.Option(False, "--facts", help="List what conditions and values can "
                                "use: facts, attributes, functions (Markdown)."),
-    lang: str = typer.Option("zh", "--lang", help="Names: zh or en."),
+    lang: str | None = typer.Option(None, "--lang", help="Language: zh or en (default: "
+                                    "$MJSCORE_LANG, else the locale's, else zh)."),
     clear_cache: bool = typer.Option(False, "--clear-cache", help="Remove the cached "
                                      "rulesets (mjscore rules --clear-cache prints where; "
                                      "MJSCORE_NO_CACHE=1 turns the cache off)."),
@@ -42,7 +43,11 @@ def rules(
     """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
     try:
         from ..errors import ContextError
+        from ..text.lang import LANGS, choose_lang
 
+        lang = choose_lang(lang)
+        if lang not in LANGS:
+            raise ContextError("lang.bad", "--lang", value=lang)
         if clear_cache:
             if ruleset or files or rules_opt or as_yaml or as_markdown or from_ or option:
                 raise ContextError("--clear-cache takes nothing else: mjscore rules --clear-cache")
@@ -54,7 +59,7 @@ def rules(
         if ruleset == "check":
             if rules_opt or as_yaml or as_markdown or from_ or option:
                 raise ContextError("rules check takes only files: mjscore rules check FILE...")
-            raise SystemExit(_rules_check(files or []))
+            raise SystemExit(_rules_check(files or [], lang))
         if ruleset == "new":
             if not files or len(files) != 1:
                 raise ContextError("rules new needs one file to write: mjscore rules new "
@@ -101,7 +106,7 @@ def rules(
     except SystemExit:
         raise
     except Exception as e:
-        fail(e)
+        fail(e, lang=lang)
 
 
 def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
@@ -135,7 +140,7 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
     print(f"wrote {target}: extends {spec}. Edit it, then: mjscore rules check {target}")
 
 
-def _rules_check(files: list[str]) -> int:
+def _rules_check(files: list[str], lang: str = "en") -> int:
     """Validate ruleset files and print every problem, one line each; return the exit
     status: 0 if all are valid, else 2.
 
@@ -148,10 +153,14 @@ def _rules_check(files: list[str]) -> int:
     >>> _rules_check(["hangzhou"])
     hangzhou: ok — hangzhou (Hangzhou), 10 patterns
     0
+    >>> _rules_check(["hangzhou"], "zh")
+    hangzhou：没问题 — hangzhou（杭州麻将），10 个番种
+    0
     """
     from ..errors import ContextError, RulesetError
     from ..rules.files import builtin_dir, display, locate
     from ..rules.load import compile_ruleset
+    from ..text.render import word
 
     if not files:
         raise ContextError("rules check needs at least one ruleset file")
@@ -166,18 +175,19 @@ def _rules_check(files: list[str]) -> int:
             if not any(p.file for p in problems) and \
                     not e.message.startswith((f, str(Path(f)))):
                 # nothing read to point into (not found, unreadable): one line, as any error
-                print(f"mjscore: {one_line(e.message)}", file=sys.stderr)
+                print(f"mjscore: {one_line(e.render(lang))}", file=sys.stderr)
                 continue
             shown = display(f)
             # built-in files are named rulesets/<id>.yaml in messages (rules.files.display)
             builtin = {f"rulesets/{p.name}" for p in builtin_dir().glob("*.yaml")} - {shown}
             own = [p for p in problems if p.file not in builtin]
-            lines = [str(p) for p in own] if own else _into_file(problems, text, shown)
+            lines = [p.render(lang) for p in own] if own else _into_file(problems, text, shown)
             for line in lines:
                 print(one_line(line))
-            print(f"{f}: {len(lines)} problem(s)", file=sys.stderr)
+            print(word("check_problems", lang, file=f, n=len(lines)), file=sys.stderr)
             continue
-        print(f"{f}: ok — {rs.id} ({rs.name_en}), {len(rs.patterns)} patterns")
+        print(word("check_ok", lang, file=f, id=rs.id, name=rs.name_en if lang == "en"
+                   else rs.name, n=len(rs.patterns)))
     return status
 
 

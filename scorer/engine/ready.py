@@ -294,7 +294,7 @@ def _context_only_refusal(rs: Ruleset, table: Table) -> NotAWin | None:
         try:
             for chk in rs.not_a_win:
                 if chk.on == "hand" and chk.when.names <= names and chk.when(table.env):
-                    return NotAWin(chk.message(table.env), chk.reason)
+                    return NotAWin("rule.refused", chk.reason, **chk.params(table.env))
         except MjscoreError:
             return None
         except Exception:  # an expression that fails here fails in score() too, with its message

@@ -28,10 +28,9 @@ from ..record import dataclass
 from ..rules import facts as F
 from ..rules.env import Env, child_env
 from ..rules.load import load_ruleset
-from ..rules.model import Pattern, Ruleset
+from ..rules.model import Check, Pattern, Ruleset
 from ..rules.plan import Loop, Plan, plan_of
 from ..search.readings import Interpretation, Reading, interpret, readings
-from ..search.shapes import shape_words
 from .context import Context, Table, resolve
 from .payments import Settlement, detached, settle
 
@@ -80,8 +79,8 @@ class Result:
     table: Table
     best: Scored
     candidates: list[Scored] = field(default_factory=list)
-    # readings a reading-level not_a_win check ruled out, with its message (for --explain)
-    excluded: list[tuple[Reading, str]] = field(default_factory=list)
+    # readings a reading-level not_a_win check ruled out, with its params (for --explain)
+    excluded: list[tuple[Reading, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def payments(self) -> dict[str, int]:
@@ -185,37 +184,37 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
     env = table.env
     # Input errors that depend on the context alone come before any check of the tiles:
     # the same verdict for every hand of this context, so worked out once (Table.memo)
-    verdict: tuple[str | None, tuple[Any, ...]] | None = table.memo.get("errors")
+    verdict: tuple[Check | None, tuple[Any, ...]] | None = table.memo.get("errors")
     if verdict is None:
         verdict = table.memo["errors"] = _context_errors(rs, env)
-    if verdict[0] is not None:
-        raise ContextError(verdict[0])  # as written: the hand facts are not known yet
+    if verdict[0] is not None:  # as written: the hand facts are not known yet
+        raise ContextError("rule.error", **verdict[0].params({}))
     late = verdict[1]
     h.check_size(rs.hand_size, rs.id)
     h.check_copies({spec.face: spec.in_play} if spec.face is not None else None)
     if not _ALL_SUITS.issubset(table.suits):  # with every suit in play, every tile is
         for t, pos in h.sources:
             if t < 27 and T.SUITS[t // 9] not in table.suits:
-                raise HandError(f"{T.name(t)} is not in play at this table (suits in play: "
-                                f"{' '.join(table.suits)})", pos)
+                raise HandError("suit.not_in_play", pos, tile=T.name(t),
+                                suits=" ".join(table.suits))
     interp = interpret(h, spec)
     F.fill_hand(env, h, interp)
     for chk in late:
         if _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            raise ContextError(chk.template)  # as written, like the errors above
+            raise ContextError("rule.error", **chk.params({}))  # as written, like the above
     return interp
 
 
-def _context_errors(rs: Ruleset, env: Env) -> tuple[str | None, tuple[Any, ...]]:
-    """The ruleset's input errors on a context's values: the message of the first that holds
+def _context_errors(rs: Ruleset, env: Env) -> tuple[Check | None, tuple[Any, ...]]:
+    """The ruleset's input errors on a context's values: the first that holds
     of the names it reads that are not the hand's (or None), and the checks that read the
     hand's, in order, for after the tiles are checked. An expression's failure raises (and
     so is not remembered).
 
     >>> from scorer.model.notation import parse_hand
     >>> rs, h = load_ruleset("jinhua"), parse_hand("123m456p789s234s55s")
-    >>> _context_errors(rs, resolve(rs, Context(self_draw=True), h).env)[0]
-    'Jinhua needs --wild TILE: the face of the flipped 财神 (e.g. --wild 3m)'
+    >>> _context_errors(rs, resolve(rs, Context(self_draw=True), h).env)[0].id
+    'needs_wild'
     >>> _, late = _context_errors(rs, resolve(rs, Context(self_draw=True, wild="3m"), h).env)
     >>> [c.id for c in late]
     ['human_melds']
@@ -225,7 +224,7 @@ def _context_errors(rs: Ruleset, env: Env) -> tuple[str | None, tuple[Any, ...]]
         if chk.when.names & _HAND_LEVEL:
             late.append(chk)
         elif _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
-            return chk.template, ()
+            return chk, ()
     return None, tuple(late)
 
 
@@ -241,8 +240,7 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
     rds = readings(interp, table.wild, shapes, rs.sets, table.self_draw,
                    place_once=not plan.placement)
     if not rds:
-        raise NotAWin(f"not a winning hand: the tiles do not form "
-                      f"{shape_words(shapes, rs.sets)}", "not_winning")
+        raise NotAWin("win.not_complete", "not_winning", shapes=list(shapes), sets=rs.sets)
     renvs = []
     win = interp.win_tile
     face = env["wild_face"]
@@ -273,7 +271,7 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
         except Exception:  # evaluated again, to be worded and placed as _holds does
             held = _holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'")
         if held:
-            raise NotAWin(chk.message(env), chk.reason)
+            raise NotAWin("rule.refused", chk.reason, **chk.params(env))
     return renvs
 
 
@@ -283,8 +281,8 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
     env = table.env
     winner = env["seat"]
     scored: list[Scored] = []
-    first_drop: str | None = None
-    excluded: list[tuple[Reading, str]] = []
+    first_drop: dict[str, Any] | None = None
+    excluded: list[tuple[Reading, dict[str, Any]]] = []
     pay_key = _pay_key(rs, table)
     plan = plan_of(rs)
     pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(256))
@@ -362,7 +360,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
                     at = 1
                     for chk in reading_checks:
                         if chk.when.fn(renv):
-                            dropped = chk.message(renv)
+                            dropped = chk.params(renv)
                             break
                 variants: list[Variant] | None = None
                 if dropped is None:
@@ -385,7 +383,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
             dropped, variants = hit
             if variants is None:
                 first_drop = first_drop or dropped
-                excluded.append((renv["__reading__"], dropped or ""))
+                excluded.append((renv["__reading__"], dropped or {}))
                 continue
             at = 2
             reading = renv["__reading__"]
@@ -398,7 +396,8 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
             raise
         raise translate(e, rs.file if at == 0 else f"{rs.file} not_a_win") from None
     if not scored:
-        raise NotAWin(first_drop or "not a winning hand", "illegal")
+        raise (NotAWin("rule.refused", "illegal", **first_drop) if first_drop
+               else NotAWin("win.no_reading", "illegal"))
     if len(scored) > 1 and (rs.tie_order == "sets" or rs.tie_prefer):
         _rank_ties(rs, scored)
     # (Scored.key, written out: a call less per reading)
@@ -410,7 +409,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
             renv = Env(best.env, score=best.score, **best.tallies)
             if _holds(chk.when, renv, f"not_a_win '{chk.id}'"):
                 result = Result(rs, h, table, best, scored, excluded)
-                raise NotAWin(chk.message(renv), chk.reason, details=result)
+                raise NotAWin("rule.refused", chk.reason, details=result, **chk.params(renv))
     return Result(rs, h, table, best, scored, excluded)
 
 
@@ -496,7 +495,7 @@ Met = tuple[tuple[str, ...], dict[tuple[Any, ...], Found]]
 # the reading names of plan.found_names and plan.check_names, one hand's readings by
 # their values (the message of a not_a_win check that ruled it out, or its variants), and
 # the outcomes by their values across hands (see _choose)
-Keyed = tuple[tuple[str, ...], dict[tuple[Any, ...], tuple[str | None, list[Variant] | None]],
+Keyed = tuple[tuple[str, ...], dict[tuple[Any, ...], tuple[dict[str, Any] | None, list[Variant] | None]],
               Memo[tuple[Any, ...], list[Outcome]]]
 
 

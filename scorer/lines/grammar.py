@@ -30,6 +30,7 @@ from ..model.numbers import NotANumber, whole
 from ..record import record
 from ..rules.flags import FLAGS, Flag
 from ..text import close_matches
+from ..text.lang import LANGS, choose_lang
 
 HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
 
@@ -46,7 +47,9 @@ RUN: tuple[Flag, ...] = (
          "best 10; --explain-top N for another number).", False, key=None),
     Flag("explain_top", ("--explain-top",), int, "With or without --explain: list the best N "
          "distinct readings considered.", None, key=None, minimum=1),
-    Flag("lang", ("--lang",), str, "Pattern names: zh or en.", "zh", key=None),
+    Flag("lang", ("--lang",), str, "Language of the output and the errors: zh or en (default: "
+         "$MJSCORE_LANG, else the locale's: LC_ALL/LC_MESSAGES/LANG zh* is zh, another "
+         "language en; else zh).", None, key=None),
     Flag("no_unicode", ("--no-unicode",), bool, "Do not print Unicode tiles.", False, key=None),
 )
 # Every option of `score`, in the order --help lists them.
@@ -211,9 +214,9 @@ def context_from_params(p: Mapping[str, Any]) -> Context:
 
 def score_args(p: Mapping[str, Any]) -> ScoreArgs:
     """A :class:`ScoreArgs` from parsed parameters (typer's, or :func:`parse_params`')."""
-    lang = str(p.get("lang") or "zh")
-    if lang not in ("zh", "en"):
-        raise ContextError(f"--lang {lang}: use zh or en", "--lang")
+    lang = choose_lang(p.get("lang"))
+    if lang not in LANGS:
+        raise ContextError("lang.bad", "--lang", value=lang)
     hand = p["hand"]
     # typer gives the variadic hand argument as a list; parse_params has joined it already
     if isinstance(hand, list | tuple):
@@ -249,11 +252,13 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
     """
     # The lines of a batch file share their flags: parse each flag set once. The key is
     # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.
+    # The run's language (without --lang: MJSCORE_LANG or the locale) is part of the key.
     words = tuple(argv)
+    lang = choose_lang(None)
     for i, tok in enumerate(words):
         if tok.startswith("-"):
             continue
-        hit = _PARSED.get((*words[:i], _HAND, *words[i + 1:]))
+        hit = _PARSED.get((*words[:i], _HAND, *words[i + 1:], lang))
         if hit is not None:
             return _with_hand(hit, tok)
     args = score_args(parse_params(words))
@@ -261,7 +266,7 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
         if len(_PARSED) >= 4096:
             _PARSED.clear()
         i = words.index(args.hand)
-        key = (*words[:i], _HAND, *words[i + 1:])
+        key = (*words[:i], _HAND, *words[i + 1:], lang)
         _PARSED[key] = args
     return args
 

@@ -142,18 +142,13 @@ class Hand:
         need = base_size + self.kong_count
         have = self.tile_total()
         if have != need:
-            kongs = f" ({base_size} plus {self.kong_count} for kongs)" if self.kong_count else ""
             # where: the first tile too many, or the last tile written when tiles are missing
             order = [pos for _, pos in self.sources]
             pos = (order[need] if have > need else order[-1]) if len(order) == have else None
-            where = f" (tile {need + 1} is here)" if have > need and pos is not None else ""
-            raise HandError(
-                f"the hand has {have} tiles{where}; a {ruleset} hand wins with {need}{kongs}"
-                if self.kong_count
-                else f"the hand has {have} tiles{where}; a {ruleset} hand wins with {need} "
-                f"(plus one per kong)",
-                position=pos,
-            )
+            here = "at" if have > need and pos is not None else ""
+            raise HandError("count.wrong_kongs" if self.kong_count else "count.wrong", pos,
+                            have=have, need=need, ruleset=ruleset, base=base_size,
+                            kongs=self.kong_count, here=here, tile_n=need + 1)
 
     def check_copies(self, limits: dict[int, int] | None = None) -> None:
         """Raise HandError if any physical tile appears more often than allowed; return None.
@@ -181,12 +176,8 @@ class Hand:
             limit = (limits or {}).get(t, 4)
             if n > limit:
                 pos = self.position_of_copy(t, limit + 1)
-                what = f"{n} copies of {T.name(t)}"
-                raise HandError(
-                    f"{what}; only {limit} are in play" if limit != 4 else
-                    f"{what}; a set has only 4",
-                    position=pos,
-                )
+                raise HandError("copies.too_many" if limit != 4 else "copies.over_four", pos,
+                                n=n, tile=T.name(t), limit=limit)
 
 
 def format_tiles(tiles: tuple[int, ...] | list[int]) -> str:

@@ -19,6 +19,8 @@ the 1-based character position *the user typed* it at::
     Traceback (most recent call last):
     ...
     scorer.errors.NotationError: position 7: '8' has no suit letter after it
+
+Errors carry a code and the parameters their message needs (:mod:`scorer.errors`).
 """
 
 from __future__ import annotations
@@ -111,9 +113,10 @@ def parse_tiles(text: str, offset: int = 0, what: str = "tile list") -> list[tup
     return _parse_tiles_slow(text, offset, what)
 
 
-def _honor_hint(letter: str) -> str:
-    """``'P'`` -> ``'P (白)'``: an honor letter with its Chinese name, for hints."""
-    return f"{letter} ({_HONOR_CN[letter]})"
+def _honor(letter: str) -> dict[str, str]:
+    """``'P'`` -> ``{'letter': 'P', 'honor': '白'}``: an honor letter and its Chinese name,
+    the parameters of a hint."""
+    return {"letter": letter, "honor": _HONOR_CN[letter]}
 
 
 # Characters players put between groups; the notation needs nothing there.
@@ -126,39 +129,30 @@ def _unexpected(ch: str, pos: int, text: str, what: str, prev: str) -> NotationE
     """The error for a character that is no part of the notation, with what was probably
     meant when a common slip explains it."""
     if ch in "MBTZ":
-        return NotationError(f"'{ch}': suit letters are lower-case: {ch.lower()}", pos, text)
+        return NotationError("notation.suit_upper", pos, text, char=ch, lower=ch.lower())
     if ch in "encf":
-        return NotationError(f"'{ch}' is not a tile; honors are uppercase: did you mean "
-                             f"{_honor_hint(ch.upper())}?", pos, text)
+        return NotationError("notation.honor_lower", pos, text, char=ch, **_honor(ch.upper()))
     if ch in _OTHER_HONORS:
-        meant = {"C": "the red dragon 中 is C", "F": "the green dragon 发 is F",
-                 "": "the dragons are C (中), F (发) and P (白)"}[_OTHER_HONORS[ch]]
-        return NotationError(f"'{ch}' is not a tile: {meant}", pos, text)
+        code = {"C": "notation.red_letter", "F": "notation.green_letter",
+                "": "notation.dragon_letter"}[_OTHER_HONORS[ch]]
+        return NotationError(code, pos, text, char=ch)
     if ch in "(){}<>":
-        return NotationError(f"{ch!r}: fixed melds are written in square brackets, "
-                             f"e.g. [123m] or [555p,2]", pos, text)
+        return NotationError("notation.round_brackets", pos, text, char=ch)
     if ch == ",":
-        return NotationError("',' outside a meld: groups need no separator (spaces are "
-                             "ignored); an offer goes inside the brackets, e.g. [555p,2]",
-                             pos, text)
+        return NotationError("notation.comma_outside", pos, text)
     if ch == "=":
-        return NotationError("'=' outside a meld: what a meld stands for goes inside its "
-                             "brackets, e.g. [55pP=555p]", pos, text)
+        return NotationError("notation.equals_outside", pos, text)
     if ch in _SEPARATORS:
-        return NotationError(f"{ch!r} is not part of the notation: groups need no separator "
-                             f"(spaces are ignored)", pos, text)
+        return NotationError("notation.separator", pos, text, char=ch)
     if ch in "风風" and prev in "东南西北東":
-        return NotationError(f"'{ch}' is not needed: a wind is one character ({prev})",
-                             pos, text)
+        return NotationError("notation.wind_suffix", pos, text, char=ch, wind=prev)
     if ch == "板" and prev == "白":
-        return NotationError("'板' is not needed: 白板 is written 白 (or P)", pos, text)
+        return NotationError("notation.board_suffix", pos, text)
     if ch == "红" or ch == "紅":
-        return NotationError(f"'{ch}' is not a tile: the red dragon is 中 (or C)", pos, text)
+        return NotationError("notation.red_char", pos, text, char=ch)
     compat = unicodedata.normalize("NFKC", ch)
-    if compat != ch and compat.isascii() and compat.isprintable():
-        return NotationError(f"unexpected character {ch!r} in the {what} "
-                             f"(did you mean {compat!r}?)", pos, text)
-    return NotationError(f"unexpected character {ch!r} in the {what}", pos, text)
+    hint = compat if compat != ch and compat.isascii() and compat.isprintable() else None
+    return NotationError("notation.unexpected_char", pos, text, char=ch, what=what, hint=hint)
 
 
 def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]]:
@@ -173,9 +167,7 @@ def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]
         pos = offset + i + 1
         if ch.isdigit() and ch.isascii():
             if ch == "0":
-                raise NotationError(
-                    "'0' is not a tile number (tiles are 1-9); in riichi notation 0 is a "
-                    "red five: write 5 (there are no red fives in these games)", pos, text)
+                raise NotationError("notation.zero", pos, text)
             pending.append((int(ch), pos))
             prev = ch
             i += 1
@@ -183,17 +175,16 @@ def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]
         if ch in T.ALIASES or ch == "z":
             if not pending:
                 if ch in "spw" and (prev in T.ALIASES or prev == "z"):
-                    raise NotationError(f"'{ch}' after a suit letter: did you mean "
-                                        f"{_honor_hint(ch.upper())}?", pos, text)
-                hint = f"; did you mean {_honor_hint(ch.upper())}?" if ch in "spw" else ""
-                raise NotationError(f"suit letter '{ch}' has no digits before it{hint}",
-                                    pos, text)
+                    raise NotationError("notation.suit_after_suit", pos, text, char=ch,
+                                        **_honor(ch.upper()))
+                if ch in "spw":
+                    raise NotationError("notation.suit_no_digits_honor", pos, text, char=ch,
+                                        **_honor(ch.upper()))
+                raise NotationError("notation.suit_no_digits", pos, text, char=ch)
             for d, dpos in pending:
                 if ch == "z":
                     if d > 7:
-                        raise NotationError(
-                            f"'{d}z' is not an honor (1z-7z are E S W N C F P)", dpos, text
-                        )
+                        raise NotationError("notation.bad_honor_z", dpos, text, digit=d)
                     out.append((27 + d - 1, dpos))
                 else:
                     out.append((T.tile(d, T.ALIASES[ch]), dpos))
@@ -203,33 +194,29 @@ def _parse_tiles_slow(text: str, offset: int, what: str) -> list[tuple[int, int]
             continue
         if pending and ch in "SWP":
             # '123S': an upper-case suit letter, which is also an honor on its own
-            raise NotationError(f"'{ch}' after digits: suit letters are lower-case: did you "
-                                f"mean {ch.lower()}? ({_honor_hint(ch)} is an honor)", pos,
-                                text)
+            raise NotationError("notation.upper_after_digits", pos, text, char=ch,
+                                lower=ch.lower(), honor=_HONOR_CN[ch])
         if pending and ch in "MBTZ":
-            raise NotationError(f"'{ch}': suit letters are lower-case: {ch.lower()}", pos, text)
+            raise NotationError("notation.suit_upper", pos, text, char=ch, lower=ch.lower())
         if pending and (ch in _HONOR_INPUT or ch.isspace() or ch in "[]"):
             d, dpos = pending[-1]
-            raise NotationError(f"'{d}' has no suit letter after it", dpos, text)
+            raise NotationError("notation.no_suit", dpos, text, digit=str(d))
         if ch in _HONOR_INPUT:
             out.append((_HONOR_INPUT[ch], pos))
         elif ch.isspace():
             i += 1
             continue
         elif ch == "f" and pending:
-            raise NotationError("flowers are given with --flowers, not in the hand", pos, text)
+            raise NotationError("notation.flower_in_hand", pos, text)
         elif ch in T.FLOWER_CHARS:
-            raise NotationError(
-                f"'{ch}' is a flower; flowers are given with --flowers, not in the hand", pos,
-                text,
-            )
+            raise NotationError("notation.flower_char", pos, text, char=ch)
         else:
             raise _unexpected(ch, pos, text, what, prev)
         prev = ch
         i += 1
     if pending:
         d, dpos = pending[-1]
-        raise NotationError(f"'{d}' has no suit letter after it", dpos, text)
+        raise NotationError("notation.no_suit", dpos, text, digit=str(d))
     return out
 
 
@@ -247,11 +234,8 @@ def parse_hand(text: str) -> Hand:
     '[555p,2]123m456s789sEE'
     """
     if len(text) > MAX_HAND_CHARS:
-        raise NotationError(
-            f"the hand is {len(text)} characters long; a hand is at most {MAX_HAND_CHARS}",
-            MAX_HAND_CHARS + 1,
-            "",
-        )
+        raise NotationError("notation.too_long", MAX_HAND_CHARS + 1, "", length=len(text),
+                            limit=MAX_HAND_CHARS)
     if text.isascii():  # the common case: nothing to normalise, positions are the same
         return _scan(text) or _parse_normal(text)
     normal, origin = normalise(text)
@@ -265,11 +249,11 @@ def parse_hand(text: str) -> Hand:
         h = _parse_normal(normal)
     except NotationError as e:
         where = None if e.position is None else typed(e.position)
-        detail = e.detail
+        code, params = e.code, {k: v for k, v in e.params.items() if k != "position"}
         if where is not None and where <= len(text) and text[where - 1] in _CN_SUFFIXES:
             # a suit character with no digits: the letter hints (P for 白) fit no 条
-            detail = f"suit {text[where - 1]!r} has no digits before it"
-        raise NotationError(detail, where, text) from None
+            code, params = "notation.suit_char_no_digits", {"char": text[where - 1]}
+        raise NotationError(code, where, text, **params) from None
     if len(origin) == len(text):  # nothing dropped: every position is already the typed one
         return h
     melds = tuple(replace(m, position=typed(m.position)) for m in h.melds)
@@ -386,22 +370,20 @@ def _parse_normal(text: str) -> Hand:
         ch = text[i]
         if ch == "[":
             if body_start is not None:
-                raise NotationError(
-                    "fixed melds must come before the concealed tiles", i + 1, text
-                )
+                raise NotationError("notation.melds_first", i + 1, text)
             close = text.find("]", i + 1)
             nested = text.find("[", i + 1)
             if nested != -1 and (close == -1 or nested < close):
-                raise NotationError("'[' inside a meld: melds cannot be nested", nested + 1, text)
+                raise NotationError("notation.nested_meld", nested + 1, text)
             if close == -1:
-                raise NotationError("'[' is never closed with ']'", i + 1, text)
+                raise NotationError("notation.unclosed_meld", i + 1, text)
             meld = _parse_meld(text, i, close)
             melds.append(meld)
             sources.extend((t, meld.position) for t in meld.tiles)
             i = close + 1
             continue
         if ch == "]":
-            raise NotationError("']' without a '[' before it", i + 1, text)
+            raise NotationError("notation.unopened_meld", i + 1, text)
         if ch.isspace():
             i += 1
             continue
@@ -416,11 +398,8 @@ def _parse_normal(text: str) -> Hand:
         sources.extend(part)
         i = j
     if not concealed:
-        raise NotationError(  # where the missing tiles would go: after the end
-            "the hand has no concealed tiles; the last concealed tile is the winning tile",
-            len(text) + 1,
-            text,
-        )
+        # where the missing tiles would go: after the end
+        raise NotationError("notation.no_concealed", len(text) + 1, text)
     *rest, (win, _) = concealed
     return Hand(
         melds=tuple(sorted(melds, key=lambda m: (m.tiles, m.offer, m.reading or ()))),
@@ -462,16 +441,13 @@ def _written_tiles(tiles: list[tuple[int, int]]) -> str:
 _DIGITS = "123456789"
 
 
-def chow_offer_message(written: str, offer: int) -> str:
-    """The error for a chow written with an offer other than 上家.
+def chow_offer(written: str, offer: int) -> dict[str, object]:
+    """The parameters of ``notation.chow_offer``: a chow written with an offer other than 上家.
 
-    >>> chow_offer_message("123m", 2).split(";")[0]
-    "a chow (吃) always comes from 上家 (the player before you), so ',2' (对家) cannot be its offer"
+    >>> chow_offer("123m", 2)
+    {'written': '123m', 'offer': 2, 'offer_name': '对家'}
     """
-    return (f"a chow (吃) always comes from 上家 (the player before you), so ',{offer}' "
-            f"({_OFFER_NAMES[offer]}) cannot be its offer; some notations write ',N' on a "
-            f"chow for which of its tiles was claimed, which is not accepted here: "
-            f"write [{written}] or [{written},1]")
+    return {"written": written, "offer": offer, "offer_name": _OFFER_NAMES[offer]}
 
 
 _OFFER_NAMES = {1: "上家", 2: "对家", 3: "下家"}
@@ -496,27 +472,20 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
             # A kong with an offer is exposed (明杠, also 加杠): a concealed kong (暗杠) is
             # the kong written without one, so an offer like 0 meant for "concealed" is
             # refused with that hint rather than read either way.
-            kong = ""
+            more: dict[str, str] = {"more": ""}  # a second sentence, when a slip explains it
             if "=" not in body:
                 try:
                     if len(parse_tiles(body, offset=start + 1, what="meld")) == 4:
-                        kong = f"; a concealed kong (暗杠) is written without an offer: [{body}]"
+                        more = {"more": "kong", "body": body}
                 except NotationError:
                     pass
             if len(stripped) == 1 and stripped in T.SEATS:
-                kong = ("; it says where the meld came from, seen from you, not a seat "
-                        "(the discarder of the winning tile is --from)")
+                more = {"more": "seat"}
             elif stripped and stripped[0] in "上对對下":
                 num = "1" if stripped[0] == "上" else "3" if stripped[0] == "下" else "2"
-                kong = f"; write {num} for {stripped[0]}家"
-            raise NotationError(
-                f"offer {shown!r} after ',' must be 1 (上家), 2 (对家) or 3 (下家){kong}"
-                if stripped
-                else f"',' must be followed by an offer 1 (上家), 2 (对家) or 3 (下家), "
-                f"not {shown}{kong}",
-                offer_pos,
-                text,
-            )
+                more = {"more": "relative", "num": num, "word": stripped[0]}
+            raise NotationError("notation.offer_bad" if stripped else "notation.offer_missing",
+                                offer_pos, text, offer=shown, **more)
         offer = int(stripped)
     reading: tuple[int, ...] | None = None
     if "=" in body:
@@ -529,21 +498,16 @@ def _parse_meld(text: str, start: int, close: int) -> Meld:
     phys = parse_tiles(phys_text, offset=start + 1, what="meld")
     tiles = tuple(sorted(t for t, _ in phys))
     if len(tiles) not in (3, 4):
-        raise NotationError(
-            f"a meld has 3 or 4 tiles, this one has {len(tiles)}", pos0, text
-        )
+        raise NotationError("notation.meld_size", pos0, text, n=len(tiles))
     if reading is not None and len(reading) != len(tiles):
-        raise NotationError(
-            f"the meld has {len(tiles)} tiles but its reading after '=' has {len(reading)}",
-            pos0,
-            text,
-        )
+        raise NotationError("notation.meld_reading_size", pos0, text, n=len(tiles),
+                            m=len(reading))
     shape = reading if reading is not None else tiles
     if offer in (2, 3) and _is_chow(shape):
         # docs/rulings.md#common-chow-offer: 吃 only from 上家. COMH's notation uses ',N' on a chow
         # for which tile was claimed, so a player used to it writes [123m,2]: refuse, saying so.
-        raise NotationError(chow_offer_message("".join(body.split()), offer),
-                            offer_pos, text)
+        raise NotationError("notation.chow_offer", offer_pos, text,
+                            **chow_offer("".join(body.split()), offer))
     return Meld(tiles=tiles, offer=offer, reading=reading, position=pos0)
 
 
@@ -571,7 +535,7 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
             raise NotationError(f"--flowers {shown(s)}: there are only 8 flowers", None, text)
         n = int(s)
         if n > 8:
-            raise NotationError(f"--flowers {n}: there are only 8 flowers", None, text)
+            raise NotationError("notation.flowers_count", None, text, n=n)
         return n, ()
     which: list[int] = []
     pending: list[int] = []
@@ -579,12 +543,11 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
         if ch.isdigit() and ch.isascii():
             d = int(ch)
             if not 1 <= d <= 8:
-                raise NotationError(f"flower {d} does not exist (1-4 春夏秋冬, 5-8 梅兰竹菊)",
-                                    i + 1, text)
+                raise NotationError("notation.flower_number", i + 1, text, d=d)
             pending.append(d)
         elif ch == "f":
             if not pending:
-                raise NotationError("'f' has no flower numbers before it", i + 1, text)
+                raise NotationError("notation.flower_f_alone", i + 1, text)
             which.extend(pending)
             pending = []
         elif ch in T.FLOWER_CHARS:
@@ -592,13 +555,11 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
         elif ch.isspace():
             continue
         else:
-            raise NotationError(
-                f"unexpected character {ch!r} in --flowers (write a count 0-8, or e.g. 15f, 春梅)",
-                i + 1, text,
-            )
+            raise NotationError("notation.flower_unexpected", i + 1, text, char=ch)
     if pending:
-        raise NotationError("flower numbers need the suffix 'f' (e.g. 15f)", len(s), text)
+        raise NotationError("notation.flower_suffix", len(s), text)
     if len(set(which)) != len(which):
         dup = next(f for f in which if which.count(f) > 1)
-        raise NotationError(f"flower {dup} ({T.flower_name(dup)}) is listed twice", None, text)
+        raise NotationError("notation.flower_twice", None, text, d=dup,
+                            name=T.flower_name(dup))
     return len(which), tuple(sorted(which))

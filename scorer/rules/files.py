@@ -80,17 +80,6 @@ def nearest(word: object, known: Iterable[str] | Known) -> str | None:
     return closest(w, known)
 
 
-def did_you_mean(word: object, known: Iterable[str] | Known) -> str:
-    """The hint the rules layer's messages end with (:func:`scorer.text.suggest`, bounded
-    like :func:`nearest`): ``; did you mean 'x'?``, or "".
-
-    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
-    ("; did you mean 'hangzhou'?", '')
-    """
-    found = nearest(word, known)
-    return f"; did you mean '{found}'?" if found is not None else ""
-
-
 def builtin_path(rid: str) -> Path:
     """Path of a built-in ruleset file, e.g. ``.../rulesets/hangzhou.yaml``."""
     return builtin_dir() / f"{rid}.yaml"
@@ -128,36 +117,37 @@ def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, st
     (relative paths are relative to that file); ``chain`` the files read so far, shown
     in the message when the ruleset is missing.
     """
-    via = f" (chain: {' → '.join([*chain, spec])})" if chain else ""
+    via = [*chain, spec] if chain else None
     bad = _bad_name(spec)
     if bad:
-        raise RulesetError(f"cannot read ruleset {show(spec)}: {bad}{via}")
+        raise RulesetError(bad[0], name=show(spec, quote=False), chain=via, **bad[1])
     try:
         return _locate(spec, base_dir, via)
     except (OSError, ValueError) as e:  # a name the system refuses, a device, a race
-        raise RulesetError(f"cannot read ruleset {show(spec)}: "
-                           f"{getattr(e, 'strerror', None) or e}{via}") from None
+        raise RulesetError("ruleset.os_error", name=show(spec, quote=False), chain=via,
+                           error=getattr(e, 'strerror', None) or str(e)) from None
 
 
 MAX_NAME = 255  # bytes of one file name (NAME_MAX on Linux and macOS)
 MAX_PATH = 4096  # bytes of a path (PATH_MAX on Linux)
 
 
-def _bad_name(spec: str) -> str:
-    """Why the system could not open a file of this name, or "" (checked before it tries).
+def _bad_name(spec: str) -> tuple[str, dict[str, int]] | None:
+    """Why the system could not open a file of this name (a code and its numbers), or None
+    (checked before it tries).
 
     >>> _bad_name("a" * 300 + ".yaml"), _bad_name("x\\0.yaml"), _bad_name("ok.yaml")
-    ('a file name is at most 255 bytes (this one has 305)', 'the name holds a NUL byte', '')
+    (('ruleset.name_long', {'limit': 255, 'n': 305}), ('ruleset.name_nul', {}), None)
     """
     if "\0" in spec:
-        return "the name holds a NUL byte"
+        return "ruleset.name_nul", {}
     raw = spec.encode("utf-8", errors="surrogateescape")
     if len(raw) > MAX_PATH:
-        return f"a path is at most {MAX_PATH} bytes (this one has {len(raw):,})"
+        return "ruleset.path_long", {"limit": MAX_PATH, "n": len(raw)}
     longest = max((len(part) for part in re.split(rb"[/\\]", raw)), default=0)
     if longest > MAX_NAME:
-        return f"a file name is at most {MAX_NAME} bytes (this one has {longest:,})"
-    return ""
+        return "ruleset.name_long", {"limit": MAX_NAME, "n": longest}
+    return None
 
 
 def show(spec: str, limit: int = 80, quote: bool = True) -> str:
@@ -173,41 +163,39 @@ def show(spec: str, limit: int = 80, quote: bool = True) -> str:
     return f"'{cut}'" if quote else cut
 
 
-def _locate(spec: str, base_dir: Path | None, via: str) -> tuple[Path, str]:
+def _locate(spec: str, base_dir: Path | None, via: list[str] | None) -> tuple[Path, str]:
     if not is_path(spec):
         path = builtin_path(spec)
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
-            hint = did_you_mean(spec, known)
-            raise RulesetError(
-                f"no built-in ruleset {show(spec)}{hint}; built-in: {', '.join(known)}; "
-                f"or give a path to a YAML file{via}"
-            )
+            raise RulesetError("ruleset.no_builtin", name=show(spec, quote=False),
+                               known=", ".join(known), chain=via, hint=nearest(spec, known))
     else:
         path = Path(spec)
         if base_dir is not None and not path.is_absolute():
             path = base_dir / path
         if path.is_dir():
-            raise RulesetError(f"cannot read ruleset {show(spec)}: it is a folder, not a file{via}")
+            raise RulesetError("ruleset.is_folder", name=show(spec, quote=False), chain=via)
         if not path.is_file():
-            where = f" (looked for {path}, relative to the file that extends it)" if str(
-                path) != spec else ""
             stem = Path(spec).stem
-            if stem in list_builtin() and Path(spec).name == f"{stem}.yaml":
-                where += f"; a built-in ruleset is named by its id: extends: {stem}"
-            raise RulesetError(f"ruleset file not found: {show(spec, quote=False)}{where}{via}")
+            by_id = stem if stem in list_builtin() and Path(spec).name == f"{stem}.yaml" \
+                else None
+            raise RulesetError("ruleset.not_found_relative" if str(path) != spec
+                               else "ruleset.not_found", name=show(spec, quote=False),
+                               path=str(path), by_id=by_id, chain=via)
     try:
         # read at most one byte more than allowed: a huge file is refused without loading it
         with path.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as e:
-        raise RulesetError(f"cannot read ruleset {show(str(path))}: {e.strerror}") from None
+        raise RulesetError("ruleset.os_error", name=show(str(path), quote=False),
+                           error=e.strerror or str(e)) from None
     if len(raw) > MAX_BYTES:
-        raise RulesetError(f"{path}: file is larger than 512 KiB; refused")
+        raise RulesetError("ruleset.too_big", path=str(path))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RulesetError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
+        raise RulesetError("ruleset.not_utf8", path=str(path), byte=e.start + 1) from None
     return path, text
 
 
@@ -237,3 +225,16 @@ def ident(path: str) -> str:
         return str(p.resolve()) if p.exists() else path
     except (OSError, ValueError):
         return path
+
+
+def did_you_mean(word: object, known: Iterable[str] | Known) -> str:
+    """The English hint of :func:`nearest` (``; did you mean 'x'?``, or ""), for the
+    messages not yet carried as codes (the hint is then the ``hint`` parameter).
+
+    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
+    ("; did you mean 'hangzhou'?", '')
+    """
+    from ..text.render import word as _word
+
+    found = nearest(word, known)
+    return _word("hint", "en", hint=found) if found is not None else ""

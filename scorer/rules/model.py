@@ -9,6 +9,7 @@ it how the engine runs it fast (``plan_of(rs)``; this module knows nothing of it
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import field
 from typing import Any
 
@@ -23,6 +24,7 @@ from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one 
 # {name} in a check's message is replaced by that value when the check fires
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _PARTS: Memo[str, tuple[str, ...]] = Memo(1024)  # a template, cut at its placeholders
+_NAMES: Memo[tuple[str, str], tuple[str, ...]] = Memo(1024)  # a check's placeholder names
 
 
 @record(frozen=True)
@@ -87,23 +89,27 @@ class FlagSpec:
 
 @record(frozen=True)
 class Check:
-    """An input error (``errors``) or a not-a-win condition (``not_a_win``)."""
+    """An input error (``errors``) or a not-a-win condition (``not_a_win``); its message in
+    Chinese (``template``) and English (``template_en``, "" when the file gave one text for
+    both), each with ``{name}`` placeholders."""
 
     id: str
     when: Compiled
     template: str  # the message as written, with {name} placeholders
     on: str = "hand"  # hand | reading | result
     reason: str = "illegal"
+    template_en: str = ""
 
-    def message(self, env: Any) -> str:
+    def message(self, env: Any, lang: str = "en") -> str:
         """The message with its ``{name}`` placeholders filled from ``env``.
 
         >>> from scorer.lang import Scope, compile_expr
-        >>> c = Check("min", compile_expr(True, Scope({})), "below the {min_fan}-fan minimum")
-        >>> c.message({"min_fan": 8})
-        'below the 8-fan minimum'
+        >>> c = Check("min", compile_expr(True, Scope({})), "不够 {min_fan} 番", "hand",
+        ...           "illegal", "below the {min_fan}-fan minimum")
+        >>> c.message({"min_fan": 8}), c.message({"min_fan": 8}, "zh")
+        ('below the 8-fan minimum', '不够 8 番')
         """
-        template = self.template
+        template = self.template_en or self.template if lang == "en" else self.template
         if "{" not in template:
             return template
         # the template cut once at its placeholders: text, name, text, ... (a regex
@@ -116,6 +122,24 @@ class Check:
             out += (show(env[parts[k]]), parts[k + 1])
         return "".join(out)
 
+    def params(self, env: Any) -> dict[str, Any]:
+        """What a refusal or an error by this check carries (nothing worded): the check's
+        id, its message in both languages as written, the values of its placeholders.
+
+        >>> from scorer.lang import Scope, compile_expr
+        >>> Check("min", compile_expr(True, Scope({})), "不够 {min_fan} 番").params({"min_fan": 8})
+        {'check': 'min', 'message': {'zh': '不够 {min_fan} 番', 'en': '不够 {min_fan} 番'}, \
+'values': {'min_fan': 8}}
+        """
+        key = (self.template, self.template_en)
+        names = _NAMES.get(key)
+        if names is None:
+            names = _NAMES.put(key, tuple(dict.fromkeys(
+                PLACEHOLDER.findall(self.template) + PLACEHOLDER.findall(self.template_en))))
+        return {"check": self.id,
+                "message": {"zh": self.template, "en": self.template_en or self.template},
+                "values": _values(env, names)}
+
     @property
     def reads(self) -> tuple[str, ...]:
         """The names the check reads: its condition's and its message's placeholders.
@@ -124,7 +148,17 @@ class Check:
         >>> Check("m", compile_expr("fan < 8", Scope({"fan": "int"})), "{min_fan} fans").reads
         ('fan', 'min_fan')
         """
-        return (*sorted(self.when.names), *PLACEHOLDER.findall(self.template))
+        return (*sorted(self.when.names), *dict.fromkeys(
+            PLACEHOLDER.findall(self.template) + PLACEHOLDER.findall(self.template_en)))
+
+
+def _values(env: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """The values of ``names`` in ``env`` (a fact is worked out on asking), those it has."""
+    out: dict[str, Any] = {}
+    for n in names:
+        with suppress(KeyError):  # not a name here: the placeholder stays as written
+            out[n] = env[n]
+    return out
 
 
 @record(frozen=True)

@@ -25,7 +25,7 @@ from ..errors import HandError
 from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand, Meld, format_tiles
-from ..model.notation import chow_offer_message
+from ..model.notation import chow_offer
 from ..record import dataclass
 from . import decompose as D
 from .decompose import Group
@@ -137,21 +137,27 @@ def meld_readings(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     ['555p', '345p', '456p', '567p']
     """
     got = _meld_readings(meld.tiles, meld.offer, meld.reading, index, spec)
-    if isinstance(got, str):
-        raise HandError(got, meld.position)
+    if isinstance(got, HandError):
+        raise _at(got, meld.position)
     return list(got)
+
+
+def _at(e: HandError, position: int) -> HandError:
+    """The memo's error for a meld, at the meld's position in this hand."""
+    return HandError(e.code, position, **{k: v for k, v in e.params.items() if k != "position"})
 
 
 @lru_cache(maxsize=4096)
 def _meld_readings(tiles: tuple[int, ...], offer: int, reading: tuple[int, ...] | None,
-                   index: int, spec: WildSpec) -> tuple[Group, ...] | str:
+                   index: int, spec: WildSpec) -> tuple[Group, ...] | HandError:
     """The readings of the meld ``tiles``/``offer``/``reading`` at ``index`` (memoised: the
-    same melds come back hand after hand), or the message of the HandError it makes."""
+    same melds come back hand after hand), or the HandError it makes (with no position:
+    the caller raises one at the meld's)."""
     meld = Meld(tiles, offer, reading)
     try:
         return tuple(_meld_readings_of(meld, index, spec))
     except HandError as e:
-        return e.detail
+        return e.with_traceback(None)  # kept in the memo: without the frames it ran in
 
 
 def _meld_readings_of(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
@@ -159,14 +165,9 @@ def _meld_readings_of(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     options = [_logical(t, spec, True) for t in meld.tiles]
     if any(o == [None] for o in options) and not spec.in_melds:
         st = spec.stand_in
-        hint = ""
-        if st is not None and st != spec.face:
-            what = "a 白板" if st == T.WHITE else f"the {T.name(st)}"
-            hint = f"; write {T.name(st)} for {what} that takes its place"
-        raise HandError(
-            f"a fixed meld cannot hold the wildcard {T.name(spec.face or 0)}{hint}",
-            meld.position,
-        )
+        stand = "" if st is None or st == spec.face else "white" if st == T.WHITE else "tile"
+        raise HandError("meld.wild_in_meld", meld.position, wild=T.name(spec.face or 0),
+                        stand=stand, st=T.name(st) if st is not None else "")
     out: dict[Group, None] = {}
     chow_refused = False
     for combo in product(*options):
@@ -185,13 +186,11 @@ def _meld_readings_of(meld: Meld, index: int, spec: WildSpec) -> list[Group]:
     if not out:
         written = format_tiles(meld.tiles)
         if meld.reading is not None:
-            raise HandError(
-                f"[{written}] cannot be read as {format_tiles(meld.reading)}", meld.position
-            )
+            raise HandError("meld.bad_reading", meld.position, meld=written,
+                            reading=format_tiles(meld.reading))
         if chow_refused:
-            raise HandError(f"[{written},{meld.offer}] can only be a chow here: "
-                            + chow_offer_message(written, meld.offer), meld.position)
-        raise HandError(f"[{written}] is not a chow, pung or kong", meld.position)
+            raise HandError("meld.chow_only", meld.position, **chow_offer(written, meld.offer))
+        raise HandError("meld.not_a_set", meld.position, meld=written)
     return list(out)
 
 
@@ -270,8 +269,8 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
         got = []
         for i, m in enumerate(hand.melds):
             options = _meld_readings(m.tiles, m.offer, m.reading, i, spec)  # (memoised)
-            if isinstance(options, str):
-                raise HandError(options, m.position)
+            if isinstance(options, HandError):
+                raise _at(options, m.position)
             got.append(options)
             if face is not None:
                 wild_count += m.tiles.count(face)

@@ -73,8 +73,8 @@ def status_of(e: BaseException) -> int:
 def error_body(e: BaseException, lang: str = "zh") -> dict[str, Any]:
     """The CLI's ``{"error": {"kind", "message", …}}`` for ``e``; a bug names only its type.
 
-    >>> error_body(ContextError("--seat X: use E S W N", "--seat"))
-    {'error': {'kind': 'context', 'message': '--seat X: use E S W N'}}
+    >>> error_body(ContextError("lang.bad", "--lang", value="fr"), "en")["error"]["message"]
+    '--lang fr: use zh or en'
     >>> error_body(ZeroDivisionError("division by zero"))["error"]["kind"]
     'internal'
     """

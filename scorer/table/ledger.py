@@ -74,10 +74,10 @@ class LedgerError(ContextError):
     'line 7: payments do not sum to zero (+2)'
     """
 
-    def __init__(self, message: str, line: int | None = None, flag: str | None = None) -> None:
+    def __init__(self, code: str, line: int | None = None, flag: str | None = None,
+                 **params: Any) -> None:
+        super().__init__(code, flag, **params, **({"at_line": line} if line else {}))
         self.line = line
-        self.detail = message
-        super().__init__(f"line {line}: {message}" if line else message, flag)
 
 
 @record(frozen=True)

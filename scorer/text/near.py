@@ -1,11 +1,9 @@
-"""Words shared by every layer's messages: the did-you-mean hint and how a value is shown.
+"""The one did-you-mean: the known names closest to an unknown one.
 
-* :func:`suggest` — the ``; did you mean 'x'?`` hint after an unknown name, from any list
-  of known names (:func:`closest` gives the bare name, :func:`close_matches` several;
-  :class:`Known` prepares a long list once for many words);
-* :func:`show` — a value as a ruleset file writes it (``none``, ``true``, ``64``).
-
-Both are pure and know nothing of mahjong, so any layer may use them.
+:func:`closest` gives the bare name (an error carries it as its ``hint`` parameter, and
+:func:`scorer.text.render.render` words it in the language asked: ``; did you mean 'x'?``
+or ``；是不是 'x'？``), :func:`close_matches` several; :class:`Known` prepares a long list
+once for many words. Pure, and knows nothing of mahjong, so any layer may use it.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ from __future__ import annotations
 import difflib
 from bisect import bisect_left
 from collections.abc import Iterable
-from typing import Any
 
 # Up to this many known names are all compared (difflib's own ranking, unchanged); a longer
 # list is narrowed first to the names that sort next to the word, forwards and backwards
@@ -74,26 +71,3 @@ def closest(word: object, known: Iterable[str] | Known) -> str | None:
     """
     found = close_matches(word, known)
     return found[0] if found else None
-
-
-def suggest(word: object, known: Iterable[str] | Known) -> str:
-    """The hint an "unknown name" message ends with: ``; did you mean 'x'?``, or "".
-
-    >>> suggest("hangzou", ["hangzhou", "mcr"]), suggest("zzz", ["mcr"])
-    ("; did you mean 'hangzhou'?", '')
-    """
-    found = closest(word, known)
-    return f"; did you mean '{found}'?" if found is not None else ""
-
-
-def show(v: Any) -> str:
-    """A value as a ruleset file writes it: ``none``, ``true``/``false``, else ``str(v)``.
-
-    >>> show(None), show(True), show(64), show("flip")
-    ('none', 'true', '64', 'flip')
-    """
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)

@@ -146,8 +146,8 @@ def error_record(e: MjscoreError, lang: str = "zh") -> dict[Any, Any]:
     :func:`jsonl_line`.
 
     >>> from scorer.errors import NotationError
-    >>> jsonl_line(error_record(NotationError("bad", 3)))
-    '{"error": {"kind": "notation", "message": "position 3: bad", "position": 3}}\\n'
+    >>> jsonl_line(error_record(NotationError("notation.zero", 3), "en"))[:80]
+    '{"error": {"kind": "notation", "message": "position 3: \\'0\\' is not a tile number '
     """
     out: dict[Any, Any] = {"error": error_fields(e, lang)}
     if isinstance(e, NotAWin) and isinstance(e.details, Result):

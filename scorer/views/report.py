@@ -37,7 +37,7 @@ from ..rules.flags import echo
 from ..rules.model import Ruleset
 from ..search.decompose import Group
 from ..search.readings import Reading, describe_group, join_group
-from ..text import show
+from ..text import body, show
 from .i18n import heads, t
 from .texttable import simple
 
@@ -320,7 +320,7 @@ def legend(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
 def _shape_word(shape: str, lang: str) -> str:
     from .i18n import MESSAGES
 
-    key = "shape_" + shape
+    key = "shape." + shape
     return t(key, lang) if key in MESSAGES else shape.replace("_", " ")
 
 
@@ -832,7 +832,7 @@ def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> st
     from tabulate import tabulate
 
     groups = distinct_readings(result)
-    ruled_out = excluded_readings(result)
+    ruled_out = excluded_readings(result, lang)
     n = DEFAULT_TOP if top is None else max(top, 1)
     rows: list[list[Any]] = []
     w = result.winner
@@ -859,16 +859,16 @@ def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> st
     return out
 
 
-def excluded_readings(result: Result) -> list[tuple[Reading, str]]:
+def excluded_readings(result: Result, lang: str = "zh") -> list[tuple[Reading, str]]:
     """The readings a rule of the ruleset ruled out (a reading-level ``not_a_win`` check),
-    each once, with the rule's message."""
+    each once, with the rule's message in ``lang``."""
     seen: set[tuple[str, ...]] = set()
     out = []
-    for reading, message in getattr(result, "excluded", ()):
+    for reading, params in getattr(result, "excluded", ()):
         key = (reading.shape, *_group_texts(result, reading))
         if key not in seen:
             seen.add(key)
-            out.append((reading, message))
+            out.append((reading, body("rule.refused", params, lang) if params else ""))
     return out
 
 
@@ -945,14 +945,17 @@ def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
 
 
 def error_fields(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
-    """The ``error`` member of :func:`error_json`: kind, message, and what else is known
-    (a refusal's reason and why, the position in the hand).
+    """The ``error`` member of :func:`error_json`: kind, message (in ``lang``), the stable
+    ``code`` and its ``params`` (docs/contract.md#errors), and what else is known (a
+    refusal's reason and why, the position in the hand).
 
     >>> from scorer.errors import NotationError
-    >>> error_fields(NotationError("'8' has no suit letter after it", 7))["position"]
-    7
+    >>> f = error_fields(NotationError("notation.no_suit", 7, digit="8"), "en")
+    >>> f["position"], f["code"], f["params"], f["message"]
+    (7, 'notation.no_suit', {'digit': '8', 'position': 7}, "position 7: '8' has no suit letter after it")
     """
-    err: dict[str, Any] = {"kind": e.kind, "message": e.message}
+    err: dict[str, Any] = {"kind": e.kind, "message": e.render(lang), "code": e.code,
+                           "params": json_params(e.params)}
     if isinstance(e, NotAWin):
         err["reason"] = e.reason
         why = refusal_why(e, lang)
@@ -962,6 +965,24 @@ def error_fields(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
     if pos is not None:
         err["position"] = pos
     return err
+
+
+def json_params(v: Any) -> Any:
+    """Parameters as JSON values: lists for tuples and sets, text for anything else that
+    JSON has no form for.
+
+    >>> json_params({"tiles": ("1m", "2m"), "n": 3, "x": None, "s": frozenset({"E"})})
+    {'tiles': ['1m', '2m'], 'n': 3, 'x': None, 's': ['E']}
+    """
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, dict):
+        return {str(k): json_params(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [json_params(x) for x in v]
+    if isinstance(v, set | frozenset):
+        return sorted(json_params(x) for x in v)
+    return str(v)
 
 
 def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
@@ -980,7 +1001,7 @@ def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
                                      "score": x.score, "payments": dict(x.payments)}
                                     for x in alts[1:]]
         out.append(item)
-    for reading, message in excluded_readings(result):
+    for reading, message in excluded_readings(result, lang):
         out.append({"shape": reading.shape, "decomposition": reading.describe(),
                     "reading": _group_texts(result, reading), "excluded": message})
     return out

@@ -74,10 +74,13 @@ def test_explain_lists_every_reading_best_first() -> None:
 
 
 @pytest.mark.parametrize("args,code,fragment", [
-    (["score", "123m5p8", "--rules", "hangzhou"], 2, "position 7"),
-    (["score", "123m456m789p234s56s", "--rules", "hangzhou", "--self-draw"], 3,
-     "not a winning hand"),
-    (["score", "123m456m789p234s55s", "--rules", "nosuch"], 2, "no built-in ruleset"),
+    (["score", "123m5p8", "--rules", "hangzhou", "--lang", "en"], 2, "position 7"),
+    (["score", "123m5p8", "--rules", "hangzhou"], 2, "第 7 个字符"),  # zh: the default
+    (["score", "123m456m789p234s56s", "--rules", "hangzhou", "--self-draw", "--lang", "en"],
+     3, "not a winning hand"),
+    (["score", "123m456m789p234s56s", "--rules", "hangzhou", "--self-draw"], 3, "不是胡牌"),
+    (["score", "123m456m789p234s55s", "--rules", "nosuch", "--lang", "en"], 2,
+     "no built-in ruleset"),
     (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--bogus"], 2, "No such option"),
     (["score", "123m456m789p234s55s"], 2, "--rules"),
     (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--lang", "fr"], 2, "--lang"),
@@ -92,11 +95,20 @@ def test_errors_are_one_line_with_the_documented_status(args: list[str], code: i
 
 
 def test_json_error_goes_to_stdout_too() -> None:
-    code, out, err = run("score", "123m5p8", "--rules", "hangzhou", "--json")
+    code, out, err = run("score", "123m5p8", "--rules", "hangzhou", "--json", "--lang", "en")
     assert code == 2
     assert json.loads(out) == {"error": {"kind": "notation", "position": 7,
-                                         "message": "position 7: '8' has no suit letter after it"}}
+                                         "message": "position 7: '8' has no suit letter after it",
+                                         "code": "notation.no_suit",
+                                         "params": {"digit": "8", "position": 7}}}
     assert "position 7" in err
+    # in Chinese: the same code and parameters, the message in Chinese
+    code, out, err = run("score", "123m5p8", "--rules", "hangzhou", "--json")
+    assert json.loads(out)["error"] == {"kind": "notation", "position": 7,
+                                        "message": "第 7 个字符：'8' 后面没有花色字母",
+                                        "code": "notation.no_suit",
+                                        "params": {"digit": "8", "position": 7}}
+    assert err == "mjscore: 第 7 个字符：'8' 后面没有花色字母\n"
 
 
 def test_rules_list_and_show() -> None:

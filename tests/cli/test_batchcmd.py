@@ -79,7 +79,8 @@ def test_jsonl_hands_match_score_and_the_totals_are_the_sums() -> None:
     text = _lines()
     for h in hands:
         if h["line"] == BAD:
-            assert h["input_hand"] == "123m5p8" and "position 7" in h["error"]["message"]
+            assert h["input_hand"] == "123m5p8" and "第 7 个字符" in h["error"]["message"]
+            assert h["error"]["code"] == "notation.no_suit"
             continue
         side = h["a"] if h["kind"] == "dispute" else h
         names = h["players"]

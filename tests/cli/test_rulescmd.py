@@ -219,8 +219,11 @@ def test_new_needs_from_and_one_file(capsys, tmp_path: Path) -> None:
     assert code == 2 and "--from ID" in err
     code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.txt"), "--from", "hangzhou")
     assert code == 2 and "must end in .yaml" in err
-    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"), "--from", "hangzou")
+    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"), "--from", "hangzou",
+                       "--lang", "en")
     assert code == 2 and "did you mean 'hangzhou'" in err
+    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"), "--from", "hangzou")
+    assert code == 2 and "是不是 'hangzhou'" in err
 
 
 @pytest.mark.parametrize("rid", list_builtin())

@@ -279,7 +279,7 @@ def test_an_unquoted_hand_is_joined() -> None:
 def test_an_unquoted_hand_reports_positions_as_if_quoted() -> None:
     code, _, err = run("score", "123m", "456p", "789s", "234s", "P9x", "--rules", "hangzhou")
     _, _, quoted = run("score", "123m 456p 789s 234s P9x", "--rules", "hangzhou")
-    assert code == 2 and err == quoted and "position 23" in err
+    assert code == 2 and err == quoted and "第 23 个字符" in err
 
 
 def test_a_batch_line_with_a_split_hand() -> None:
@@ -324,7 +324,7 @@ def test_rules_check_lists_every_problem_in_the_users_file(tmp_path: Path) -> No
                  "options:\n  cap: {default: 100}\n"
                  "patterns:\n  - id: baotou\n    value: \"fan_x + 1\"\n"
                  "context:\n  dealer_streak: {default: 9}\n", encoding="utf-8")
-    code, out, err = run("rules", "check", str(f))
+    code, out, err = run("rules", "check", str(f), "--lang", "en")
     lines = out.splitlines()
     assert code == 2 and len(lines) == 3, out
     assert all(line.startswith(f"{f}:") for line in lines), out
@@ -334,9 +334,11 @@ def test_rules_check_lists_every_problem_in_the_users_file(tmp_path: Path) -> No
 
 
 def test_rules_check_a_missing_file_is_one_line(tmp_path: Path) -> None:
-    code, out, err = run("rules", "check", str(tmp_path / "nope.yaml"))
+    code, out, err = run("rules", "check", str(tmp_path / "nope.yaml"), "--lang", "en")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("mjscore: ruleset file not found: ")
+    code, out, err = run("rules", "check", str(tmp_path / "nope.yaml"))
+    assert code == 2 and err.startswith("mjscore: 找不到规则文件：")
 
 
 def test_rules_check_points_an_inherited_problem_at_the_users_change(tmp_path: Path) -> None:

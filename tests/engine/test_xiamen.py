@@ -207,7 +207,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 def test_cli_wrong_tile_count(capsys: pytest.CaptureFixture[str], hand: str,
                               where: str) -> None:
     code, out, err = _cli(capsys, "score", hand, "--rules", "xiamen", "--wild", "9m",
-                          "--self-draw")
+                          "--self-draw", "--lang", "en")
     assert code == 2 and out == ""
     assert err == f"mjscore: {where} a xiamen hand wins with 17 (plus one per kong)\n"
 

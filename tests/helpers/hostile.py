@@ -41,11 +41,15 @@ class Run:
         return self.err.splitlines()
 
 
-def cli(*argv: str, stdin: str | None = None, fast: bool = True) -> Run:
+def cli(*argv: str, stdin: str | None = None, fast: bool = True, lang: str = "en") -> Run:
     """Run ``mjscore ARGV`` in this process (its stdout/stderr captured); ``fast=False``
-    sends a ``score`` line through typer (as scorer.cli.entry.main's own parameter does)."""
+    sends a ``score`` line through typer (as scorer.cli.entry.main's own parameter does).
+    In ``lang`` (by MJSCORE_LANG): the hostile suites read the English words;
+    tests/text/test_every_code.py drives every error in both languages."""
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin
+    old_lang = os.environ.get("MJSCORE_LANG")
+    os.environ["MJSCORE_LANG"] = lang
     t0 = time.process_time()
     code = 0
     try:
@@ -59,6 +63,10 @@ def cli(*argv: str, stdin: str | None = None, fast: bool = True) -> Run:
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     finally:
         sys.stdin = old_stdin
+        if old_lang is None:
+            os.environ.pop("MJSCORE_LANG", None)
+        else:
+            os.environ["MJSCORE_LANG"] = old_lang
     return Run(code, out.getvalue(), err.getvalue(), cpu=time.process_time() - t0)
 
 
@@ -74,7 +82,8 @@ def run_limited(*argv: str, stdin: bytes | None = None, timeout: float = 30) -> 
     # through the launcher, which sets the limits: the child's peak RSS is then its own
     cmd, r_fd, w_fd = launcher([*mjscore_cmd(), *argv], cpu=CPU_LIMIT, mem=MEM_LIMIT)
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, pass_fds=(w_fd,), start_new_session=True)
+                         stderr=subprocess.PIPE, pass_fds=(w_fd,), start_new_session=True,
+                         env={**os.environ, "MJSCORE_LANG": "en"})  # (as cli: English)
     os.close(w_fd)
     assert p.stdin is not None and p.stdout is not None and p.stderr is not None
     if stdin:

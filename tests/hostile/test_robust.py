@@ -44,13 +44,15 @@ class Run:
 def mjscore(*args: str, stdin: bytes | Callable[[io.BufferedWriter], None] | None = None,
             timeout: float = 120, cwd: Path | None = None,
             env: dict[str, str] | None = None) -> Run:
-    """Run ``python -m scorer ARGS`` (``env``: variables to add) and measure it (its own CPU
-    seconds and peak RSS)."""
+    """Run ``python -m scorer ARGS`` (``env``: variables to add; English unless it says
+    otherwise, as these cases read the English words) and measure it (its own CPU seconds
+    and peak RSS)."""
     # through the launcher: the child's peak RSS is its own, not the grown pytest's
     argv, r_fd, w_fd = launcher([sys.executable, "-m", "scorer", *args])
     with tempfile.TemporaryFile() as o, tempfile.TemporaryFile() as e:
+        env = {**os.environ, "MJSCORE_LANG": "en", **(env or {})}
         p = subprocess.Popen(argv, stdout=o,
-                             stderr=e, pass_fds=(w_fd,), env={**os.environ, **(env or {})},
+                             stderr=e, pass_fds=(w_fd,), env=env,
                              stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                              cwd=cwd, start_new_session=True)
         os.close(w_fd)
@@ -369,7 +371,7 @@ def test_a_file_that_takes_a_built_in_id_says_so(tmp_path: Path) -> None:
     path = tmp_path / "claim.yaml"
     path.write_text("extends: hangzhou\nid: hangzhou\npatterns:\n- {id: zimo, value: 5}\n",
                     encoding="utf-8")
-    r = mjscore("score", HAND, "--rules", str(path), "--self-draw")
+    r = mjscore("score", HAND, "--rules", str(path), "--self-draw", "--lang", "zh")
     assert r.code == 0
     assert r.out.splitlines()[0].startswith(f"杭州麻将 Hangzhou (hangzhou from {path}) — E 胡")
     r = mjscore("score", HAND, "--rules", str(path), "--self-draw", "--json")

@@ -35,7 +35,7 @@ def test_bad_lines_do_not_stop_the_others(tmp_path: Path) -> None:
                   b"\xff\xfe --self-draw\n"
                   b"# a comment\n\n"
                   b"11223344556677s --self-draw  # seven pairs\n")
-    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou"])
+    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--lang", "en"])
     assert r.exit_code == 1
     recs = [json.loads(x) for x in r.stdout.splitlines()]
     assert [x["line"] for x in recs] == [1, 2, 3, 6]

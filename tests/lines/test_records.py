@@ -132,7 +132,7 @@ def _context(line: str) -> object:
 def testknown_widths_are_wcwidths() -> None:
     from wcwidth import wcswidth, wcwidth
 
-    from scorer.views import i18n
+    from scorer.text import width as i18n
 
     chars = [chr(o) for lo, hi in i18n._WIDE for o in range(lo, hi + 1)]
     chars += sorted(i18n._NARROW) + [chr(o) for o in range(0x20, 0x7F)]

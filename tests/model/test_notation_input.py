@@ -217,7 +217,7 @@ def test_what_was_understood_keeps_the_users_order() -> None:
     ("东风东风", 2, "'风' is not needed: a wind is one character (东)"),
     ("白板123m", 2, "'板' is not needed: 白板 is written 白 (or P)"),
     ("红中123m", 1, "'红' is not a tile: the red dragon is 中 (or C)"),
-    ("①23m", 1, "unexpected character '①' in the hand (did you mean '1'?)"),
+    ("①23m", 1, "unexpected character '①' in the hand; did you mean '1'?"),
     ("[555p,E]123m", 7, "offer 'E' after ',' must be 1 (上家), 2 (对家) or 3 (下家); it says "
                         "where the meld came from, seen from you, not a seat (the discarder "
                         "of the winning tile is --from)"),
@@ -296,7 +296,7 @@ def test_batch_lines_accept_every_spelling() -> None:
              "一二三万四五六筒七八九条二三四条白九万 --self-draw",
              "１２３ｍ５ｐ８ --self-draw",
              "[123m,2]456p789s234s55s --self-draw"]
-    recs = list(score_many(lines, ["--rules", "hangzhou"]))
+    recs = list(score_many(lines, ["--rules", "hangzhou"], lang="en"))
     # dealer self-draw: 财飘 2^(0+1) = 2 番 × 庄闲分 2 = 4 from each of three (test_batch)
     for rec in recs[:3]:
         assert rec.ok, rec.error

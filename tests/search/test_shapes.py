@@ -10,6 +10,7 @@ from scorer.errors import NotAWin, RulesetError
 from scorer.rules.load import load_ruleset
 from scorer.rules.schema import TOP_KEYS
 from scorer.search.shapes import SHAPES, shape_words
+from scorer.text.catalogue import CATALOGUE
 from tests.conftest import run_line
 
 ALL = ["standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight",
@@ -19,9 +20,16 @@ ALL = ["standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted
 def test_every_shape_has_one_row_with_words_in_both_languages() -> None:
     assert list(SHAPES) == ALL
     for name, shape in SHAPES.items():
-        assert shape.name == name and shape.zh and shape.en
+        assert shape.name == name and shape.words("zh") and shape.words("en")
+        assert shape.words("zh") != shape.words("en")
     assert SHAPES["standard"].words("zh", sets=5) == "一对将加5副面子"
     assert shape_words(("standard", "seven_pairs"), 5) == "a pair and 5 sets or seven pairs"
+
+
+def test_the_shape_words_live_in_the_catalogue_alone() -> None:
+    # one home: each shape's short (a reading's label) and long (a message's) words
+    for name in ALL:
+        assert f"shape.{name}" in CATALOGUE and f"shape.{name}.long" in CATALOGUE
 
 
 def test_the_schema_lists_the_registry(tmp_path: Path) -> None:

@@ -112,14 +112,14 @@ def test_flags_one_side_has_no_use_for_are_left_out_there(tmp_path: Path) -> Non
 
 def test_bad_hand_and_bad_combinations() -> None:
     code, out, err = run("score", "123m456m789p234s55", "--rules", "hangzhou", "--vs", PLATFORM)
-    assert code == 2 and out == "" and err.startswith("mjscore: position ")
+    assert code == 2 and out == "" and err.startswith("mjscore: 第 18 个字符：")
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", PLATFORM, "--explain")
     assert code == 2 and "--explain does not combine with --vs" in err
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs-option", "cap=63")
     # the mistake is in --vs-option, and the message says so
     assert code == 2 and err == "mjscore: --vs-option cap=63: valid values are none, 64, 128, 256\n"
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", "nowhere.yaml")
-    assert code == 2 and "ruleset file not found: nowhere.yaml" in err
+    assert code == 2 and "找不到规则文件：nowhere.yaml" in err
 
 
 def test_a_batch_line_with_dispute_flags_is_a_dispute_record(tmp_path: Path) -> None:

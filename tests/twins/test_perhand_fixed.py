@@ -4,6 +4,8 @@ the chows of a cold decomposition from a table made once."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scorer import Context, load_ruleset, score
@@ -58,7 +60,7 @@ def test_the_context_errors_are_worked_out_once_per_context() -> None:
     base = plan_of(rs).tables.get(east)
     assert base is not None and base.memo["errors"] == (None, ())  # Hangzhou's: none holds
     # the next hands of that context read the verdict remembered, not the ruleset's checks
-    base.memo["errors"] = ("remembered", ())
+    base.memo["errors"] = (replace(rs.errors[0], template="remembered"), ())
     for hand in ("123m456p789s234sPP", "11223344556677s"):
         with pytest.raises(ContextError, match=r"^remembered$"):
             score(hand, rs, east)

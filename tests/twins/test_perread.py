@@ -117,7 +117,7 @@ def test_the_worst_hands_score_as_every_reading_evaluated(hand: str, flags: list
     for keyed, plain in both([line], "hangzhou"):
         assert keyed == plain
     if "must_baotou_with_wild=true" in flags:  # ruled-out readings are kept, with the rule
-        assert plain[1] and all("才比拷" in m for _, m in plain[1])
+        assert plain[1] and all("才比拷" in m["message"]["en"] for _, m in plain[1])
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,16 +1,16 @@
-"""scorer.text: the one did-you-mean hint and the one way a value is shown."""
+"""scorer.text.near: the one did-you-mean; scorer.text.values: the one way a value is shown."""
 
 from __future__ import annotations
 
 import time
 
-from scorer.text import Known, close_matches, closest, show, suggest
+from scorer.text import Known, close_matches, closest, show, word
 
 
-def test_suggest_names_the_closest_known_word() -> None:
-    assert suggest("valeu", ["id", "value", "when"]) == "; did you mean 'value'?"
-    assert suggest("zimoo", ["zimo", "baotou"]) == "; did you mean 'zimo'?"
-    assert suggest("qqqq", ["zimo", "baotou"]) == ""
+def test_closest_names_the_closest_known_word() -> None:
+    assert closest("valeu", ["id", "value", "when"]) == "value"
+    assert closest("zimoo", ["zimo", "baotou"]) == "zimo"
+    assert closest("qqqq", ["zimo", "baotou"]) is None
     assert closest("capp", {"cap": 1, "players": 2}) == "cap"  # any iterable of names
     assert closest("anything", []) is None
 
@@ -34,9 +34,12 @@ def test_six_thousand_unknown_among_six_thousand_known_in_under_a_second() -> No
     unknown = [f"pattern_{k:04d}x" for k in range(6000)]
     t = time.process_time()
     known = Known(ids)
-    hints = [suggest(w, known) for w in unknown]
+    hints = [closest(w, known) for w in unknown]
     assert time.process_time() - t < 1.0
-    assert hints[17] == "; did you mean 'pattern_0017'?"
+    assert hints[17] == "pattern_0017"
+    # the hint is worded by the catalogue, in either language
+    assert word("hint", "en", hint=hints[17]) == "; did you mean 'pattern_0017'?"
+    assert word("hint", "zh", hint=hints[17]) == "；是不是 'pattern_0017'？"
 
 
 def test_show_writes_values_as_a_ruleset_file_does() -> None:

@@ -1,0 +1,225 @@
+"""The messages of every error and refusal, by stable code: code → (zh, en).
+
+A code names what went wrong (``notation.no_suit``), never how it is worded: scripts
+read it from ``error.code`` in JSON (docs/contract.md lists them all). The parameters
+fill the placeholders (see :mod:`scorer.text.render` for ``{name:how}``); where it
+happened (``position``, ``file:line:column key``, a batch ``line``) and the did-you-mean
+``hint`` are added around the message by the renderer, in one place, so no template
+here says "position" or "did you mean". Both languages name the same things: a test
+holds every entry to the same placeholders in zh and en.
+
+>>> CODES["notation.no_suit"][1]
+'{digit:q} has no suit letter after it'
+"""
+
+from __future__ import annotations
+
+CODES: dict[str, tuple[str, str]] = {
+    # ---- the renderer's own pieces
+    "prose": ("{text}", "{text}"),  # an error not converted yet (tests/text fail while any is left)
+    "hint": ("；是不是 {hint:q}？", "; did you mean {hint:q}?"),
+    "where.position": ("第 {n} 个字符：", "position {n}: "),
+    "where.line": ("第 {n} 行：", "line {n}: "),
+    "ruleset.more": ("（另有 {n} 个问题；运行 'mjscore rules check' 查看）",
+                     " (and {n} more problem(s); run 'mjscore rules check')"),
+    "ruleset.invalid": ("规则文件无效", "invalid ruleset"),
+    "chain": ("（继承链：{chain}）", " (chain: {chain})"),
+
+    # ---- finding and reading a ruleset file (exit 2)
+    "ruleset.no_builtin": ("没有内置规则 {name:q}{hint}；内置的有：{known}；"
+                           "也可以给一个 YAML 文件的路径{chain}",
+                           "no built-in ruleset {name:q}{hint}; built-in: {known}; or give a "
+                           "path to a YAML file{chain}"),
+    "ruleset.name_nul": ("读不了规则 {name:q}：名字里有 NUL 字节",
+                         "cannot read ruleset {name:q}: the name holds a NUL byte"),
+    "ruleset.path_long": ("读不了规则 {name:q}：路径最多 {limit} 字节（这个有 {n}）",
+                          "cannot read ruleset {name:q}: a path is at most {limit} bytes (this "
+                          "one has {n})"),
+    "ruleset.name_long": ("读不了规则 {name:q}：文件名最多 {limit} 字节（这个有 {n}）",
+                          "cannot read ruleset {name:q}: a file name is at most {limit} bytes "
+                          "(this one has {n})"),
+    "ruleset.os_error": ("读不了规则 {name:q}：{error}", "cannot read ruleset {name:q}: {error}"),
+    "ruleset.is_folder": ("读不了规则 {name:q}：它是文件夹，不是文件",
+                          "cannot read ruleset {name:q}: it is a folder, not a file"),
+    "ruleset.not_found": ("找不到规则文件：{name}", "ruleset file not found: {name}"),
+    "ruleset.not_found_relative": ("找不到规则文件：{name}（找的是 {path}，相对于继承它的文件）",
+                                   "ruleset file not found: {name} (looked for {path}, relative "
+                                   "to the file that extends it)"),
+    "ruleset.by_id": ("；内置规则用它的 id 指名：extends: {id}",
+                      "; a built-in ruleset is named by its id: extends: {id}"),
+    "ruleset.too_big": ("{path}：文件超过 512 KiB；拒绝读取", "{path}: file is larger than 512 KiB; refused"),
+    "ruleset.not_utf8": ("{path}：不是 UTF-8 文本（第 {byte} 个字节）",
+                         "{path}: not UTF-8 text (byte {byte})"),
+
+    # ---- a ruleset's own words: its errors: and not_a_win: checks (the file's message)
+    "rule.error": ("{message:rule}", "{message:rule}"),
+    "rule.refused": ("{message:rule}", "{message:rule}"),
+    # ---- not a legal win (exit 3)
+    "win.not_complete": ("不是胡牌：这手牌凑不成{shapes:shapes}",
+                         "not a winning hand: the tiles do not form {shapes:shapes}"),
+    "win.no_reading": ("不是胡牌", "not a winning hand"),
+
+    # ---- the command line
+    "lang.bad": ("--lang {value}：用 zh 或 en", "--lang {value}: use zh or en"),
+    "file.cannot_open": ("打不开 {name:q}：{error}", "cannot open {name:q}: {error}"),
+    "file.cannot_open_any": ("打不开文件：{error}", "cannot open a file: {error}"),
+    "file.name_nul": ("打不开 {name:q}：名字里有 NUL 字节",
+                      "cannot open {name:q}: the name holds a NUL byte"),
+
+    # ---- notation: the hand text cannot be read (exit 2)
+    "notation.too_long": ("手牌有 {length} 个字符；最多 {limit} 个",
+                          "the hand is {length} characters long; a hand is at most {limit}"),
+    "notation.zero": ("'0' 不是牌的点数（1-9）；立直记法里 0 是赤五：请写 5（这些玩法没有赤五）",
+                      "'0' is not a tile number (tiles are 1-9); in riichi notation 0 is a "
+                      "red five: write 5 (there are no red fives in these games)"),
+    "notation.no_suit": ("{digit:q} 后面没有花色字母", "{digit:q} has no suit letter after it"),
+    "notation.suit_no_digits": ("花色字母 {char:q} 前面没有数字",
+                                "suit letter {char:q} has no digits before it"),
+    "notation.suit_no_digits_honor": (
+        "花色字母 {char:q} 前面没有数字；是不是字牌 {letter}（{honor}）？",
+        "suit letter {char:q} has no digits before it; did you mean {letter} ({honor})?"),
+    "notation.suit_char_no_digits": ("花色 {char:q} 前面没有数字",
+                                     "suit {char:q} has no digits before it"),
+    "notation.suit_after_suit": ("{char:q} 跟在花色字母后面：是不是字牌 {letter}（{honor}）？",
+                                 "{char:q} after a suit letter: did you mean {letter} ({honor})?"),
+    "notation.bad_honor_z": ("'{digit}z' 不是字牌（1z-7z 是 E S W N C F P）",
+                             "'{digit}z' is not an honor (1z-7z are E S W N C F P)"),
+    "notation.upper_after_digits": (
+        "{char:q} 跟在数字后面：花色字母要小写：是不是 {lower}？（{char}（{honor}）是字牌）",
+        "{char:q} after digits: suit letters are lower-case: did you mean {lower}? "
+        "({char} ({honor}) is an honor)"),
+    "notation.suit_upper": ("{char:q}：花色字母要小写：{lower}",
+                            "{char:q}: suit letters are lower-case: {lower}"),
+    "notation.honor_lower": ("{char:q} 不是牌；字牌用大写字母：是不是 {letter}（{honor}）？",
+                             "{char:q} is not a tile; honors are uppercase: did you mean "
+                             "{letter} ({honor})?"),
+    "notation.red_letter": ("{char:q} 不是牌：红中是 C", "{char:q} is not a tile: the red dragon 中 is C"),
+    "notation.green_letter": ("{char:q} 不是牌：发财是 F",
+                              "{char:q} is not a tile: the green dragon 发 is F"),
+    "notation.dragon_letter": ("{char:q} 不是牌：三元牌是 C（中）、F（发）、P（白）",
+                               "{char:q} is not a tile: the dragons are C (中), F (发) and P (白)"),
+    "notation.round_brackets": ("{char:q}：副露写在方括号里，例如 [123m] 或 [555p,2]",
+                                "{char:q}: fixed melds are written in square brackets, e.g. "
+                                "[123m] or [555p,2]"),
+    "notation.comma_outside": ("',' 在副露之外：牌组之间不用分隔（空格会被忽略）；来源写在括号里，"
+                               "例如 [555p,2]",
+                               "',' outside a meld: groups need no separator (spaces are "
+                               "ignored); an offer goes inside the brackets, e.g. [555p,2]"),
+    "notation.equals_outside": ("'=' 在副露之外：副露当作什么写在它的括号里，例如 [55pP=555p]",
+                                "'=' outside a meld: what a meld stands for goes inside its "
+                                "brackets, e.g. [55pP=555p]"),
+    "notation.separator": ("{char:q} 不是记法的一部分：牌组之间不用分隔（空格会被忽略）",
+                           "{char:q} is not part of the notation: groups need no separator "
+                           "(spaces are ignored)"),
+    "notation.wind_suffix": ("{char:q} 不用写：风牌只写一个字（{wind}）",
+                             "{char:q} is not needed: a wind is one character ({wind})"),
+    "notation.board_suffix": ("'板' 不用写：白板写作 白（或 P）",
+                              "'板' is not needed: 白板 is written 白 (or P)"),
+    "notation.red_char": ("{char:q} 不是牌：红中写作 中（或 C）",
+                          "{char:q} is not a tile: the red dragon is 中 (or C)"),
+    "notation.unexpected_char": ("{what:word}里有意外的字符 {char:q}",
+                                 "unexpected character {char:q} in the {what:word}"),
+    "notation.flower_in_hand": ("花牌用 --flowers 给出，不写在手牌里",
+                                "flowers are given with --flowers, not in the hand"),
+    "notation.flower_char": ("{char:q} 是花牌；花牌用 --flowers 给出，不写在手牌里",
+                             "{char:q} is a flower; flowers are given with --flowers, not in "
+                             "the hand"),
+    "notation.melds_first": ("副露要写在暗牌前面", "fixed melds must come before the concealed tiles"),
+    "notation.nested_meld": ("副露里又有 '['：副露不能嵌套", "'[' inside a meld: melds cannot be nested"),
+    "notation.unclosed_meld": ("'[' 没有用 ']' 关上", "'[' is never closed with ']'"),
+    "notation.unopened_meld": ("']' 前面没有 '['", "']' without a '[' before it"),
+    "notation.no_concealed": ("手牌没有暗牌；最后写的暗牌是胡的那张",
+                              "the hand has no concealed tiles; the last concealed tile is the "
+                              "winning tile"),
+    "notation.offer_bad": ("',' 后面的来源 {offer:q} 必须是 1（上家）、2（对家）或 3（下家）{more:word}",
+                           "offer {offer:q} after ',' must be 1 (上家), 2 (对家) or 3 (下家)"
+                           "{more:word}"),
+    "notation.offer_missing": ("',' 后面要写来源 1（上家）、2（对家）或 3（下家）{more:word}",
+                               "',' must be followed by an offer 1 (上家), 2 (对家) or 3 (下家), "
+                               "not nothing{more:word}"),
+    "more.": ("", ""),
+    "more.kong": ("；暗杠不写来源：[{body}]",
+                  "; a concealed kong (暗杠) is written without an offer: [{body}]"),
+    "more.seat": ("；它说的是副露从谁那里来（从你看），不是座位（放铳者用 --from）",
+                  "; it says where the meld came from, seen from you, not a seat (the "
+                  "discarder of the winning tile is --from)"),
+    "more.relative": ("；{word}家写作 {num}", "; write {num} for {word}家"),
+    "notation.meld_size": ("副露有 3 或 4 张牌，这个有 {n} 张", "a meld has 3 or 4 tiles, this one has {n}"),
+    "notation.meld_reading_size": ("副露有 {n} 张牌，'=' 后面的读法却有 {m} 张",
+                                   "the meld has {n} tiles but its reading after '=' has {m}"),
+    "notation.chow_offer": ("吃总是来自上家，所以 ',{offer}'（{offer_name}）不能是它的来源；有的记法在吃上"
+                            "用 ',N' 表示吃的是哪张，这里不接受：写 [{written}] 或 [{written},1]",
+                            "a chow (吃) always comes from 上家 (the player before you), so "
+                            "',{offer}' ({offer_name}) cannot be its offer; some notations write "
+                            "',N' on a chow for which of its tiles was claimed, which is not "
+                            "accepted here: write [{written}] or [{written},1]"),
+    "notation.flowers_count": ("--flowers {n}：花牌只有 8 张", "--flowers {n}: there are only 8 flowers"),
+    "notation.flower_number": ("没有花牌 {d}（1-4 春夏秋冬，5-8 梅兰竹菊）",
+                               "flower {d} does not exist (1-4 春夏秋冬, 5-8 梅兰竹菊)"),
+    "notation.flower_f_alone": ("'f' 前面没有花牌号", "'f' has no flower numbers before it"),
+    "notation.flower_unexpected": ("--flowers 里有意外的字符 {char:q}（写数目 0-8，或例如 15f、春梅）",
+                                   "unexpected character {char:q} in --flowers (write a count "
+                                   "0-8, or e.g. 15f, 春梅)"),
+    "notation.flower_suffix": ("花牌号要加后缀 'f'（例如 15f）",
+                               "flower numbers need the suffix 'f' (e.g. 15f)"),
+    "notation.flower_twice": ("花牌 {d}（{name}）写了两次", "flower {d} ({name}) is listed twice"),
+    # ---- hand: readable but impossible at the table (exit 2)
+    "count.wrong": ("手牌有 {have} 张{here:word}；{ruleset} 胡牌要 {need} 张（每个杠多一张）",
+                    "the hand has {have} tiles{here:word}; a {ruleset} hand wins with {need} "
+                    "(plus one per kong)"),
+    "count.wrong_kongs": ("手牌有 {have} 张{here:word}；{ruleset} 胡牌要 {need} 张（{base} 张，"
+                          "加 {kongs} 个杠各一张）",
+                          "the hand has {have} tiles{here:word}; a {ruleset} hand wins with "
+                          "{need} ({base} plus {kongs} for kongs)"),
+    "here.": ("", ""),
+    "here.at": ("（第 {tile_n} 张在这里）", " (tile {tile_n} is here)"),
+    "copies.too_many": ("{tile} 有 {n} 张；只有 {limit} 张在用",
+                        "{n} copies of {tile}; only {limit} are in play"),
+    "copies.over_four": ("{tile} 有 {n} 张；一种牌只有 4 张", "{n} copies of {tile}; a set has only 4"),
+    "suit.not_in_play": ("这桌不用 {tile}（在用的花色：{suits}）",
+                         "{tile} is not in play at this table (suits in play: {suits})"),
+    "meld.wild_in_meld": ("副露里不能有财神 {wild}{stand:word}",
+                          "a fixed meld cannot hold the wildcard {wild}{stand:word}"),
+    "stand.": ("", ""),
+    "stand.white": ("；替它的白板写作 {st}", "; write {st} for a 白板 that takes its place"),
+    "stand.tile": ("；替它的 {st} 写作 {st}", "; write {st} for the {st} that takes its place"),
+    "meld.bad_reading": ("[{meld}] 不能当作 {reading}", "[{meld}] cannot be read as {reading}"),
+    "meld.chow_only": ("[{written},{offer}] 在这里只能是吃：吃总是来自上家，所以 ',{offer}'（{offer_name}）"
+                       "不能是它的来源；有的记法在吃上用 ',N' 表示吃的是哪张，这里不接受：写 [{written}] "
+                       "或 [{written},1]",
+                       "[{written},{offer}] can only be a chow here: a chow (吃) always comes "
+                       "from 上家 (the player before you), so ',{offer}' ({offer_name}) cannot be "
+                       "its offer; some notations write ',N' on a chow for which of its tiles was "
+                       "claimed, which is not accepted here: write [{written}] or [{written},1]"),
+    "meld.not_a_set": ("[{meld}] 不是吃、碰或杠", "[{meld}] is not a chow, pung or kong"),
+
+    "what.hand": ("手牌", "hand"),
+    "what.meld": ("副露", "meld"),
+    "what.meld reading": ("副露的读法", "meld reading"),
+    "what.tile list": ("牌列", "tile list"),
+}
+
+
+# Keys of CODES that are pieces of messages, not codes an error carries.
+PIECES = ("prose", "hint", "chain", "where.", "what.", "more.", "here.", "stand.")
+
+
+def codes() -> list[str]:
+    """The codes an error or a refusal may carry (``error.code`` in JSON), sorted.
+
+    >>> "notation.no_suit" in codes(), "hint" in codes()
+    (True, False)
+    """
+    return sorted(c for c in CODES if not c.startswith(PIECES) and c != "ruleset.by_id")
+
+
+def markdown() -> str:
+    """The table of codes docs/contract.md#codes holds (tests/text/test_codes.py compares).
+
+    >>> markdown().splitlines()[0]
+    '| code | message (en) |'
+    """
+    rows = ["| code | message (en) |", "| --- | --- |"]
+    for c in codes():
+        rows.append(f"| `{c}` | {CODES[c][1].replace('|', '/')} |")
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,45 @@
+"""Which language a run speaks: ``--lang``, then ``MJSCORE_LANG``, then the locale.
+
+The locale counts when ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (the first set, as the C
+library reads them) names a language: one starting with ``zh`` gives Chinese, any other
+English. With none set, or the language-less ``C``/``POSIX`` locale, Chinese: the
+regional games are played and argued in Chinese, and that was the default before.
+
+>>> choose_lang(None, {"LANG": "en_GB.UTF-8"}), choose_lang(None, {"LANG": "C.UTF-8"})
+('en', 'zh')
+>>> choose_lang("en", {"MJSCORE_LANG": "zh"}), choose_lang(None, {"MJSCORE_LANG": "en"})
+('en', 'en')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+LANGS = ("zh", "en")
+DEFAULT_LANG = "zh"
+_NO_LANGUAGE = ("", "C", "POSIX")
+
+
+def choose_lang(asked: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``asked`` (``--lang``) when given, else ``MJSCORE_LANG``
+    (zh or en), else the locale's, else zh. An ``asked`` value is returned as given, for
+    the caller to check; an unknown ``MJSCORE_LANG`` is passed over.
+
+    >>> choose_lang(None, {"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US"}), choose_lang(None, {})
+    ('zh', 'zh')
+    """
+    if asked:
+        return asked
+    env = os.environ if environ is None else environ
+    mine = env.get("MJSCORE_LANG", "").strip().lower()
+    if mine in LANGS:
+        return mine
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "").strip()
+        if value:  # the first one set decides, as for the C library
+            language = value.split(".")[0].split("@")[0]
+            if language in _NO_LANGUAGE:
+                return DEFAULT_LANG
+            return "zh" if language.lower().startswith("zh") else "en"
+    return DEFAULT_LANG
