@@ -1,15 +1,21 @@
 """Build of mjscore: the metadata is in pyproject.toml; this file only decides what to compile.
 
-``pip install .`` compiles the hot modules (COMPILED below) with mypyc when it can, and
-installs pure Python when it cannot, so an install never fails for want of a compiler:
+``pip install .`` installs pure Python, in seconds. The compiled build is asked for, as
+black's is: ``MJSCORE_COMPILE=1 pip install .`` compiles the hot modules (COMPILED below)
+with mypyc, and installs pure Python when it cannot, so an install never fails for want
+of a compiler:
 
-- ``MJSCORE_PURE=1`` in the environment, an editable install (``pip install -e .``) or no
-  C compiler on PATH: pure Python, and mypy is not even asked for as a build requirement;
+- ``MJSCORE_COMPILE`` unset (or ``0``), ``MJSCORE_PURE=1``, an editable install
+  (``pip install -e .``) or no C compiler on PATH: pure Python, and mypy is not even
+  asked for as a build requirement;
 - otherwise mypy (with mypyc) is a build requirement (``setup_requires``, which
   setuptools' PEP 517 backend hands to pip for the isolated build environment), and any
   failure to compile -- mypy missing or too old, a mypyc error, a C compiler or header
   that fails -- is printed as a warning and the install goes on in pure Python.
 
+Released wheels are where users get the compiled speed without a compiler: cibuildwheel
+builds them with ``MJSCORE_COMPILE=1`` (pyproject.toml, ``[tool.cibuildwheel]``), and the
+pure ``py3-none-any`` wheel is the fallback everywhere else.
 ``mjscore --version`` says which build is running ("(compiled)" / "(pure Python)").
 """
 
@@ -91,12 +97,19 @@ def _c_compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
+def _asked(name: str) -> bool:
+    """Whether the environment variable ``name`` is set to something other than 0."""
+    return os.environ.get(name, "") not in ("", "0")
+
+
 def _why_pure() -> str | None:
     """Why this build is pure Python before trying anything, or None to try compiling."""
-    if os.environ.get("MJSCORE_PURE", "") not in ("", "0"):
+    if _asked("MJSCORE_PURE"):
         return "MJSCORE_PURE is set"
     if {"editable_wheel", "develop"} & set(sys.argv[1:]):
         return "an editable install stays pure Python"
+    if not _asked("MJSCORE_COMPILE"):
+        return "the default build (MJSCORE_COMPILE=1 compiles the hot modules with mypyc)"
     if sys.implementation.name != "cpython":
         return f"mypyc builds for CPython, not {sys.implementation.name}"
     if _c_compiler() is None:

@@ -1,11 +1,13 @@
 """The two builds (README.md#compiled-or-pure-python): which one is under test, and setup.py's
 choice between them, fallback included.
 
-.ci/run runs the suite twice: from the source tree (``python -m pytest``: pure Python) and
-against the installed compiled package (``MJSCORE_EXPECT_BUILD=compiled python -P -m pytest
---import-mode=importlib``). The first test fails when the build imported is not the one
-expected, so a compiled step that quietly imported the source tree (the current directory
-first on ``sys.path``), or an install that quietly fell back to pure Python, cannot pass.
+.ci/run runs the suite twice: from the source tree (``python -m pytest -n auto``: pure Python)
+and, from the unpacked sdist, against the installed compiled package
+(``MJSCORE_EXPECT_BUILD=compiled python -P -m pytest --import-mode=importlib``); cibuildwheel
+runs the second against each compiled wheel it builds (pyproject.toml). The first test
+fails when the build imported is not the one expected, so a compiled step that quietly
+imported the source tree (the current directory first on ``sys.path``), or an install
+that quietly fell back to pure Python, cannot pass.
 """
 
 from __future__ import annotations
@@ -134,6 +136,9 @@ def test_the_examples_of_the_compiled_modules_hold_in_this_build(module: str) ->
 
 
 # -- setup.py's choice ---------------------------------------------------------------------
+BUILD_ENV = ("MJSCORE_PURE", "MJSCORE_COMPILE", "CC")  # what the choice reads: set per probe
+COMPILE = {"MJSCORE_COMPILE": "1"}
+
 # setup.py run as setuptools' backend runs it, with setup() replaced by a recorder: what it
 # would ask pip for and why it would build pure Python; then its build_ext on a broken
 # build, which must leave nothing built and say so.
@@ -153,7 +158,7 @@ def probe(tmp_path: Path, argv: list[str], env: dict[str, str], then: str = "") 
         print(json.dumps({"why": ns["WHY_PURE"], "requires": seen.get("setup_requires", []),
                           "out": out}))
     """)
-    base = {k: v for k, v in os.environ.items() if k not in ("MJSCORE_PURE", "CC")}
+    base = {k: v for k, v in os.environ.items() if k not in BUILD_ENV}
     r = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env={**base, **env},
                        capture_output=True, text=True, timeout=120, check=False)
     assert r.returncode == 0, r.stderr
@@ -162,26 +167,29 @@ def probe(tmp_path: Path, argv: list[str], env: dict[str, str], then: str = "") 
     return result
 
 
-def test_setup_compiles_when_it_can_and_asks_for_mypy_only_then(tmp_path: Path) -> None:
+def test_setup_compiles_when_asked_and_able_and_asks_for_mypy_only_then(tmp_path: Path) -> None:
     # a compiler that exists (any executable named by an absolute path will do for the choice)
-    can = probe(tmp_path, ["bdist_wheel"], {"CC": sys.executable})
+    cc = {"CC": sys.executable}
+    can = probe(tmp_path, ["bdist_wheel"], {**cc, **COMPILE})
     assert can["why"] is None
     assert any(str(r).startswith("mypy[mypyc]") for r in can["requires"])  # type: ignore[union-attr]
     for argv, env, why in (
-        (["bdist_wheel"], {"CC": sys.executable, "MJSCORE_PURE": "1"}, "MJSCORE_PURE is set"),
-        (["bdist_wheel"], {"CC": str(tmp_path / "no-such-cc")}, "no C compiler found"),
-        (["editable_wheel"], {"CC": sys.executable}, "an editable install stays pure Python"),
+        (["bdist_wheel"], cc, "the default build (MJSCORE_COMPILE=1 compiles"),
+        (["bdist_wheel"], {**cc, "MJSCORE_COMPILE": "0"}, "the default build"),
+        (["bdist_wheel"], {**cc, **COMPILE, "MJSCORE_PURE": "1"}, "MJSCORE_PURE is set"),
+        (["bdist_wheel"], {"CC": str(tmp_path / "no-such-cc"), **COMPILE}, "no C compiler found"),
+        (["editable_wheel"], {**cc, **COMPILE}, "an editable install stays pure Python"),
     ):
         pure = probe(tmp_path, argv, env)
         assert str(pure["why"]).startswith(why), (argv, env, pure)
         assert pure["requires"] == [], (argv, env)  # a pure build needs no mypy fetched
     # MJSCORE_PURE=0 is not a request for pure Python
-    assert probe(tmp_path, ["bdist_wheel"], {"CC": sys.executable, "MJSCORE_PURE": "0"})["why"] is None
+    assert probe(tmp_path, ["bdist_wheel"], {**cc, **COMPILE, "MJSCORE_PURE": "0"})["why"] is None
 
 
 def test_a_failed_translation_falls_back_to_pure_python(tmp_path: Path) -> None:
     # mypyc stops with SystemExit on a type error: build_ext builds nothing and goes on
-    got = probe(tmp_path, ["bdist_wheel"], {"CC": sys.executable}, then="""
+    got = probe(tmp_path, ["bdist_wheel"], {"CC": sys.executable, **COMPILE}, then="""
         def mypycify(*a, **k):
             print("error: a type error", file=sys.stderr)
             raise SystemExit(1)
@@ -208,7 +216,7 @@ def test_a_failed_c_build_falls_back_and_leaves_nothing_built(tmp_path: Path) ->
     """), encoding="utf-8")
     (tmp_path / "bad.c").write_text("this is not C\n", encoding="utf-8")
     lib = tmp_path / "lib"
-    got = probe(tmp_path, ["bdist_wheel"], {}, then=f"""
+    got = probe(tmp_path, ["bdist_wheel"], COMPILE, then=f"""
         import os
         from setuptools import Extension
         exts = [Extension("good", ["good.c"]), Extension("bad", ["bad.c"])]
@@ -234,7 +242,8 @@ def test_a_failed_c_build_falls_back_and_leaves_nothing_built(tmp_path: Path) ->
 
 def test_only_a_build_that_may_compile_asks_pip_for_mypy(tmp_path: Path) -> None:
     # build_backend.py's hooks in a copy of the project (they write its egg-info), with a C
-    # compiler present: a wheel asks for mypy, an editable install and MJSCORE_PURE=1 do not
+    # compiler present: a wheel asked to compile asks for mypy; the default wheel, an
+    # editable install and MJSCORE_PURE=1 do not
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
         ".git", ".ci-venv", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*cache"))
@@ -244,7 +253,7 @@ def test_only_a_build_that_may_compile_asks_pip_for_mypy(tmp_path: Path) -> None
         import build_backend as b
         print(json.dumps([b.get_requires_for_build_wheel(), b.get_requires_for_build_editable()]))
     """)
-    base = {k: v for k, v in os.environ.items() if k not in ("MJSCORE_PURE", "CC")}
+    base = {k: v for k, v in os.environ.items() if k not in BUILD_ENV}
 
     def requires(env: dict[str, str]) -> list[list[str]]:
         r = subprocess.run([sys.executable, "-c", script], cwd=tree, env={**base, **env},
@@ -256,7 +265,8 @@ def test_only_a_build_that_may_compile_asks_pip_for_mypy(tmp_path: Path) -> None
     def mypy(reqs: list[str]) -> bool:
         return any(r.startswith("mypy[mypyc]") for r in reqs)
 
-    wheel, editable = requires({"CC": sys.executable})
+    wheel, editable = requires({"CC": sys.executable, **COMPILE})
     assert mypy(wheel) and not mypy(editable), (wheel, editable)
-    wheel, editable = requires({"CC": sys.executable, "MJSCORE_PURE": "1"})
-    assert not mypy(wheel) and not mypy(editable), (wheel, editable)
+    for env in ({"CC": sys.executable}, {"CC": sys.executable, **COMPILE, "MJSCORE_PURE": "1"}):
+        wheel, editable = requires(env)
+        assert not mypy(wheel) and not mypy(editable), (env, wheel, editable)
