@@ -92,7 +92,8 @@ def test_version_names_the_build() -> None:
     assert out in [f"mjscore {scorer.__version__} ({b})\n" for b in builds], out
     if os.environ.get("MJSCORE_EXPECT_BUILD"):
         # the command a user runs says the same (a child process imports what is installed)
-        r = subprocess.run([sys.executable, "-P", "-m", "scorer", "--version"], cwd=ROOT,
+        # -I: the current folder kept off sys.path (-P, from 3.11 on, does only that)
+        r = subprocess.run([sys.executable, "-I", "-m", "scorer", "--version"], cwd=ROOT,
                            capture_output=True, text=True, timeout=60, check=False)
         assert (r.returncode, r.stdout) == (0, f"mjscore {scorer.__version__} ({expected})\n")
 
@@ -102,7 +103,8 @@ def source_doctests(module: str) -> list[doctest.DocTest]:
     functions', classes' and methods'), each to run in the namespace of the module as
     imported: a compiled module's functions carry no source for pytest's doctest finder,
     which finds none of them, so this is how its examples run against the compiled code."""
-    path = ROOT / (module.replace(".", "/") + ".py")
+    # the .py beside the module imported: an installed build holds them, compiled or not
+    path = Path(scorer.__file__).parent.parent / (module.replace(".", "/") + ".py")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     nodes: list[ast.AST] = [tree]
     for node in tree.body:

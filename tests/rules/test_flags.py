@@ -20,6 +20,7 @@ import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scorer
 from scorer.cli.app import app
 from scorer.engine.context import Context
 from scorer.errors import ContextError
@@ -47,7 +48,9 @@ def _written_annotations(path: Path, name: str) -> dict[str, str]:
 def test_every_context_field_has_exactly_one_row() -> None:
     fields = {f.name: f for f in dataclasses.fields(Context)}
     assert [f.field for f in FLAGS] == list(fields)
-    written = _written_annotations(ROOT / "scorer" / "engine" / "context.py", "Context")
+    # the source of the package imported (an installed one holds its .py files, compiled or not)
+    written = _written_annotations(Path(scorer.__file__).parent / "engine" / "context.py",
+                                   "Context")
     assert list(written) == list(fields)
     for row in FLAGS:
         f = fields[row.field]
