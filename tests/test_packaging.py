@@ -27,6 +27,8 @@ else:  # the test group installs tomli there
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Made by the build, not written by anyone: the metadata, and setuptools' own config
+GENERATED = re.compile(r"PKG-INFO|setup\.cfg|mjscore\.egg-info/.*")
 JUNK = shutil.ignore_patterns(".git", ".ci-venv", ".venv", "build", "dist", "*.egg-info",
                               "__pycache__", "*.py[cod]", ".*cache", ".hypothesis", "*.so")
 
@@ -38,8 +40,9 @@ def project_files() -> list[str]:
         r = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
                            check=True)
         return sorted(f for f in r.stdout.decode().split("\0") if f and (ROOT / f).is_file())
-    return sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file()
-                  and not any(JUNK(".", [part]) for part in p.relative_to(ROOT).parts))
+    found = (p.relative_to(ROOT) for p in ROOT.rglob("*") if p.is_file())
+    return sorted(f.as_posix() for f in found if not GENERATED.fullmatch(f.as_posix())
+                  and not any(JUNK(".", [part]) for part in f.parts))
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +69,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[str
     return files, in_sdist, [wheel, *in_wheel]
 
 
-# Made by the build, not written by anyone: the metadata, and setuptools' own config
-GENERATED = re.compile(r"PKG-INFO|setup\.cfg|mjscore\.egg-info/.*")
 # Tracked, and no part of a source distribution
 LEFT_OUT = {".gitignore"}
 
