@@ -7,7 +7,9 @@ script counts them for this tree's scorer (the one the interpreter imports) and,
 ``--against DIR``, for another checkout (its source, pure Python), or with
 ``--against-python PY``, for the scorer another interpreter imports (a venv with another
 build installed: compiled against compiled), on the same generated hands as
-benchmarks/run.py (0-2 wildcards, 100 hands per wildcard count by default).
+benchmarks/run.py (0-2 wildcards, 100 hands per wildcard count by default). ``--path
+record`` counts a batch worker's line instead of ``score()``: flags, score and the JSON
+line written from its remembered fragments.
 
     python benchmarks/instructions.py --rulesets mcr,hangzhou --against /tmp/old
 
@@ -40,12 +42,17 @@ sys.path.insert(1, sys.argv[2])
 import run
 from scorer import load_ruleset, score
 from scorer.errors import MjscoreError
-rid, hands, passes = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+rid, hands, passes, path = sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 sets = run.gen_lines(rid, hands, 2026)
 lines = [x for w, ls in sets.items() if w <= 2 for x in ls]
 rs = load_ruleset(rid)
 jobs = [(x.split()[0], run.context_from(x.split()[1:])) for x in lines]
-for _ in range(1 + passes):
+if path == "record":  # a batch worker's line: flags, score, the JSON line (run.time_records)
+    from scorer.lines.records import _score_chunk
+    for _ in range(1 + passes):
+        for n, line in enumerate(lines, 1):
+            _score_chunk([(n, line, None)], ["--rules", rid], "zh", "jsonl")
+for _ in range(1 + passes if path == "score" else 0):
     for hand, ctx in jobs:
         try:
             score(hand, rs, ctx)
@@ -56,11 +63,11 @@ print(len(jobs), scorer.__file__)
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def counted(python: str, tree: str, rid: str, hands: int, passes: int
+def counted(python: str, tree: str, rid: str, hands: int, passes: int, path: str = "score"
             ) -> tuple[int, int, str]:
     """(instructions, hands, the scorer imported) of one child under cachegrind."""
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-           python, "-c", _CHILD, tree, str(HERE), rid, str(hands), str(passes)]
+           python, "-c", _CHILD, tree, str(HERE), rid, str(hands), str(passes), path]
     # what the two children of a figure do apart from the passes must be the same, so
     # that it cancels: one hash seed (with random ones dict layouts, and so the count,
     # move); the pattern loop generated when the ruleset is loaded (after 512 readings it
@@ -76,10 +83,11 @@ def counted(python: str, tree: str, rid: str, hands: int, passes: int
     return int(m.group(1).replace(",", "")), int(n), where
 
 
-def per_hand(python: str, tree: str, rid: str, hands: int, passes: int) -> tuple[float, str]:
+def per_hand(python: str, tree: str, rid: str, hands: int, passes: int, path: str = "score"
+             ) -> tuple[float, str]:
     """Instructions per steady hand of ``tree`` ("" for the scorer ``python`` imports)."""
-    base, n, where = counted(python, tree, rid, hands, 0)
-    more, _, _ = counted(python, tree, rid, hands, passes)
+    base, n, where = counted(python, tree, rid, hands, 0, path)
+    more, _, _ = counted(python, tree, rid, hands, passes, path)
     return (more - base) / (passes * n), where
 
 
@@ -88,6 +96,9 @@ def main() -> None:
     ap.add_argument("--rulesets", default="mcr,hangzhou,jinhua,xiamen")
     ap.add_argument("--hands", type=int, default=100, help="hands per wildcard count")
     ap.add_argument("--passes", type=int, default=3, help="steady passes counted")
+    ap.add_argument("--path", choices=("score", "record"), default="score",
+                    help="score(): the hand alone; record: a batch worker's line (flags, "
+                         "score, the JSON line: benchmarks/run.py's time_records)")
     other = ap.add_mutually_exclusive_group()
     other.add_argument("--against", metavar="DIR", help="another checkout, counted the same way")
     other.add_argument("--against-python", metavar="PY",
@@ -96,12 +107,12 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("instructions: valgrind is not on PATH (Debian: apt-get install valgrind)")
     for rid in args.rulesets.split(","):
-        mine, where = per_hand(sys.executable, "", rid, args.hands, args.passes)
+        mine, where = per_hand(sys.executable, "", rid, args.hands, args.passes, args.path)
         line = f"{rid}: {mine:,.0f} instructions a steady hand ({Path(where).parent})"
         if args.against or args.against_python:
             theirs, there = per_hand(args.against_python or sys.executable,
                                      str(Path(args.against).resolve()) if args.against else "",
-                                     rid, args.hands, args.passes)
+                                     rid, args.hands, args.passes, args.path)
             line += (f"; {theirs:,.0f} in {Path(there).parent}: theirs over this tree's "
                      f"×{theirs / mine:.3f}")
         print(line, flush=True)

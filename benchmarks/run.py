@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TESTS = HERE.parent / "tests"  # tests/helpers/launch.py: a child's own peak RSS
+TESTS = HERE.parent / "tests" / "helpers"  # launch.py: a child's own peak RSS
 sys.path.insert(0, str(HERE))
 try:  # the installed mjscore is the build under test (a compiled wheel, a pure install)
     import scorer  # noqa: F401
@@ -99,12 +99,20 @@ def gen_lines(rid: str, n: int, seed: int) -> dict[int, list[str]]:
 def clear_caches() -> None:
     """Forget every decomposition and remembered reading: the next hands are scored from a
     cold start."""
-    standard.cache_clear()
-    seven_pairs.cache_clear()
-    _suit_parts.cache_clear()
-    clear_memo = getattr(readings_module, "clear_memo", None)  # (an older checkout: none)
-    if clear_memo is not None:
-        clear_memo()
+    try:
+        from scorer.memo import NAMED
+    except ImportError:  # an older checkout: its lru_caches and the readings' memo
+        standard.cache_clear()
+        seven_pairs.cache_clear()
+        _suit_parts.cache_clear()
+        clear_memo = getattr(readings_module, "clear_memo", None)
+        if clear_memo is not None:
+            clear_memo()
+        return
+    # the same memos as an older checkout empties, so that cold figures compare
+    for name in ("search.decompose.standard", "search.decompose.seven_pairs",
+                 "search.decompose._suit_parts", "search.readings.readings"):
+        NAMED[name].clear()
 
 
 def time_in_process(rid: str, lines: list[str], cold: bool = True

@@ -13,16 +13,15 @@ Hands: one tile short; the wildcard is 白板 P in Hangzhou, E in Jinhua and Xia
 from __future__ import annotations
 
 import argparse
-import functools
 import gc
 import statistics
 import time
 
 from scorer.engine.context import Context
 from scorer.engine.ready import waits
+from scorer.memo import clear_all
 from scorer.rules.load import load_ruleset
 from scorer.rules.plan import plan_of
-from scorer.search import decompose, readings
 
 # (ruleset, flags, {wildcards: hand})
 HANDS: list[tuple[str, Context, dict[int, str]]] = [
@@ -40,11 +39,7 @@ HANDS: list[tuple[str, Context, dict[int, str]]] = [
 
 def clear_caches() -> None:
     """Empty every memo the search and the scorer keep between hands."""
-    for name in dir(decompose):
-        fn = getattr(decompose, name)
-        if isinstance(fn, functools._lru_cache_wrapper):
-            fn.cache_clear()
-    readings._meld_readings.cache_clear()
+    clear_all()  # every named memo: the decompositions, the readings, ...
     # the per-ruleset caches are the plan's (settlements, outcomes, resolved contexts)
     for rid, _, _ in HANDS:
         plan = plan_of(load_ruleset(rid))

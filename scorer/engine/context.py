@@ -12,6 +12,7 @@ from dataclasses import field
 from typing import Any, cast
 
 from ..errors import ContextError, EvaluationError, NotationError
+from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_flowers
@@ -92,9 +93,10 @@ class Table:
     env: Env
     inferred_self_draw: bool = False
     suits: tuple[str, ...] = ("m", "p", "s")
-    # what the engine works out once per context and reuses for every hand scored with it
-    # (shared by the table of each hand, see resolve); e.g. the context-level input errors
-    memo: dict[str, Any] = field(default_factory=dict)
+    # what is worked out once per context and reused for every hand scored with it (shared
+    # by the table of each hand, see resolve): the context-level input errors ("errors"),
+    # the views' JSON of the winner and flags (by winner and how the tile came)
+    memo: Memo[Any, Any] = field(default_factory=lambda: Memo(32))
 
 
 def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],

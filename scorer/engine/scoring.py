@@ -186,7 +186,7 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
     # the same verdict for every hand of this context, so worked out once (Table.memo)
     verdict: tuple[Check | None, tuple[Any, ...]] | None = table.memo.get("errors")
     if verdict is None:
-        verdict = table.memo["errors"] = _context_errors(rs, env)
+        verdict = table.memo.put("errors", _context_errors(rs, env))
     if verdict[0] is not None:  # as written: the hand facts are not known yet
         raise ContextError("rule.error", **verdict[0].params({}))
     late = verdict[1]

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..engine.context import Context
 from ..errors import ContextError
+from ..memo import Memo
 from ..model.notation import join_hand_args
 from ..model.numbers import NotANumber, whole
 from ..record import record
@@ -263,16 +264,14 @@ def parse(argv: Sequence[str]) -> ScoreArgs:
             return _with_hand(hit, tok)
     args = score_args(parse_params(words))
     if words.count(args.hand) == 1:
-        if len(_PARSED) >= 4096:
-            _PARSED.clear()
         i = words.index(args.hand)
-        key = (*words[:i], _HAND, *words[i + 1:], lang)
-        _PARSED[key] = args
+        _PARSED.put((*words[:i], _HAND, *words[i + 1:], lang), args)
     return args
 
 
 _HAND = "\x00hand"
-_PARSED: dict[tuple[str, ...], ScoreArgs] = {}
+# a line's arguments by its words with the hand left out (a batch repeats a few flag sets)
+_PARSED: Memo[tuple[str, ...], ScoreArgs] = Memo(4096, "lines.grammar.parse")
 
 
 def _with_hand(args: ScoreArgs, hand: str) -> ScoreArgs:

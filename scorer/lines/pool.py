@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..memo import Memo
 from ..views.rows import CSV_FIELDS
 from .reader import read_lines
 from .records import (
@@ -171,17 +172,14 @@ class Affinity:
     def __init__(self, sizes: int | Sequence[int]) -> None:
         self.sizes = [1] * sizes if isinstance(sizes, int) else list(sizes)
         self.load = [0] * len(self.sizes)
-        self.known: dict[int, int] = {}
+        self.known: Memo[int, int] = Memo(self.HELD)
 
     def __call__(self, text: str) -> int:
         key = hash(text)
         k = self.known.get(key)
         if k is None:
             load, sizes = self.load, self.sizes
-            k = min(range(len(load)), key=lambda i: load[i] / sizes[i])
-            if len(self.known) >= self.HELD:
-                self.known.clear()
-            self.known[key] = k
+            k = self.known.put(key, min(range(len(load)), key=lambda i: load[i] / sizes[i]))
         self.load[k] += 1
         return k
 

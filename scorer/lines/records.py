@@ -15,7 +15,6 @@ Not compiled (setup.py): compiled, what a line cost beside its scoring did not c
 
 from __future__ import annotations
 
-import functools
 import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -24,6 +23,7 @@ from typing import Any
 
 from ..engine.scoring import score
 from ..errors import MjscoreError, NotationError
+from ..memo import Memo
 from ..rules.files import is_path
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
@@ -170,9 +170,19 @@ def typed_hand(argv: Sequence[str]) -> str:
     return ""
 
 
-@functools.cache
+_MEMO_TAKES_VALUE: Memo[Any, frozenset[str]] = Memo(1, "lines.records._takes_value")
+
+
 def _takes_value() -> frozenset[str]:
     """The flags of a line that take a value (worked out once: every failed line asks)."""
+    key = ()
+    hit = _MEMO_TAKES_VALUE.get(key)
+    if hit is None:
+        hit = _MEMO_TAKES_VALUE.put(key, _compute_takes_value())
+    return hit
+
+
+def _compute_takes_value() -> frozenset[str]:
     from .grammar import OPTIONS
 
     return frozenset({n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG})
@@ -289,7 +299,9 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     return rec
 
 
-@functools.lru_cache(maxsize=64)
+_MEMO_DEFAULTS: Memo[Any, tuple[tuple[str, ...], str | None]] = Memo(64, "lines.records._defaults")
+
+
 def _defaults(defaults: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
     """The batch's own flags without their ``--players``, and that seating: the same for
     every line of a run, so split once.
@@ -297,11 +309,20 @@ def _defaults(defaults: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
     >>> _defaults(("--rules", "mcr", "--players", "Ann,Bo"))
     (('--rules', 'mcr'), 'Ann,Bo')
     """
+    key = defaults
+    hit = _MEMO_DEFAULTS.get(key)
+    if hit is None:
+        hit = _MEMO_DEFAULTS.put(key, _compute_defaults(defaults))
+    return hit
+
+
+def _compute_defaults(defaults: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
     flags, spec, _ = _take_players(list(defaults))
     return tuple(flags), spec
 
 
-_BUILTIN: dict[str, Ruleset] = {}
+# built-in rulesets by id (a path is never kept: an edited file is seen at once)
+_BUILTIN: Memo[str, Ruleset] = Memo(64, "lines.records._ruleset")
 
 
 def _ruleset(spec: str) -> Ruleset | str:
@@ -318,14 +339,24 @@ def _ruleset(spec: str) -> Ruleset | str:
     if is_path(spec):
         return spec
     rs = load_ruleset(spec)  # an unknown id raises here, as score() would
-    if rs.trusted and len(_BUILTIN) < 64:
-        _BUILTIN[spec] = rs
+    if rs.trusted:
+        _BUILTIN.put(spec, rs)
     return rs
 
 
-@functools.lru_cache(maxsize=256)
+_MEMO_SEATING: Memo[Any, tuple[tuple[str, str], ...]] = Memo(256, "lines.records._seating")
+
+
 def _seating(spec: str) -> tuple[tuple[str, str], ...]:
     """A seating read once per text (a file repeats the same few): its (seat, name) pairs."""
+    key = spec
+    hit = _MEMO_SEATING.get(key)
+    if hit is None:
+        hit = _MEMO_SEATING.put(key, _compute_seating(spec))
+    return hit
+
+
+def _compute_seating(spec: str) -> tuple[tuple[str, str], ...]:
     from ..table.ledger import parse_players
 
     return tuple(parse_players(spec).items())

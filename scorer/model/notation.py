@@ -29,9 +29,10 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
+from typing import Any
 
 from ..errors import NotationError
+from ..memo import Memo
 from . import tiles as T
 from .hand import Hand, Meld
 from .numbers import LONGEST, shown
@@ -268,7 +269,10 @@ _SCAN_OK = re.compile(rf"(?:\[{_T}+(?:,[123])?\]| )*(?:{_T}| )+")
 _SCAN_TOKEN = re.compile(r"\[([^],]+)(?:,([123]))?\]|[1-9]+[mpswbtz]|[ESWNCFP]")
 
 
-@lru_cache(maxsize=4096)
+# by the token's text (_scan looks it up itself)
+_MEMO_TOKEN: Memo[str, tuple[tuple[int, ...], str]] = Memo(4096, "model.notation._token")
+
+
 def _token(token: str) -> tuple[tuple[int, ...], str]:
     """A digit group with its suit letter, or an honor letter: its tiles (one per
     character before the suit letter) and how :func:`_written_tiles` writes it.
@@ -276,6 +280,11 @@ def _token(token: str) -> tuple[tuple[int, ...], str]:
     >>> _token("123w"), _token("12z"), _token("P")
     (((0, 1, 2), '123m'), ((27, 28), 'ES'), ((33,), 'P'))
     """
+    hit = _MEMO_TOKEN.get(token)
+    return hit if hit is not None else _MEMO_TOKEN.put(token, _compute_token(token))
+
+
+def _compute_token(token: str) -> tuple[tuple[int, ...], str]:
     if len(token) == 1:
         return (27 + "ESWNCFP".index(token),), token
     base = _SUIT_BASE[token[-1]]
@@ -285,7 +294,10 @@ def _token(token: str) -> tuple[tuple[int, ...], str]:
     return tiles, token[:-1] + T.SUITS[base // 9]
 
 
-@lru_cache(maxsize=1024)
+_MEMO_MELD_TOKEN: Memo[Any, tuple[tuple[int, ...], str] | None] = Memo(
+    1024, "model.notation._meld_token")
+
+
 def _meld_token(body: str, offer: int) -> tuple[tuple[int, ...], str] | None:
     """A meld's sorted tiles and notation from its body and offer; None if the full
     parser would refuse it (not 3 or 4 tiles, a chow offered by 对家 or 下家).
@@ -293,6 +305,14 @@ def _meld_token(body: str, offer: int) -> tuple[tuple[int, ...], str] | None:
     >>> _meld_token("EEE", 1), _meld_token("12m", 0)
     (((27, 27, 27), '[EEE,1]'), None)
     """
+    key = (body, offer)
+    hit = _MEMO_MELD_TOKEN.get(key)
+    if hit is None:
+        hit = _MEMO_MELD_TOKEN.put(key, _compute_meld_token(body, offer))
+    return hit
+
+
+def _compute_meld_token(body: str, offer: int) -> tuple[tuple[int, ...], str] | None:
     tiles = tuple(sorted(t for b in _SCAN_TOKEN.finditer(body) for t in _token(b.group())[0]))
     if len(tiles) not in (3, 4) or (offer in (2, 3) and _is_chow(tiles)):
         return None
@@ -316,9 +336,12 @@ def _scan(text: str) -> Hand | None:
     groups = _SCAN_GROUP.findall(tail)
     if not groups:
         return None
+    # each token's entry looked up here, by the memo's own dict get rather than through
+    # _token: no Python-level call for the ten tokens of every hand (a token is never falsy)
+    known = _MEMO_TOKEN.get
     held: list[int] = []
     for g in groups:
-        held += _token(g)[0]
+        held += (known(g) or _token(g))[0]
     melds: list[Meld] = []
     written: list[str] = []
     sources: list[tuple[int, int]] = []
@@ -326,7 +349,8 @@ def _scan(text: str) -> Hand | None:
         for mm in _SCAN_MELD.finditer(text, 0, end):
             position = mm.start() + 1
             offer = int(mm.group(2) or 0)
-            read = _meld_token(mm.group(1), offer)
+            body = mm.group(1)
+            read = _MEMO_MELD_TOKEN.get((body, offer)) or _meld_token(body, offer)
             if read is None:
                 return None
             tiles, w = read
@@ -335,7 +359,7 @@ def _scan(text: str) -> Hand | None:
             sources += [(t, position) for t in tiles]
     # already normal (no alias, no z, no space): written as it is
     written.append(tail if _PLAIN_TAIL.fullmatch(tail) else
-                   "".join(_token(g)[1] for g in groups))
+                   "".join((known(g) or _token(g))[1] for g in groups))
     # every digit and honor letter is one tile, at its own position
     sources += zip(held, [i for i, ch in enumerate(tail, end + 1) if ch in _TILE_CHARS],
                    strict=True)

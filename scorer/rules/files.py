@@ -12,17 +12,19 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..errors import RulesetError
+from ..memo import Memo
 from ..text import Known, closest
 
 MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
 
 
-@lru_cache(maxsize=1)
+_MEMO_BUILTIN_DIR: Memo[Any, Path] = Memo(1, "rules.files.builtin_dir")
+
+
 def builtin_dir() -> Path:
     """The folder of the built-in rulesets.
 
@@ -30,6 +32,14 @@ def builtin_dir() -> Path:
     (editable install, tests) they are the top-level ``rulesets/`` folder. Found by
     path rather than importlib.resources, which costs 8 ms of start-up.
     """
+    key = ()
+    hit = _MEMO_BUILTIN_DIR.get(key)
+    if hit is None:
+        hit = _MEMO_BUILTIN_DIR.put(key, _compute_builtin_dir())
+    return hit
+
+
+def _compute_builtin_dir() -> Path:
     here = Path(__file__).resolve().parent.parent  # scorer/
     for candidate in (here / "rulesets", here.parent / "rulesets"):
         if (candidate / "hangzhou.yaml").is_file():

@@ -23,8 +23,9 @@ from .flags import ALWAYS_FLAGS, INT_FLAGS  # noqa: F401 - re-exported; the one 
 
 # {name} in a check's message is replaced by that value when the check fires
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_PARTS: Memo[str, tuple[str, ...]] = Memo(1024)  # a template, cut at its placeholders
-_NAMES: Memo[tuple[str, str], tuple[str, ...]] = Memo(1024)  # a check's placeholder names
+# a template, cut at its placeholders; a check's placeholder names
+_PARTS: Memo[str, tuple[str, ...]] = Memo(1024, "rules.model.message_parts")
+_NAMES: Memo[tuple[str, str], tuple[str, ...]] = Memo(1024, "rules.model.message_names")
 
 
 @record(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand
 from .env import Env
@@ -159,23 +160,16 @@ def profile_family(env: Env) -> dict[str, Any]:
         "min_number": (numbers & -numbers).bit_length(),
         "max_number": numbers.bit_length(),
     }
-    _remember(_PROFILES, tiles, got)
+    _PROFILES.put(tiles, got)
     holder["__profile__"] = got
     return got
 
 
 # The tile-profile families by the reading's tiles as read (in group order), shared by
 # every reading and hand that holds them: read-only dicts, emptied when full
-_PROFILES: dict[tuple[int, ...], dict[str, Any]] = {}
-_COUNTS: dict[tuple[int, ...], dict[str, Any]] = {}
 PROFILES_SIZE = 4096
-
-
-def _remember(memo: dict[tuple[int, ...], dict[str, Any]], tiles: tuple[int, ...],
-              got: dict[str, Any]) -> None:
-    if len(memo) >= PROFILES_SIZE:
-        memo.clear()
-    memo[tiles] = got
+_PROFILES: Memo[tuple[int, ...], dict[str, Any]] = Memo(PROFILES_SIZE, "rules.profile.masked")
+_COUNTS: Memo[tuple[int, ...], dict[str, Any]] = Memo(PROFILES_SIZE, "rules.profile.counted")
 
 
 def count_family(env: Env) -> dict[str, Any]:
@@ -202,7 +196,7 @@ def count_family(env: Env) -> dict[str, Any]:
             honors += 1
     got = {"honor_tiles": honors, "suited_tiles": len(tiles) - honors,
            "quads": counts.count(4)}
-    _remember(_COUNTS, tiles, got)
+    _COUNTS.put(tiles, got)
     holder["__profile_counts__"] = got
     return got
 

@@ -33,6 +33,7 @@ from dataclasses import field
 from itertools import combinations
 from typing import Any
 
+from ..memo import Memo
 from ..record import dataclass
 from .decompose import Group
 
@@ -124,28 +125,26 @@ class Family:
     patterns: tuple[int, ...]
     preds: tuple[tuple[int, Pred], ...]
     by_tiles: bool = True
-    cache: dict[tuple[Any, ...], tuple[int, ...]] = field(default_factory=dict, repr=False,
-                                                          compare=False)
-    # (pattern indices, combination) -> the first of them it matches: there are few distinct
-    # combinations of two or three sets, so this is shared by nearly every hand
-    combos: dict[tuple[Any, ...], int | None] = field(default_factory=dict, repr=False,
-                                                       compare=False)
+    cache: Memo[tuple[Any, ...], tuple[int, ...]] = field(
+        default_factory=lambda: Memo(_CACHE_LIMIT), repr=False, compare=False)
+    # (pattern indices, combination) -> the first of them it matches, -1 for none: there are
+    # few distinct combinations of two or three sets, so this is shared by nearly every hand
+    combos: Memo[tuple[Any, ...], int] = field(default_factory=lambda: Memo(_CACHE_LIMIT),
+                                               repr=False, compare=False)
 
     def _first(self, combo: tuple[Group, ...], idxs: list[int]) -> int | None:
         key = (idxs[0], *((g.kind, g.tiles) for g in combo)) if self.by_tiles else None
         if key is not None:
-            hit = self.combos.get(key, -1)
-            if hit != -1:
-                return hit
+            hit = self.combos.get(key)
+            if hit is not None:
+                return hit if hit >= 0 else None
         found = None
         for i in idxs:
             if self.preds[i][1](combo):
                 found = i
                 break
         if key is not None:
-            if len(self.combos) >= _CACHE_LIMIT:
-                self.combos.clear()
-            self.combos[key] = found
+            self.combos.put(key, -1 if found is None else found)
         return found
 
     def counts(self, groups: Sequence[Group]) -> tuple[int, ...]:
@@ -162,10 +161,7 @@ class Family:
         key = tuple((g.kind, g.tiles) for g in sets) if self.by_tiles else tuple(sets)
         hit = self.cache.get(key)
         if hit is None:
-            hit = resolve(sets, self.preds, self._first)
-            if len(self.cache) >= _CACHE_LIMIT:
-                self.cache.clear()
-            self.cache[key] = hit
+            hit = self.cache.put(key, resolve(sets, self.preds, self._first))
         return hit
 
 

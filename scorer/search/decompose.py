@@ -1,4 +1,4 @@
-"""Every decomposition of a hand into groups, with wildcards as jokers.
+r"""Every decomposition of a hand into groups, with wildcards as jokers.
 
 (The shapes judged by kind of tile are :mod:`scorer.search.kind_shapes`; which tiles complete
 a hand one tile short, :mod:`scorer.search.waits`.)
@@ -11,7 +11,8 @@ hand has them and with jokers where it does not or where using the joker
 instead frees a natural tile. Jokers left when every natural tile is placed
 form groups of their own ("free" groups) whose readings are enumerated
 afterwards by :func:`free_readings`. Results depend only on the counts and
-are memoised (:func:`functools.lru_cache`), so batches of similar hands are cheap.
+are remembered (bounded :class:`~scorer.memo.Memo`\ s, by the counts), so batches of similar
+hands are cheap.
 
 A :class:`Group` records which of its logical tiles are played by jokers
 (``wild``), so later stages can tell a wildcard used as its own face from one
@@ -37,10 +38,10 @@ Shapes (one row each in :data:`scorer.search.shapes.SHAPES`):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from itertools import combinations, permutations, product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from ..memo import Memo
 from ..model.tiles import NUM_KINDS
 
 Counts = tuple[int, ...]
@@ -128,7 +129,9 @@ def _chow_fills(i: int, s: int, has: Callable[[int], bool]) -> list[tuple[tuple[
 HANDS = 1 << 10
 SUITS = 1 << 11
 
-@lru_cache(maxsize=HANDS)
+_MEMO_STANDARD: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(HANDS, "search.decompose.standard")
+
+
 def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
     """All decompositions of the concealed tiles into one pair and ``sets`` sets.
 
@@ -148,6 +151,14 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
     >>> [[g.kind for g in d] for d in standard(tuple(c), 0, 3)]
     [['chow', 'chow', 'chow', 'pair'], ['chow', 'chow', 'chow', 'pair'], ['pair', 'pung', 'pung', 'pung']]
     """
+    key = (counts, jokers, sets)
+    hit = _MEMO_STANDARD.get(key)
+    if hit is None:
+        hit = _MEMO_STANDARD.put(key, _compute_standard(counts, jokers, sets))
+    return hit
+
+
+def _compute_standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
     if sum(counts) + jokers != 2 + 3 * sets:
         return ()
     if jokers > 2:
@@ -178,7 +189,9 @@ def standard(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...],
 SuitParts = dict[tuple[int, int, bool], tuple[tuple[Group, ...], ...]]
 
 
-@lru_cache(maxsize=SUITS)
+_MEMO_SUIT_PARTS: Memo[Any, SuitParts] = Memo(SUITS, "search.decompose._suit_parts")
+
+
 def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     """Every way to cover one suit's natural tiles with groups, jokers filling gaps.
 
@@ -186,6 +199,14 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     at least one natural tile of this suit (groups of jokers alone are added by the
     caller). Honors (base 27) form no chows.
     """
+    key = (base, counts, max_jokers)
+    hit = _MEMO_SUIT_PARTS.get(key)
+    if hit is None:
+        hit = _MEMO_SUIT_PARTS.put(key, _compute_suit_parts(base, counts, max_jokers))
+    return hit
+
+
+def _compute_suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     c = list(counts)
     n = len(c)
     honors = base >= 27
@@ -287,7 +308,9 @@ _PUNGS = tuple(tuple(Group("pung", (t, t, t), (t,) * w) for w in range(3))
 _CHOWS_AT = tuple(_chow_table(t) for t in range(NUM_KINDS))
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_STANDARD_EXISTS: Memo[Any, bool] = Memo(HANDS, "search.decompose.standard_exists")
+
+
 def standard_exists(counts: Counts, jokers: int, sets: int) -> bool:
     """True when :func:`standard` finds at least one decomposition, without building any.
 
@@ -305,6 +328,14 @@ def standard_exists(counts: Counts, jokers: int, sets: int) -> bool:
     >>> standard_exists(tuple(c), 1, 4), standard_exists(tuple(c), 0, 4)
     (True, False)
     """
+    key = (counts, jokers, sets)
+    hit = _MEMO_STANDARD_EXISTS.get(key)
+    if hit is None:
+        hit = _MEMO_STANDARD_EXISTS.put(key, _compute_standard_exists(counts, jokers, sets))
+    return hit
+
+
+def _compute_standard_exists(counts: Counts, jokers: int, sets: int) -> bool:
     if sum(counts) + jokers != 2 + 3 * sets:
         return False
     needs = [_suit_need(counts[0:9]), _suit_need(counts[9:18]), _suit_need(counts[18:27]),
@@ -330,11 +361,21 @@ def _suit_need(counts: Counts, honors: bool = False) -> tuple[int, int]:
     return _cover(counts, honors, False), _cover(counts, honors, True)
 
 
-@lru_cache(maxsize=SUITS)
+_MEMO_COVER: Memo[Any, int] = Memo(SUITS, "search.decompose._cover")
+
+
 def _cover(c: Counts, honors: bool, pair: bool) -> int:
     """The fewest sets covering the counts ``c`` of one suit, with one pair among the
     groups if ``pair`` (:func:`_suit_need`); memoised across suits and hands, as what is
     left of a suit after its lowest group is often a suit seen before."""
+    key = (c, honors, pair)
+    hit = _MEMO_COVER.get(key)
+    if hit is None:
+        hit = _MEMO_COVER.put(key, _compute_cover(c, honors, pair))
+    return hit
+
+
+def _compute_cover(c: Counts, honors: bool, pair: bool) -> int:
     size = len(c)
     i = 0
     while i < size and c[i] == 0:
@@ -420,7 +461,10 @@ def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Grou
     return tuple(sorted(rec(tuple(counts), jokers, True, sets)))
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_SEVEN_PAIRS: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(
+    HANDS, "search.decompose.seven_pairs")
+
+
 def seven_pairs(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     """All seven-pairs decompositions; four identical tiles count as two pairs.
 
@@ -433,6 +477,14 @@ def seven_pairs(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     >>> len(seven_pairs(tuple(c), 0)), [g.tiles for g in seven_pairs(tuple(c), 0)[0]][:2]
     (1, [(0, 0), (0, 0)])
     """
+    key = (counts, jokers)
+    hit = _MEMO_SEVEN_PAIRS.get(key)
+    if hit is None:
+        hit = _MEMO_SEVEN_PAIRS.put(key, _compute_seven_pairs(counts, jokers))
+    return hit
+
+
+def _compute_seven_pairs(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     if sum(counts) + jokers != 14:
         return ()
     kinds = [(t, n) for t, n in enumerate(counts) if n]
@@ -458,9 +510,20 @@ HONORS = tuple(range(27, 34))
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_THIRTEEN_ORPHANS: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(
+    HANDS, "search.decompose.thirteen_orphans")
+
+
 def thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     """One of each terminal and honor plus a second of one of them (十三幺)."""
+    key = (counts, jokers)
+    hit = _MEMO_THIRTEEN_ORPHANS.get(key)
+    if hit is None:
+        hit = _MEMO_THIRTEEN_ORPHANS.put(key, _compute_thirteen_orphans(counts, jokers))
+    return hit
+
+
+def _compute_thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     if sum(counts) + jokers != 14:
         return ()
     if any(n and t not in ORPHANS for t, n in enumerate(counts)):
@@ -484,7 +547,9 @@ def thirteen_orphans(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_AS_HELD: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(HANDS, "search.decompose.as_held")
+
+
 def as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     """The hand as held, for a win that needs no winning shape (三金倒, three golds).
 
@@ -502,6 +567,14 @@ def as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     >>> [(g.kind, g.tiles) for g in as_held(tuple(c), 1)[0]]
     [('pung', (13, 13, 13)), ('single', ()), ('single', (0,)), ('single', (13,)), ('single', (27,))]
     """
+    key = (counts, jokers)
+    hit = _MEMO_AS_HELD.get(key)
+    if hit is None:
+        hit = _MEMO_AS_HELD.put(key, _compute_as_held(counts, jokers))
+    return hit
+
+
+def _compute_as_held(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     groups: list[Group] = []
     for t, n in enumerate(counts):
         if n >= 3:
@@ -569,7 +642,10 @@ def _knitted_sequences() -> tuple[tuple[int, ...], ...]:
 KNITTED = _knitted_sequences()
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_HONORS_KNITTED: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(
+    HANDS, "search.decompose.honors_knitted")
+
+
 def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     """14 different tiles: suited ones from one knitted straight, plus honors (全不靠).
 
@@ -585,6 +661,14 @@ def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]
     >>> len(honors_knitted(tuple(c), 0)), honors_knitted(tuple(c), 0)[0][0].kind
     (1, 'single')
     """
+    key = (counts, jokers)
+    hit = _MEMO_HONORS_KNITTED.get(key)
+    if hit is None:
+        hit = _MEMO_HONORS_KNITTED.put(key, _compute_honors_knitted(counts, jokers))
+    return hit
+
+
+def _compute_honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
         return ()
     present = {t for t, n in enumerate(counts) if n}
@@ -601,7 +685,10 @@ def honors_knitted(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_KNITTED_STRAIGHT: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(
+    HANDS, "search.decompose.knitted_straight")
+
+
 def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     """A knitted straight (组合龙: 147, 258, 369 in three suits) + the other sets + a pair.
 
@@ -616,6 +703,14 @@ def knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ..
     >>> [g.kind for g in knitted_straight(tuple(c), 0)[0]]
     ['chow', 'knit', 'knit', 'knit', 'pair']
     """
+    key = (counts, jokers)
+    hit = _MEMO_KNITTED_STRAIGHT.get(key)
+    if hit is None:
+        hit = _MEMO_KNITTED_STRAIGHT.put(key, _compute_knitted_straight(counts, jokers))
+    return hit
+
+
+def _compute_knitted_straight(counts: Counts, jokers: int) -> tuple[tuple[Group, ...], ...]:
     total = sum(counts) + jokers
     sets = (total - 2) // 3
     if sets < 3 or total != 2 + 3 * sets:

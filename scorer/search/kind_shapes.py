@@ -10,9 +10,10 @@ which only asks "honor or suited?" is not given 34 readings of each wildcard.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, pairwise, product
+from typing import Any
 
+from ..memo import Memo
 from .decompose import HANDS, HONORS, Counts, Group
 
 GAP = 3  # 十三不靠: tiles of one suit at least two apart ("至少相隔两张"), i.e. numbers differ by 3+
@@ -23,7 +24,10 @@ def _gapped(nums: list[int]) -> bool:
     return all(b - a >= GAP for a, b in pairwise(nums))
 
 
-@lru_cache(maxsize=256)
+_MEMO_SUIT_FILLS: Memo[Any, tuple[tuple[int, ...], ...]] = Memo(
+    256, "search.kind_shapes._suit_fills")
+
+
 def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every set of extra numbers 0..8 one suit can take so that the suit stays gapped.
 
@@ -32,6 +36,14 @@ def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     >>> len(_suit_fills(()))  # 1 empty + 9 singles + 21 pairs + 10 triples
     41
     """
+    key = present
+    hit = _MEMO_SUIT_FILLS.get(key)
+    if hit is None:
+        hit = _MEMO_SUIT_FILLS.put(key, _compute_suit_fills(present))
+    return hit
+
+
+def _compute_suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     free = [n for n in range(9) if all(abs(n - p) >= GAP for p in present)]
     out: list[tuple[int, ...]] = []
     for k in range(0, 4 - len(present)):
@@ -39,7 +51,10 @@ def _suit_fills(present: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=HANDS)
+_MEMO_GAPPED_HONORS: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(
+    HANDS, "search.kind_shapes.gapped_honors")
+
+
 def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
         tuple[Group, ...], ...]:
     """十三不靠-type hands: 14 distinct tiles, suited tiles of one suit pairwise 3+ apart.
@@ -62,6 +77,15 @@ def gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = N
     >>> len(gapped_honors(tuple(c), 1))  # 15 tiles: not a 14-tile hand
     0
     """
+    key = (counts, jokers, codes)
+    hit = _MEMO_GAPPED_HONORS.get(key)
+    if hit is None:
+        hit = _MEMO_GAPPED_HONORS.put(key, _compute_gapped_honors(counts, jokers, codes))
+    return hit
+
+
+def _compute_gapped_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
+                           tuple[Group, ...], ...]:
     if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
         return ()
     present = [tuple(n for n in range(9) if counts[s * 9 + n]) for s in range(3)]
@@ -114,7 +138,10 @@ def _by_code(fills: list[tuple[int, ...]], codes: tuple[int, ...] | None) -> lis
     return list(seen.values())
 
 
-@lru_cache(maxsize=1 << 10)
+_MEMO_ALL_HONORS: Memo[Any, tuple[tuple[Group, ...], ...]] = Memo(
+    1 << 10, "search.kind_shapes.all_honors")
+
+
 def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
         tuple[Group, ...], ...]:
     """Hands of honors only, in any arrangement (乱风): every tile a 'single' group.
@@ -131,6 +158,15 @@ def all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None
     >>> all_honors(tuple(c), 0)
     ()
     """
+    key = (counts, jokers, codes)
+    hit = _MEMO_ALL_HONORS.get(key)
+    if hit is None:
+        hit = _MEMO_ALL_HONORS.put(key, _compute_all_honors(counts, jokers, codes))
+    return hit
+
+
+def _compute_all_honors(counts: Counts, jokers: int, codes: tuple[int, ...] | None = None) -> tuple[
+                        tuple[Group, ...], ...]:
     if any(counts[t] for t in range(27)):
         return ()
     naturals = [Group("single", (t,)) for t in HONORS for _ in range(counts[t])]

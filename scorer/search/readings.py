@@ -17,7 +17,6 @@ How the physical tiles are read is the table's wildcard model, a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import product
 from typing import Any, NamedTuple
 
@@ -79,7 +78,9 @@ class Reading(NamedTuple):
         return [describe_group(g) for g in self.groups]
 
 
-@lru_cache(maxsize=4096)
+_MEMO_DESCRIBE_GROUP: Memo[Any, str] = Memo(4096, "search.readings.describe_group")
+
+
 def describe_group(g: Group) -> str:
     """Write a group; a tile played by a wildcard gets a '*' and a meld brackets.
 
@@ -89,6 +90,14 @@ def describe_group(g: Group) -> str:
     >>> describe_group(Group("chow", (0, 1, 2), (1,)))
     '12*3m'
     """
+    key = g
+    hit = _MEMO_DESCRIBE_GROUP.get(key)
+    if hit is None:
+        hit = _MEMO_DESCRIBE_GROUP.put(key, _compute_describe_group(g))
+    return hit
+
+
+def _compute_describe_group(g: Group) -> str:
     wild = list(g.wild)
     parts: list[str] = []
     for t in g.tiles:
@@ -147,12 +156,24 @@ def _at(e: HandError, position: int) -> HandError:
     return HandError(e.code, position, **{k: v for k, v in e.params.items() if k != "position"})
 
 
-@lru_cache(maxsize=4096)
+_MEMO_MELD_READINGS: Memo[Any, tuple[Group, ...] | HandError] = Memo(
+    4096, "search.readings._meld_readings")
+
+
 def _meld_readings(tiles: tuple[int, ...], offer: int, reading: tuple[int, ...] | None,
                    index: int, spec: WildSpec) -> tuple[Group, ...] | HandError:
     """The readings of the meld ``tiles``/``offer``/``reading`` at ``index`` (memoised: the
     same melds come back hand after hand), or the HandError it makes (with no position:
     the caller raises one at the meld's)."""
+    key = (tiles, offer, reading, index, spec)
+    hit = _MEMO_MELD_READINGS.get(key)
+    if hit is None:
+        hit = _MEMO_MELD_READINGS.put(key, _compute_meld_readings(tiles, offer, reading, index, spec))
+    return hit
+
+
+def _compute_meld_readings(tiles: tuple[int, ...], offer: int, reading: tuple[int, ...] | None,
+                           index: int, spec: WildSpec) -> tuple[Group, ...] | HandError:
     meld = Meld(tiles, offer, reading)
     try:
         return tuple(_meld_readings_of(meld, index, spec))
@@ -267,8 +288,10 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
     wild_count = jokers
     if hand.melds:
         got = []
+        known = _MEMO_MELD_READINGS.get  # (the memo's own get: no Python call for a meld met)
         for i, m in enumerate(hand.melds):
-            options = _meld_readings(m.tiles, m.offer, m.reading, i, spec)  # (memoised)
+            options = (known((m.tiles, m.offer, m.reading, i, spec))
+                       or _meld_readings(m.tiles, m.offer, m.reading, i, spec))
             if isinstance(options, HandError):
                 raise _at(options, m.position)
             got.append(options)
@@ -282,16 +305,14 @@ def interpret(hand: Hand, spec: WildSpec) -> Interpretation:
 # readings(); only hands with few readings are kept (a thousand readings of a four-wildcard
 # hand would hold memory for a case that costs most elsewhere), MEMO_HELD readings in all
 # (about 3 MB). Emptied when full.
-_MEMO: dict[tuple[Any, ...], tuple[Reading, ...]] = {}
 MEMO_HELD = 8192
 MEMO_READINGS = 64  # hands with more readings are not remembered
-_held = [0]  # readings held by _MEMO
+_MEMO: Memo[tuple[Any, ...], tuple[Reading, ...]] = Memo(MEMO_HELD, "search.readings.readings")
 
 
 def clear_memo() -> None:
     """Forget the remembered readings (a benchmark's cold start); returns None."""
     _MEMO.clear()
-    _held[0] = 0
 
 
 def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
@@ -316,11 +337,8 @@ def readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], se
     if known is not None:
         return list(known)
     found = _readings(interp, spec, shapes, sets, self_draw, place_once)
-    if len(found) <= MEMO_READINGS:
-        if _held[0] + len(found) > MEMO_HELD:
-            clear_memo()
-        _MEMO[key] = tuple(found)
-        _held[0] += len(found)
+    if len(found) <= MEMO_READINGS:  # (a hand with none weighs one: its entry)
+        _MEMO.put(key, tuple(found), max(1, len(found)))
     return found
 
 
@@ -525,7 +543,7 @@ _new = tuple.__new__  # a named tuple made without its Python-level __new__ (hal
 # four-wildcard hand, and not the groups of every hand a long batch meets, which at 4,096
 # held a batch's memory 1.1x higher at 30,000 distinct lines than at 10,000:
 # tests/hostile/test_robust.py)
-_WON: Memo[tuple[Group, bool], Group] = Memo(256)
+_WON: Memo[tuple[Group, bool], Group] = Memo(256, "search.readings._won")
 
 
 def _won(g: Group, self_draw: bool) -> Group:

@@ -9,13 +9,15 @@ seven pairs, each as a bitmask of tiles. Neither scores anything nor looks at th
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import Any
 
+from ..memo import Memo
 from ..model.tiles import NUM_KINDS
 from .decompose import HANDS, Counts
 
+_MEMO_STANDARD_WAITS: Memo[Any, int] = Memo(HANDS, "search.waits.standard_waits")
 
-@lru_cache(maxsize=HANDS)
+
 def standard_waits(counts: Counts, sets: int) -> int:
     """The tiles that complete ``counts`` (3n+1 tiles) into a pair + ``sets`` sets, as a bitmask.
 
@@ -29,6 +31,14 @@ def standard_waits(counts: Counts, sets: int) -> int:
     >>> [t + 1 for t in range(34) if standard_waits(tuple(c), 4) >> t & 1]
     [1, 2, 3, 4, 5, 6, 7, 8, 9]
     """
+    key = (counts, sets)
+    hit = _MEMO_STANDARD_WAITS.get(key)
+    if hit is None:
+        hit = _MEMO_STANDARD_WAITS.put(key, _compute_standard_waits(counts, sets))
+    return hit
+
+
+def _compute_standard_waits(counts: Counts, sets: int) -> int:
     if sum(counts) != 3 * sets + 1:
         return 0
     c = list(counts)

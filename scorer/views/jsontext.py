@@ -11,21 +11,22 @@ it is byte for byte the encoder's text (tests/views/test_jsontext.py compares th
 example, golden and generated hand of every ruleset).
 
 Every memo is a bounded :class:`~scorer.memo.Memo` (emptied when full, like the
-engine's) and holds only text, the ruleset (so that an id in a key is never reused while
-its entry lives) and values that hold no Env (readings are tuples of groups; settlements
-are held weakly).
+engine's), keyed by values, and holds only text. What depends on one ruleset is
+remembered in memos the ruleset holds (:func:`scorer.memo.held`: they go with it), what
+depends on one settlement in the settlement's (:func:`scorer.views.report.paid`), what
+depends on one context in its table's memo (shared by the hands of that context), the
+rest in named memos of this module.
 """
 
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Callable
 from typing import Any
 
 from ..engine.scoring import Result, Scored
 from ..errors import MjscoreError, NotAWin
-from ..memo import Memo
+from ..memo import Memo, forget, kept
 from ..rules.flags import echo
 from ..rules.model import Ruleset
 from .i18n import t
@@ -35,10 +36,11 @@ from .report import (
     group_texts,
     hit_json,
     legend,
+    paid,
     patterns_chain,
     payment_lines,
+    reads_wait,
     stand_in_map,
-    wait_patterns,
     why_lines,
     why_text,
     wildcard_map,
@@ -67,7 +69,7 @@ def _num(x: Any) -> str:
 # A flat member of a record (a refusal's "error": kind, message, reason, exit) by its
 # items and their types (True and 1 are equal keys, but not the same JSON): a batch of
 # MCR hands meets a few dozen distinct ones, and encoding one cost 4 µs of a line's 7.
-_FLAT: Memo[tuple[Any, ...], str] = Memo(LIMIT)
+_FLAT: Memo[tuple[Any, ...], str] = Memo(LIMIT, "views.jsontext.flat")
 _PLAIN = (str, int, bool, type(None))
 
 
@@ -118,16 +120,16 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
     ('"ruleset": "hangzhou", ', 'E')
     """
     rs, s = result.ruleset, result.best
-    head, tail = _ruleset_parts(rs)
+    f = fragments(rs)
     key = _reading_key(result, s, lang)
-    reading_a, reading_b = _reading_parts(result, s, lang, key)
-    patterns, tallies, chain = _scored_parts(rs, s, lang)
-    parts = [head, _hand_part(result), '"best": {"score": ', _num(s.score), ', "patterns": [',
+    reading_a, reading_b = _reading_parts(f, result, s, lang, key)
+    patterns, tallies, chain = _scored_parts(f, rs, s, lang)
+    parts = [f.head, _hand_part(result), '"best": {"score": ', _num(s.score), ', "patterns": [',
              patterns, "], ", reading_a, ', "tallies": ', tallies,
              ', "replaced": ',
              "[]" if not s.replaced else _ENCODE([{"id": h.pattern.id, "by": h.replaced_by}
                                                   for h in s.replaced]),
-             ", ", reading_b, ', "why": ', _why_text(result, s, lang, key), ', "chain": ',
+             ", ", reading_b, ', "why": ', _why_text(f, result, s, lang, key), ', "chain": ',
              chain]
     pay, lines = _payment_parts(result, s, lang)
     if paid:
@@ -135,7 +137,7 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
     else:
         parts.append("}, ")
     who, flags = _context_parts(result)
-    parts += [who, '"readings": ', _num(len(result.candidates)), flags, tail]
+    parts += [who, '"readings": ', _num(len(result.candidates)), flags, f.tail]
     return Body("".join(parts), {"payments": dict(s.payments), "winner": result.winner}
                 if paid else {"winner": result.winner})
 
@@ -176,7 +178,7 @@ class Body:
 # The key a Body stands under in a record (not a string: json.dumps refuses a record that
 # still holds one, instead of writing it wrongly)
 BODY = object()
-_KEYS: dict[str, str] = {}
+_KEYS: Memo[str, str] = Memo(256, "views.jsontext.keys")  # a record's keys, encoded
 
 
 def jsonl_line(rec: dict[Any, Any]) -> str:
@@ -196,34 +198,45 @@ def jsonl_line(rec: dict[Any, Any]) -> str:
             continue
         key = _KEYS.get(k)
         if key is None:
-            key = _ENCODE(k) + ": "
-            if len(_KEYS) < 256:
-                _KEYS[k] = key
+            key = _KEYS.put(k, _ENCODE(k) + ": ")
         parts.append(key + _value(v))
     return "{" + ", ".join(parts) + "}\n"
 
 
 # ----------------------------------------------------------------------------- the ruleset
-# (ruleset, (head, tail)) by id of the ruleset: '"ruleset": "id", ' and the provenance
-_RULESET: Memo[int, tuple[Ruleset, tuple[str, str]]] = Memo(64)
+class Fragments:
+    """What this module remembers of one ruleset, kept by the ruleset itself
+    (:func:`fragments`): its ``head`` (``'"ruleset": "id", '``) and ``tail`` (the
+    provenance), and the memos of the fragments that depend on it (see below: ``hits``,
+    ``scored``, ``reading``, ``why``). A copy of the ruleset starts without.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> fragments(load_ruleset("mcr")).head
+    '"ruleset": "mcr", '
+    """
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.head = '"ruleset": ' + _ENCODE(rs.id) + ", "
+        source = "builtin" if rs.trusted else "file"
+        self.tail = ', "source": ' + _ENCODE(source) + (
+            "" if rs.trusted else ', "path": ' + _ENCODE(rs.file))
+        self.hits: Memo[tuple[Any, ...], str] = Memo(LIMIT)
+        self.scored: Memo[tuple[Any, ...], tuple[str, str, str]] = Memo(LIMIT)
+        self.reading: Memo[tuple[Any, ...], tuple[str, str]] = Memo(HANDS)
+        self.why: Memo[tuple[Any, ...], str] = Memo(HANDS)
+        # the patterns whose why line says what the hand waited on, by place in the ruleset
+        self.waits = frozenset(p.index for p in rs.patterns if reads_wait(p))
 
 
-def _ruleset_parts(rs: Ruleset) -> tuple[str, str]:
-    hit = _RULESET.get(id(rs))
-    if hit is not None and hit[0] is rs:
-        return hit[1]
-    head = '"ruleset": ' + _ENCODE(rs.id) + ", "
-    source = "builtin" if rs.trusted else "file"
-    tail = ', "source": ' + _ENCODE(source) + (
-        "" if rs.trusted else ', "path": ' + _ENCODE(rs.file))
-    _RULESET.put(id(rs), (rs, (head, tail)))
-    return head, tail
+def fragments(rs: Ruleset) -> Fragments:
+    """The :class:`Fragments` ``rs`` keeps (:func:`scorer.memo.kept`), made on first use."""
+    return kept(rs, "views.jsontext", Fragments)
 
 
 # ----------------------------------------------------------------------------- the hand
 # '"hand": ..., "written": ..., ' by the hand as written (the normal form is a function of
 # it: parse_hand(written) == hand)
-_HAND: Memo[str, str] = Memo(HANDS)
+_HAND: Memo[str, str] = Memo(HANDS, "views.jsontext.hand")
 
 
 def _hand_part(result: Result) -> str:
@@ -240,29 +253,24 @@ def _hand_part(result: Result) -> str:
 
 
 # ----------------------------------------------------------------------------- patterns
-# a pattern's entry by (id of the ruleset, id of the pattern, type and value, count, items):
-# only for a pattern without tiers, whose entry depends on nothing else
-_HITS: Memo[tuple[Any, ...], tuple[Ruleset, str]] = Memo(LIMIT)
-
-
-def _hits_text(rs: Ruleset, s: Scored) -> str:
+# a pattern's entry by (the pattern's place in the ruleset, type and value, count, items),
+# held by the ruleset: only for a pattern without tiers, whose entry depends on nothing else
+def _hits_text(f: Fragments, s: Scored) -> str:
     out = []
+    memo = f.hits
     for h in s.hits:
         p = h.pattern
         if getattr(p, "tiers", ()):
             out.append(_ENCODE(hit_json(h, s)))  # a tier's name reads the reading's facts
             continue
-        key = (id(rs), id(p), type(h.value), h.value, h.count, h.items)
+        key = (p.index, type(h.value), h.value, h.count, h.items)
         try:
-            hit = _HITS.get(key)
+            text = memo.get(key)
         except TypeError:  # an item that cannot be a key
             out.append(_ENCODE(hit_json(h, s)))
             continue
-        if hit is None or hit[0] is not rs:
-            text = _ENCODE(hit_json(h, s))
-            _HITS.put(key, (rs, text))
-        else:
-            text = hit[1]
+        if text is None:
+            text = memo.put(key, _ENCODE(hit_json(h, s)))
         out.append(text)
     return ", ".join(out)
 
@@ -270,35 +278,33 @@ def _hits_text(rs: Ruleset, s: Scored) -> str:
 # ----------------------------------------------------------------------------- the chain
 # A reading's patterns, tallies and chain, where every pattern met has a constant value and
 # no tiers (nothing of them reads the reading's facts): by the patterns met (value, count,
-# items), what `also` added and the tallies.
-_SCORED: Memo[tuple[Any, ...], tuple[Ruleset, tuple[str, str, str]]] = Memo(LIMIT)
+# items), what `also` added and the tallies; held by the ruleset.
 
 
-def _scored_parts(rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
+def _scored_parts(f: Fragments, rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
     """The encoded ``patterns`` (their entries, without brackets), ``tallies`` and
     ``chain`` of a reading."""
-    sig: list[Any] = [id(rs), lang]
+    sig: list[Any] = [lang]
     for h in s.hits:
         p = h.pattern
         if not p.value.const or bool(getattr(p, "tiers", ())):
-            return (_hits_text(rs, s), _ENCODE(s.tallies),  # reads the reading's facts
+            return (_hits_text(f, s), _ENCODE(s.tallies),  # reads the reading's facts
                     _ENCODE(patterns_chain(rs, s, lang)))
-        sig += (id(p), type(h.value), h.value, h.count, h.items)
+        sig += (p.index, type(h.value), h.value, h.count, h.items)
     for tally, p, v in s.also:
-        sig += (tally, id(p), type(v), v)
+        sig += (tally, p.index, type(v), v)
     sig.append(None)  # (the hits and the also values apart from the tallies)
     for k, v in s.tallies.items():
         sig += (k, type(v), v)
     key = tuple(sig)
     try:
-        hit = _SCORED.get(key)
+        hit = f.scored.get(key)
     except TypeError:  # an item that cannot be a key
-        return _hits_text(rs, s), _ENCODE(s.tallies), _ENCODE(patterns_chain(rs, s, lang))
-    if hit is not None and hit[0] is rs:
-        return hit[1]
-    parts = (_hits_text(rs, s), _ENCODE(s.tallies), _ENCODE(patterns_chain(rs, s, lang)))
-    _SCORED.put(key, (rs, parts))
-    return parts
+        return _hits_text(f, s), _ENCODE(s.tallies), _ENCODE(patterns_chain(rs, s, lang))
+    if hit is not None:
+        return hit
+    return f.scored.put(key, (_hits_text(f, s), _ENCODE(s.tallies),
+                              _ENCODE(patterns_chain(rs, s, lang))))
 
 
 # ----------------------------------------------------------------------------- the reading
@@ -306,8 +312,8 @@ def _scored_parts(rs: Ruleset, s: Scored, lang: str) -> tuple[str, str, str]:
 # ('"decomposition": ..., "wildcards": ..., "shape": ...',
 #  '"wildcard_detail": ..., "stand_ins": ..., "reading": ..., "win_group": ..., "legend": ...')
 # by the reading (a tuple of groups), the hand as written and each tile's position, the
-# positions of the melds, the wildcard's face and stand-in, the ruleset and the language.
-_READING: Memo[tuple[Any, ...], tuple[Ruleset, tuple[str, str]]] = Memo(HANDS)
+# positions of the melds, the wildcard's face and stand-in and the language; held by the
+# ruleset.
 
 
 def _reading_key(result: Result, s: Scored, lang: str) -> tuple[Any, ...] | None:
@@ -318,17 +324,15 @@ def _reading_key(result: Result, s: Scored, lang: str) -> tuple[Any, ...] | None
     # where each tile was typed: the tiles themselves are the written hand's (a tuple of
     # numbers, not the hand's own pairs: the key outlives the hand)
     return (s.reading, hand.written, tuple([p for _, p in hand.sources]),
-            tuple([m.position for m in hand.melds]), spec.face, spec.stand_in,
-            id(result.ruleset), lang)
+            tuple([m.position for m in hand.melds]), spec.face, spec.stand_in, lang)
 
 
-def _reading_parts(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None
-                   ) -> tuple[str, str]:
-    rs = result.ruleset
+def _reading_parts(f: Fragments, result: Result, s: Scored, lang: str,
+                   key: tuple[Any, ...] | None) -> tuple[str, str]:
     if key is not None:
-        hit = _READING.get(key)
-        if hit is not None and hit[0] is rs:
-            return hit[1]
+        hit = f.reading.get(key)
+        if hit is not None:
+            return hit
     wm = wildcard_map(result, s)
     a = ('"decomposition": ' + _ENCODE(s.reading.describe()) + ', "wildcards": '
          + _ENCODE({str(w["index"]): w["reads"] for w in wm}) + ', "shape": '
@@ -338,87 +342,85 @@ def _reading_parts(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | 
          + ', "win_group": ' + _num(s.reading.win) + ', "legend": '
          + _ENCODE(legend(result, lang, s)))
     if key is not None:
-        _READING.put(key, (rs, (a, b)))
+        f.reading.put(key, (a, b))
     return a, b
 
 
 # ----------------------------------------------------------------------------- why
 # What the hand waited on (report.why_text), by the reading's key (the hand, the reading,
-# the ruleset, the language) and the context: the table it reads is made of the ruleset,
-# the context and the hand. None: it could not be worked out (the line is left out).
-_WHY: Memo[tuple[Any, ...], tuple[Ruleset, str | None]] = Memo(HANDS)
+# the language) and the context, held by the ruleset: the table it reads is made of the
+# ruleset, the context and the hand. "": it could not be worked out (the line is left out).
 
 
-def _why_text(result: Result, s: Scored, lang: str, key: tuple[Any, ...] | None) -> str:
+def _why_text(f: Fragments, result: Result, s: Scored, lang: str,
+              key: tuple[Any, ...] | None) -> str:
     """``why_lines(result, lang, s)`` encoded: the names of the wait patterns met (their
     tiers read the reading's facts: named afresh) and the remembered why."""
-    hits = wait_patterns(s)
+    waits = f.waits  # (report.wait_patterns, by the pattern's place)
+    hits = [h for h in s.hits if h.pattern.index in waits] if waits else None
     if not hits:
         return "[]"
     if key is None:
         return _ENCODE(why_lines(result, lang, s))
     rs, ctx = result.ruleset, result.table.context
     full = (key, ctx)  # (a context is a frozen value: equal contexts, equal tables)
+    memo = f.why
     try:
-        hit = _WHY.get(full)
+        why = memo.get(full)
     except TypeError:  # a context holding a value that cannot be a key
         return _ENCODE(why_lines(result, lang, s))
-    if hit is not None and hit[0] is rs:
-        why = hit[1]
-    else:
+    if why is None:
         try:
             why = why_text(result, lang, s)
         except MjscoreError:
-            why = None
-        _WHY.put(full, (rs, why))
-    if why is None:  # as why_lines: the report goes on without
+            why = ""
+        memo.put(full, why)
+    if not why:  # as why_lines: the report goes on without
         return "[]"
     names = ", ".join(_tiered_name(rs, h, s, lang) for h in hits)
     return _ENCODE([t("why_names", lang, names=names, why=why)])
 
 
 # ----------------------------------------------------------------------------- payments
-# (settlement, ruleset, payments text, payment lines text) by (id of the settlement, id of
-# the ruleset, language, discarder): a settlement is shared by every hand with the same
-# payment inputs. Held weakly, as report.payment_lines holds it (a hand's own settlement
-# reaches its readings).
-_PAID: Memo[tuple[Any, ...], tuple[weakref.ref[Any], Ruleset, str, str]] = Memo(1024)
-
-
+# (payments text, payment lines text) by language and discarder, in the memo the
+# settlement holds (report.paid): a settlement is shared by every hand with the same
+# payment inputs, and a hand's own goes with the hand.
 def _payment_parts(result: Result, s: Scored, lang: str) -> tuple[str, str]:
-    rs, settlement = result.ruleset, s.settlement
     disc = result.table.discarder if not result.table.self_draw else None
-    key = (id(settlement), id(rs), lang, disc)
-    hit = _PAID.get(key)
-    if hit is not None and hit[0]() is settlement and hit[1] is rs:
-        return hit[2], hit[3]
-    pay = _ENCODE(dict(s.payments))
-    lines = _ENCODE(payment_lines(result, s, lang))
-    _PAID.put(key, (weakref.ref(settlement), rs, pay, lines))
-    return pay, lines
+    memo = paid(s.settlement)
+    key = ("json", lang, disc)
+    hit: tuple[str, str] | None = memo.get(key)
+    if hit is not None:
+        return hit
+    return memo.put(key, (_ENCODE(dict(s.payments)),  # type: ignore[no-any-return]
+                          _ENCODE(payment_lines(result, s, lang))))
 
 
 # ----------------------------------------------------------------------------- the context
-# ('"winner": ..., "self_draw": ..., ', ', "flags": {...}') by the context (kept: the lines
-# of a batch with the same flags share one), the winner and whether the win is self-drawn
-_CONTEXT: Memo[tuple[Any, ...], tuple[Any, tuple[str, str]]] = Memo(LIMIT)
-
-
+# ('"winner": ..., "self_draw": ..., ', ', "flags": {...}') by the winner and whether the
+# win is self-drawn, in the memo of the context's table (Table.memo: the hands of one
+# context share it)
 def _context_parts(result: Result) -> tuple[str, str]:
     table = result.table
-    ctx = table.context
     winner, self_draw = result.winner, table.self_draw
-    key = (id(ctx), winner, type(self_draw), self_draw)
-    hit = _CONTEXT.get(key)
-    if hit is not None and hit[0] is ctx:
-        return hit[1]
+    key = ("views.jsontext.context", winner, type(self_draw), self_draw)
+    hit: tuple[str, str] | None = table.memo.get(key)
+    if hit is not None:
+        return hit
     parts = ('"winner": ' + _ENCODE(winner) + ', "self_draw": ' + _ENCODE(self_draw) + ", ",
-             ', "flags": ' + _ENCODE(echo(ctx)))
-    _CONTEXT.put(key, (ctx, parts))
-    return parts
+             ', "flags": ' + _ENCODE(echo(table.context)))
+    return table.memo.put(key, parts)  # type: ignore[no-any-return]
 
 
-def clear() -> None:
-    """Forget every remembered fragment (tests, and benchmarks' cold starts)."""
-    for memo in (_RULESET, _HAND, _HITS, _SCORED, _READING, _WHY, _PAID, _CONTEXT):
+def clear(*rulesets: Ruleset) -> None:
+    """Forget the remembered fragments: this module's named memos, and those the given
+    rulesets hold (tests, and benchmarks' cold starts).
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> clear(load_ruleset("mcr")); len(_HAND)
+    0
+    """
+    for memo in (_FLAT, _KEYS, _HAND):
         memo.clear()
+    for rs in rulesets:
+        forget(rs, "views.jsontext")

@@ -22,7 +22,6 @@ The report is meant to be checked against the tiles on the table:
 from __future__ import annotations
 
 import re
-import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 from ..engine.scoring import Hit, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, render
+from ..memo import Memo, held
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..rules.facts import WAIT_FACTS
@@ -340,23 +340,13 @@ def reading_text(result: Result, s: Scored | None = None, lang: str = "zh") -> s
 def wait_patterns(s: Scored) -> list[Hit]:
     """The patterns of a reading that hinge on the wait: those whose condition or value
     reads a fact of :data:`~scorer.rules.facts.WAIT_FACTS` (``lone_wild``, ``wait``)."""
-    out = []
-    for h in s.hits:
-        p = h.pattern
-        known = _READS_WAIT.get(id(p))
-        if known is None or known[0] is not p:
-            known = (p, bool((p.when.names | p.value.names) & WAIT_FACTS))
-            if len(_READS_WAIT) >= 4096:
-                _READS_WAIT.clear()
-            _READS_WAIT[id(p)] = known
-        if known[1]:
-            out.append(h)
-    return out
+    return [h for h in s.hits if reads_wait(h.pattern)]
 
 
-# whether a pattern reads the wait, by its id (every record asks it of every pattern met);
-# the pattern is kept, so that its id is not reused while the entry lives
-_READS_WAIT: dict[int, tuple[Any, bool]] = {}
+def reads_wait(p: Any) -> bool:
+    """Whether pattern ``p``'s condition or value reads a fact of
+    :data:`~scorer.rules.facts.WAIT_FACTS` (its why line says what the hand waited on)."""
+    return not (WAIT_FACTS.isdisjoint(p.when.names) and WAIT_FACTS.isdisjoint(p.value.names))
 
 
 def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
@@ -543,32 +533,29 @@ def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
     return "" if text.strip() == str(h.value) else f" ({text})"
 
 
-# render() of a formula depends only on the values of the names it uses, the labels and the
-# language: a batch renders the same payment formula with the same few values again and
-# again (25-44 µs a hand went into to_json). Kept: the expression and ruleset themselves
-# (so an id is never reused for another), values of plain types, names already computed.
-_RENDERED: dict[tuple[Any, ...], tuple[Any, Ruleset, str]] = {}
+# render() of a formula depends only on the expression, the values of the names it uses,
+# the labels and the language: a batch renders the same payment formula with the same few
+# values again and again (25-44 µs a hand went into to_json). Remembered by the ruleset
+# (a held memo: it goes with the ruleset), by where the expression is written and its
+# text, the labels it is shown with (a pattern's or the payment's), the language and the
+# values, of plain types and already computed.
+RENDERED = 4096
 _PLAIN = (int, str, bool, float, type(None))
 
 
 def _render(rs: Ruleset, c: Any, env: Any, lang: str,
             lab: Callable[[Ruleset, str], dict[str, str]]) -> str:
     """``render(c, env, lab(rs, lang))``, remembered by the values it shows."""
-    values: list[tuple[type, Any]] = []
+    values: list[Any] = [c.where, c.src, lab is labels, lang]
     for n in c.names:  # one order for one expression: a frozenset that never changes
         v = dict.get(env, n, _render)  # dict.get: never computes a fact not yet needed
         if type(v) not in _PLAIN:
             return render(c, env, lab(rs, lang))
-        values.append((type(v), v))  # 1, 1.0 and True are equal keys but print apart
-    key = (id(c), lang, *values)
-    hit = _RENDERED.get(key)
-    if hit is not None and hit[0] is c and hit[1] is rs:
-        return hit[2]
-    text = render(c, env, lab(rs, lang))
-    if len(_RENDERED) >= 4096:
-        _RENDERED.clear()
-    _RENDERED[key] = (c, rs, text)
-    return text
+        values += (type(v), v)  # 1, 1.0 and True are equal keys but print apart
+    memo: Memo[tuple[Any, ...], str] = held(rs, "views.rendered", RENDERED)
+    key = tuple(values)
+    text = memo.get(key)
+    return text if text is not None else memo.put(key, render(c, env, lab(rs, lang)))
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:
@@ -579,25 +566,16 @@ def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> 
     # the discarder (or the player whose kong was robbed) is named, as players say "放铳 W pays"
     disc = result.table.discarder if not result.table.self_draw else None
     # A settlement is shared by every hand with the same payment inputs (the engine's
-    # payment cache), and its lines depend on nothing else: remembered by the object.
-    key = (id(s.settlement), id(rs), lang, disc)
-    hit = _PAID.get(key)
-    if hit is not None and hit[0]() is s.settlement and hit[1] is rs:
-        return list(hit[2])
-    lines = _payment_lines(rs, s, lang, disc)
-    if len(_PAID) >= 1024:
-        _PAID.clear()
-    _PAID[key] = (weakref.ref(s.settlement), rs, tuple(lines))
-    return lines
+    # payment cache), and its lines depend on nothing else: remembered by the settlement
+    # (a held memo: a hand's own settlement, which reaches its readings, goes with it)
+    return list(paid(s.settlement).get_or(("lines", lang, disc),
+                                          lambda: tuple(_payment_lines(rs, s, lang, disc))))
 
 
-# (settlement, ruleset, lines) by (id of the settlement, id of the ruleset, language,
-# discarder). The settlement is held weakly: a hand's own settlement (not one the engine
-# caches) reaches the hand's readings through its shares, and 1,024 of them held 500 MB of
-# readings (tests/hostile/test_robust.py); once it is gone its entry never matches again, though
-# its id may be reused. The ruleset is kept, so its id is not reused while the entry lives.
-_PAID: dict[tuple[int, int, str, str | None],
-            tuple[weakref.ref[Any], Ruleset, tuple[str, ...]]] = {}
+def paid(settlement: Any) -> Memo[tuple[Any, ...], Any]:
+    """What a settlement's views remember of it (its payment lines, their JSON), by
+    language and discarder: a memo held by the settlement."""
+    return held(settlement, "views.paid", 16)
 
 
 def _payment_lines(rs: Ruleset, s: Scored, lang: str, disc: str | None) -> list[str]:

@@ -586,7 +586,7 @@ def test_cached_settlements_keep_no_readings_alive() -> None:
     rs = _ruleset("hangzhou")
     assert not isinstance(rs, str)
     plan = plan_of(rs)
-    cached = [s for inner in plan.settlements._data.values() for s in inner._data.values()]
+    cached = [s for inner in plan.settlements.values() for s in inner.values()]
     assert cached
     for s in cached:
         for share in s.shares:

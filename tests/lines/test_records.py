@@ -174,7 +174,7 @@ def test_affinity_sends_a_text_met_again_to_the_same_worker() -> None:
     assert [first.count(k) for k in range(3)] == [10, 10, 10]  # new texts: evenly spread
     assert [pick(t) for t in reversed(texts)] == first[::-1]  # met again: the same worker
     # what it holds is bounded: past HELD new texts it starts again, still balanced
-    pick.HELD = 8
+    pick.known.limit = 8  # (its bound, Affinity.HELD, made small)
     for i in range(100):
         pick(f"other {i}")
     assert len(pick.known) <= 8 and max(pick.load) - min(pick.load) <= 1

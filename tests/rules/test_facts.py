@@ -206,9 +206,9 @@ def test_the_outcome_memo_is_shared_by_hands() -> None:
     plan_of(rs).outcomes.clear()
     ctx = Context(self_draw=True)
     score("123m456m789m123p11s", rs, ctx)
-    size = sum(len(m) for m in plan_of(rs).outcomes._data.values())
+    size = sum(len(m) for m in plan_of(rs).outcomes.values())
     score("123m456m789m123p11s", rs, ctx)  # the same patterns: nothing new stored
-    assert sum(len(m) for m in plan_of(rs).outcomes._data.values()) == size > 0
+    assert sum(len(m) for m in plan_of(rs).outcomes.values()) == size > 0
 
 
 def test_a_remembered_bad_meld_is_reported_where_it_is_written() -> None:
@@ -229,7 +229,7 @@ def test_the_outcome_memo_keeps_no_env_or_reading_alive() -> None:
     plan_of(rs).outcomes.clear()
     for hand in ("123m456p789s234sP9m", "123m456p789s234s99m", "11223344556677s"):
         score(hand, rs, Context(self_draw=True))
-    todo = [plan_of(rs).outcomes._data]
+    todo = [plan_of(rs).outcomes]
     seen: set[int] = set()
     while todo:  # everything the memo holds, as far as it reaches
         x = todo.pop()

@@ -187,9 +187,9 @@ def test_remembered_readings_are_the_readings_searched_afresh() -> None:
     assert sorted(len(v) for v in R._MEMO.values()) == sorted(
         len(R._readings(R.interpret(parse_hand(t), spec), spec, rs.shapes, rs.sets, True, False))
         for t in hands[:4])
-    assert R._held[0] == sum(len(v) for v in R._MEMO.values()) <= R.MEMO_HELD
+    assert R._MEMO.size == sum(len(v) for v in R._MEMO.values()) <= R.MEMO_HELD
     R.clear_memo()
-    assert not R._MEMO and R._held[0] == 0
+    assert not R._MEMO and R._MEMO.size == 0
 
 
 def test_the_readings_memo_holds_a_bounded_number_of_readings() -> None:
@@ -206,7 +206,7 @@ def test_the_readings_memo_holds_a_bounded_number_of_readings() -> None:
         except MjscoreError:
             continue
         R.readings(interp, spec, rs.shapes, rs.sets, k % 2 == 0, False)
-        assert R._held[0] <= R.MEMO_HELD
+        assert R._MEMO.size <= R.MEMO_HELD
     R.clear_memo()
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scorer import Context, load_ruleset, score
 from scorer.lines import records
 from scorer.lines.records import _defaults, _ruleset, score_record
+from scorer.memo import forget
 from scorer.model import tiles as T
 from scorer.model.hand import format_tiles
 from scorer.model.notation import parse_tiles
@@ -48,10 +49,10 @@ def test_payment_lines_name_each_hands_own_discarder() -> None:
 
 
 def test_the_payment_memo_is_used_and_gives_a_copy() -> None:
-    report._PAID.clear()
     r = score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True))
+    forget(r.best.settlement)
     first = report.payment_lines(r)
-    assert report._PAID
+    assert len(report.paid(r.best.settlement))  # held by the settlement
     first.append("changed by a caller")
     assert report.payment_lines(r) == first[:-1]
 

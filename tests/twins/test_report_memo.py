@@ -11,6 +11,7 @@ from hypothesis import given
 
 from scorer import load_ruleset
 from scorer.lang import Scope, compile_expr, render
+from scorer.memo import forget, held
 from scorer.views import report
 from tests.helpers.handgen import GenHand, winning_hands
 
@@ -39,13 +40,18 @@ def test_json_is_the_same_with_and_without_the_memo(g: GenHand) -> None:
     assert memo == plain * 2
 
 
+def rendered(rs: Any) -> Any:
+    """The memo of rendered formulas the ruleset holds."""
+    return held(rs, "views.rendered", report.RENDERED)
+
+
 def test_the_memo_is_used() -> None:
-    report._RENDERED.clear()
     rs = load_ruleset("hangzhou")
+    forget(rs, "views.rendered")
     from scorer import Context, score
 
     report.to_json(score("123m456p789s234sP9m", rs, Context(self_draw=True, piao=2, seat="W")))
-    assert report._RENDERED
+    assert len(rendered(rs))
 
 
 def test_equal_values_of_other_types_are_not_confused() -> None:
@@ -60,7 +66,7 @@ def test_equal_values_of_other_types_are_not_confused() -> None:
 def test_values_that_are_not_plain_are_rendered_each_time(value: Any) -> None:
     c = compile_expr("len(x)", Scope({"x": "list[int]"}))
     rs = load_ruleset("mcr")
-    before = len(report._RENDERED)
+    before = len(rendered(rs))
     assert report._render(rs, c, {"x": value}, "zh", lambda _rs, _lang: {}) == render(
         c, {"x": value}, {})
-    assert len(report._RENDERED) == before
+    assert len(rendered(rs)) == before
