@@ -42,7 +42,7 @@ from .values import show
 
 # {name} or {name:how}; anything else in braces is text (a ruleset's template is data)
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z]+))?\}")
-_PARTS: Memo[str, tuple[str, ...]] = Memo(4096)  # a template, cut at its placeholders
+_PARTS: Memo[str, tuple[str, ...]] = Memo(4096, "text.render.parts")  # a template, cut at placeholders
 
 _JOIN = {  # how a list is joined, per language
     ("zh", ""): "、", ("en", ""): ", ",
