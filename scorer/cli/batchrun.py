@@ -20,6 +20,7 @@ from typing import IO, Any
 from ..lines.pool import check_defaults, score_many
 from ..lines.reader import read_lines
 from ..views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, table_text
+from .sink import Sink, WriteFailed
 
 
 def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None = None,
@@ -59,30 +60,33 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         totals = k is not None or subtotals or len(paths) > 1 or (
             fmt == "table" and out.isatty())
     check_defaults(defaults)
-    run = _Run(out, err, fmt, lang, totals, progress, jobs, several=len(paths) > 1)
-    if fmt == "csv":
-        out.write(csv_text(CSV_FIELDS))
+    # each record reaches the output whole or not at all (a full disk: scorer.cli.sink)
+    run = _Run(Sink(out), err, fmt, lang, totals, progress, jobs, several=len(paths) > 1)
     previous = _handlers()
-    signalled = _catch_signals()
+    signalled = _catch_signals(run.out)
     try:
+        if fmt == "csv":
+            run.out.record(csv_text(CSV_FIELDS), counted=False)
         for path in paths:
             run.file(path, defaults, signalled)
             if subtotals and totals and run.stopped is None:
                 run.write_totals(run.parts[-1], k, path)
             if run.stopped is not None:
                 break
+        if totals:
+            run.write_season(k, paths)
+        run.out.flush()
+    except WriteFailed as e:
+        return run.write_failed(e)
     finally:
         _restore(previous)  # a library caller keeps its own handlers
-    if totals:
-        run.write_season(k, paths)
-    out.flush()
     return run.summary()
 
 
 class _Run:
     """One batch run over one or more files: what was written and counted, the ledgers."""
 
-    def __init__(self, out: IO[str], err: IO[str], fmt: str, lang: str, totals: bool,
+    def __init__(self, out: Sink, err: IO[str], fmt: str, lang: str, totals: bool,
                  progress: bool | None, jobs: int | None, several: bool) -> None:
         self.out, self.err, self.fmt, self.lang = out, err, fmt, lang
         self.totals, self.progress, self.jobs, self.several = totals, progress, jobs, several
@@ -126,25 +130,24 @@ class _Run:
             ledger = Builder()
         records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
         # lines from a pipe or a terminal may come slowly: each answer is written at once
-        live = size is None
+        out.live = size is None and fmt != "table"
         try:
             for rec in records:
                 signalled.raise_if_seen()  # its exception was swallowed (a __del__, a callback)
                 # a signal while a record is written and counted waits until both are done:
                 # the output stays line-whole and the summary's count is what was written
                 signalled.defer = True
+                # counted once written, so that an interrupted run's count is what it wrote
+                # (and before a live record reaches its reader: a signal may come as soon
+                # as the reader has it)
+                self.total += 1
                 if fmt != "table":
-                    out.write(rec.text)
+                    out.record(rec.text)
                 else:
                     table_rows_ += rec.data.get("rows", ())
                     if len(table_rows_) >= 1000:
-                        print(table_text(table_rows_, lang), file=out)
+                        out.record(table_text(table_rows_, lang) + "\n")
                         table_rows_.clear()
-                # counted once written, so that an interrupted run's count is what it wrote
-                # (and before the flush: a signal may arrive as soon as the reader has it)
-                self.total += 1
-                if live and fmt != "table":
-                    out.flush()
                 if not rec.ok:
                     self.failed += 1
                     # a message may echo a file's text: one line, control characters escaped
@@ -176,18 +179,18 @@ class _Run:
             if stream is not sys.stdin.buffer:
                 stream.close()
         if table_rows_:
-            print(table_text(table_rows_, lang), file=out)
+            out.record(table_text(table_rows_, lang) + "\n")
         if self.totals:
             self.parts.append(ledger.ledger())
 
     def marker(self, path: str) -> None:
         """Where a file's lines begin, in the run's format."""
         if self.fmt == "jsonl":
-            self.out.write(jsonl_text({"kind": "file", "file": path}))
+            self.out.record(jsonl_text({"kind": "file", "file": path}), counted=False)
         elif self.fmt == "csv":
-            self.out.write(csv_text(["file", path]))
+            self.out.record(csv_text(["file", path]), counted=False)
         else:
-            print(f"{'' if self.total == 0 else chr(10)}== {path}", file=self.out)
+            self.out.record(f"{'' if self.total == 0 else chr(10)}== {path}\n", counted=False)
 
     def write_totals(self, ledger: Any, k: Any, path: str | None = None) -> None:
         """One file's subtotals (``path``), in the run's format."""
@@ -195,14 +198,16 @@ class _Run:
 
         t = ledger.totals(k if k is not None else 1)
         if self.fmt == "jsonl":
-            self.out.write(jsonl_text({**totals_record(t), "kind": "subtotals", "file": path}))
+            self.out.record(jsonl_text({**totals_record(t), "kind": "subtotals", "file": path}),
+                            counted=False)
         elif self.fmt == "csv":
-            self.out.write("".join(csv_text(row) for row in subtotals_csv_rows(t, path or "")))
+            self.out.record("".join(csv_text(row) for row in subtotals_csv_rows(t, path or "")),
+                            counted=False)
         else:
             from ..views.i18n import t as word
 
-            print("\n" + word("subtotals_of", self.lang, file=path) + "\n"
-                  + totals_table(t, lang=self.lang), file=self.out)
+            self.out.record("\n" + word("subtotals_of", self.lang, file=path) + "\n"
+                            + totals_table(t, lang=self.lang) + "\n", counted=False)
 
     def write_season(self, k: Any, paths: Sequence[str]) -> None:
         """The totals of every file read, as one ledger (a name is one person throughout)."""
@@ -230,19 +235,39 @@ class _Run:
         t = season.totals(k if k is not None else 1)
         several = len(self.parts) > 1
         if self.fmt == "jsonl":
-            self.out.write(jsonl_text(season_record(t, list(zip(paths, self.parts,
-                                                                strict=False)))
-                                      if several else totals_record(t)))
+            self.out.record(jsonl_text(season_record(t, list(zip(paths, self.parts,
+                                                                 strict=False)))
+                                       if several else totals_record(t)), counted=False)
         elif self.fmt == "csv":
-            self.out.write("".join(csv_text(row) for row in totals_csv_rows(t, header=True)))
+            self.out.record("".join(csv_text(row) for row in totals_csv_rows(t, header=True)),
+                            counted=False)
         else:
             from ..views.i18n import t as word
 
             head = word("season_of", self.lang, n=len(self.parts)) + "\n" if several else ""
             places = season_places(list(zip(paths, self.parts, strict=False))) if several \
                 else None
-            print(("\n" if self.total else "") + head
-                  + totals_table(t, lang=self.lang, places=places), file=self.out)
+            self.out.record(("\n" if self.total else "") + head
+                            + totals_table(t, lang=self.lang, places=places) + "\n",
+                            counted=False)
+
+    def write_failed(self, e: WriteFailed) -> int:
+        """The output could not be written: the error in one line, then the summary, which
+        says how many lines the output holds (each whole); returns the exit status, 74."""
+        from .output import EXIT_IOERR
+
+        if self.show:
+            print("\r" + " " * 60 + "\r", end="", file=self.err)
+        print(f"mjscore: cannot write the output: {e.error.strerror or e.error}", file=self.err)
+        held = (f"the output holds those {e.records:,} lines, each whole" if e.whole else
+                f"the output holds those {e.records:,} whole lines and may end with a cut one")
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        jobs = self.jobs_used
+        print(f"mjscore batch: stopped after {e.records:,} lines written, {self.failed:,} "
+              f"failed, {self.total / elapsed:,.0f} hands/s ({jobs} job"
+              f"{'s' if jobs != 1 else ''}); {held} ({self.total:,} scored)",
+              file=self.err, flush=True)
+        return EXIT_IOERR
 
     def summary(self) -> int:
         """The summary line on stderr; returns the exit status."""
@@ -288,11 +313,12 @@ class _Signals:
             raise KeyboardInterrupt if self.seen[0] == signal.SIGINT else Terminated()
 
 
-def _catch_signals() -> _Signals:
+def _catch_signals(out: Sink | None = None) -> _Signals:
     """Ctrl-C and SIGTERM raise KeyboardInterrupt / Terminated as usual (unless deferred),
     and are also noted in the object returned, which the batch loop looks at after every
     line: an exception raised while Python runs a finaliser is printed and dropped, the
-    note is not."""
+    note is not. Never while ``out`` writes and counts a block (:meth:`Sink._write_some`:
+    its waiting for a slow reader is done before, where a signal stops it)."""
     from ..errors import Terminated
 
     seen = _Signals()
@@ -303,7 +329,7 @@ def _catch_signals() -> _Signals:
         seen.seen.append(signum)
         # deferred while a record is written; a second signal stops even that (a write
         # blocked on a full pipe must not keep the run from stopping)
-        if not seen.defer or len(seen.seen) > 1:
+        if (not seen.defer or len(seen.seen) > 1) and not (out is not None and out.writing):
             raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
