@@ -115,8 +115,10 @@ def penalty_record(settings: Mapping[str, Any], seat: Any, amount: Any) -> dict[
     if not isinstance(amount, int) or isinstance(amount, bool) or not 0 < amount <= MAX_PENALTY:
         raise RequestError(f"amount: the points the false win pays each other player "
                            f"(1..{MAX_PENALTY})")
-    pay = {s: (amount if s != seat else -amount * (len(seats) - 1)) for s in seats}
-    return {"payments": pay, "winner": [], "penalty": {"seat": seat, "amount": amount}}
+    from ..table.penalty import false_win
+
+    # the ledger's record (scorer.table.penalty): booked as a penalty, not as a hand
+    return false_win(seat, amount, seats=seats)
 
 
 def booked(entries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -150,23 +152,26 @@ def _header(settings: Mapping[str, Any], tid: str) -> list[str]:
 def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any]],
                  tid: str) -> str:
     """The evening as a batch file: a ``# players:`` line wherever the seating changes, then
-    each booked hand's line; undone lines as comments. A line the batch format cannot hold
-    yet (a penalty, a 血战 round) is written as a comment naming it, and the file's first
-    lines say so: then ``batch --totals`` leaves it out."""
+    each booked hand's line, and each false win as a ``penalty SEAT POINTS`` line
+    (scorer.table.penalty); undone lines as comments. A line the batch format cannot hold
+    (a 血战 round) is written as a comment naming it, and the file's first lines say so:
+    then ``batch --totals`` leaves it out."""
     out = _header(settings, tid)
     seat_spec = None
     for e in entries:
         spec = ",".join(f"{s}={n}" for s, n in e["seating"].items())
-        text = e["line"] if e["kind"] == "hand" else f"{e['kind']}: " + " / ".join(
-            x for x in e["line"].splitlines() if x.strip())
+        pen = e.get("summary") if e["kind"] == "penalty" else None
+        text = e["line"] if e["kind"] == "hand" else (
+            f"penalty {pen['seat']} {pen['amount']}" if pen else f"{e['kind']}: " + " / ".join(
+                x for x in e["line"].splitlines() if x.strip()))
         if e.get("deleted"):
             out.append(f"# undone: {text}")
             continue
         if spec != seat_spec:
             out.append(f"# players: {spec}")
             seat_spec = spec
-        out.append(text if e["kind"] == "hand" else f"# {text}  (not a batch line: booked "
-                   f"{e['record']['payments']})")
+        out.append(text if e["kind"] == "hand" or pen else f"# {text}  (not a batch line: "
+                   f"booked {e['record']['payments']})")
     return "\n".join(out) + "\n"
 
 

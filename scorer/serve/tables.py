@@ -262,7 +262,7 @@ async def penalty(srv: Server, request: Request) -> Response:
     seat, amount = record["penalty"]["seat"], record["penalty"]["amount"]
     entry = {"kind": "penalty", "line": f"{seat} false win: pays {amount} to each other player",
              "seating": dict(settings["seating"]),
-             "record": {"payments": record["payments"], "winner": []},
+             "record": record,
              "summary": {"seat": seat, "amount": amount, "payments": record["payments"]}}
     try:
         await srv.db(srv.store.append, tid, version, entry, None)

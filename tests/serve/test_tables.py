@@ -91,13 +91,12 @@ def test_an_evening_booked_rotated_undone_and_exported(tmp_path: Path) -> None:
         assert len(transfers) == 3 and {t["to"] for t in transfers} == {"Bo"}
         status, text = request(srv, "GET", f"/api/tables/{tid}/export.txt")
         assert status == 200 and isinstance(text, str)
-        # the hands of the exported file, totalled by batch: the sheet without the penalty
-        # (a batch file cannot hold one yet: it is written as a comment saying so)
+        # the exported file, totalled by batch: the sheet, its false win a penalty line
         got = batch_totals(text, tmp_path)
-        penalty = {"Ann": 8, "Bo": 8, "Cy": -24, "Di": 8}
-        assert {p["name"]: p["net"] for p in got["players"]} == \
-            {k: v - penalty[k] for k, v in want.items()}
-        assert "# undone: " in text and "# penalty: " in text
+        assert {p["name"]: p["net"] for p in got["players"]} == want
+        assert "# undone: " in text and "\npenalty S 8\n" in text
+        assert len(got["penalties"]) == 1 and sheet["totals"]["penalties"] == [5]
+        assert {p["name"]: p["penalties"] for p in got["players"]}["Cy"] == 1
         status, csv_text = request(srv, "GET", f"/api/tables/{tid}/export.csv")
         assert status == 200 and "transfer,Cy,Bo," in str(csv_text)
 
