@@ -450,7 +450,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             raise ContextError(f"--chengbao has no meaning in the {rs.id} ruleset", "--chengbao")
         cenv = Env(env, a=a, b=b, a_is_dealer=a == "E", b_is_dealer=b == "E")
         if not cb.allowed(cenv):
-            raise ContextError(f"--chengbao {text}: {cb.message}", "--chengbao")
+            raise ContextError("chengbao.refused", "--chengbao", value=text,
+                               message={"zh": cb.message, "en": cb.message_en or cb.message})
         if (a, b) in relations:
             raise ContextError(f"--chengbao {text} is given twice", "--chengbao")
         relations.append((a, b))

@@ -18,7 +18,7 @@ from dataclasses import field
 from itertools import product
 from typing import Any
 
-from ..errors import ContextError, EvaluationError, HandError, NotAWin
+from ..errors import ContextError, EvaluationError, HandError, MjscoreError, NotAWin
 from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
 from ..memo import Memo
 from ..model import tiles as T
@@ -89,6 +89,21 @@ class Result:
     @property
     def winner(self) -> str:
         return self.table.env["seat"]  # type: ignore[no-any-return]
+
+
+@dataclass
+class Refusal:
+    """What a refusal by a check that reads the wait hands to the views, as data: the hand,
+    its table, the reading in which the wait fact held (e.g. 暴头's lone 财神), and what the
+    hand waited on before its winning tile (:class:`~scorer.engine.waitfacts.WaitFacts`).
+    The views word it ("without the winning 9m: … + a lone 财神 — waiting on every tile")
+    without scoring anything again."""
+
+    ruleset: Ruleset
+    hand: Hand
+    table: Table
+    reading: Reading
+    waits: Any = None
 
 
 # The Python errors a pattern's compiled closure can raise on odd values (the fast path runs
@@ -173,7 +188,7 @@ def _score(h: Hand, rs: Ruleset, ctx: Context) -> Result:
     """The three steps: check the input, build the readings, choose the best."""
     table = resolve(rs, ctx, h)
     interp = _check_input(h, rs, table)
-    renvs = _build_readings(rs, table, interp)
+    renvs = _build_readings(rs, table, interp, h)
     return _choose(h, rs, table, renvs)
 
 
@@ -228,7 +243,8 @@ def _context_errors(rs: Ruleset, env: Env) -> tuple[Check | None, tuple[Any, ...
     return None, tuple(late)
 
 
-def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[Env]:
+def _build_readings(rs: Ruleset, table: Table, interp: Interpretation,
+                    h: Hand | None = None) -> list[Env]:
     """Every reading of the hand in the ruleset's shapes, each with its own Env; raises
     NotAWin when there is none or a ``not_a_win`` check on the hand holds."""
     env = table.env
@@ -271,8 +287,27 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation) -> list[E
         except Exception:  # evaluated again, to be worded and placed as _holds does
             held = _holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'")
         if held:
-            raise NotAWin("rule.refused", chk.reason, **chk.params(env))
+            refusal = _refusal(rs, h, table, renvs) if h is not None and (
+                chk.when.names & F.WAIT_FACTS or "any_reading" in chk.when.names) else None
+            raise NotAWin("rule.refused", chk.reason, details=refusal, **chk.params(env))
     return renvs
+
+
+def _refusal(rs: Ruleset, h: Hand, table: Table, renvs: list[Env]) -> Refusal | None:
+    """The wait data of a refusal by a check that reads the wait: the first reading whose
+    wait facts hold (its lone wildcard, its wait), and the hand's waits without the winning
+    tile. None when no reading shows one (the check read something else)."""
+    from .waitfacts import wait_facts
+
+    for renv in renvs:
+        if any(renv[name] for name in sorted(F.WAIT_FACTS)):
+            refusal = Refusal(rs, h, table, renv["__reading__"])
+            try:
+                refusal.waits = wait_facts(refusal)  # type: ignore[arg-type]
+            except MjscoreError:  # the waits cannot be worked out: the message goes alone
+                return None
+            return refusal
+    return None
 
 
 def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:

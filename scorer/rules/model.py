@@ -229,8 +229,9 @@ class Chengbao:
     """承包: when a relation A:B may be claimed, and the factor when B wins."""
 
     allowed: Compiled
-    message: str
+    message: str  # in Chinese (or the one text the file gave)
     reverse_factor: Compiled
+    message_en: str = ""  # in English, "" when the file gave one text
 
 
 @record(frozen=True)

@@ -383,6 +383,24 @@ class Compiler:
             return default
         return str(v)
 
+    def texts(self, m: YMap, key: str, path: str, required: bool = False) -> tuple[str, str]:
+        """A text a person reads, in both languages: ``{zh: ..., en: ...}`` (the spelling
+        docs/rulesets.md documents), or one text for both (as files wrote it before: then
+        ``(text, "")``). Returns ``(zh, en)``; a map missing one language uses the other."""
+        v = m.get(key)
+        if isinstance(v, dict):
+            extra = sorted(str(k) for k in v if k not in ("zh", "en"))
+            if extra or not v:
+                self.problem(self.mark_of(m, key), path,
+                             "must be text, or a mapping {zh: ..., en: ...}")
+                return "", ""
+            zh, en = v.get("zh"), v.get("en")
+            if any(x is not None and not isinstance(x, str) for x in (zh, en)):
+                self.problem(self.mark_of(m, key), path, "must be text")
+                return "", ""
+            return str(zh if zh is not None else en), str(en if en is not None else zh)
+        return self.text(m, key, path, required=required), ""
+
     # -- the whole file -----------------------------------------------------------
     def build(self) -> Ruleset | None:
         """The compiled Ruleset, or None when a problem was found (see :attr:`problems`)."""
@@ -742,15 +760,15 @@ class Compiler:
                 continue
             sc = (scopes or {}).get(on, scope)
             when = self.expr(item, "when", f"{path}.when", sc)
-            message = self.text(item, "message", f"{path}.message", required=True)
-            for name in PLACEHOLDER.findall(message):
+            message, message_en = self.texts(item, "message", f"{path}.message", required=True)
+            for name in PLACEHOLDER.findall(message + message_en):
                 if name not in sc.names:
                     self.problem(self.mark_of(item, "message"), f"{path}.message",
                                  f"{{{name}}} is not a name here (placeholders name a value, "
                                  "e.g. {min_fan})")
             if when is not None:
                 out.append(Check(str(item.get("id", f"{key}{i}")), when, message, on,
-                                 str(item.get("reason", "illegal"))))
+                                 str(item.get("reason", "illegal")), message_en))
         return tuple(out)
 
     def patterns(self, raw: Any, scope: Scope, tallies: tuple[Tally, ...]) -> tuple[Pattern, ...]:
@@ -1019,9 +1037,11 @@ class Compiler:
                                 default=True)
             rf = self.expr(cb_raw, "reverse_factor", "payment.chengbao.reverse_factor",
                            cb_scope, "number", default=2)
-            msg = str(cb_raw.get("message", "承包 does not apply here"))
+            msg, msg_en = self.texts(cb_raw, "message", "payment.chengbao.message")
+            if not msg:
+                msg, msg_en = "这里不适用承包", "承包 does not apply here"
             if allowed is not None and rf is not None:
-                cb = Chengbao(allowed, msg, rf)
+                cb = Chengbao(allowed, msg, rf, msg_en)
         if pays is None or amount is None:
             return None
         used = set(pays.names) | set(amount.names)

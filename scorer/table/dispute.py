@@ -98,9 +98,11 @@ class Dispute:
         ea, eb = self.a.error, self.b.error
         if ea is None or eb is None:
             return
-        if ea.message == eb.message:
+        if (ea.code, ea.params) == (eb.code, eb.params):  # the same error: compared as data
             raise ea
-        err = MjscoreError(f"A ({self.a.spec}): {ea.message}; B ({self.b.spec}): {eb.message}")
+        err = MjscoreError("dispute.both_failed", a=self.a.spec, b=self.b.spec,
+                           a_error={"code": ea.code, "params": ea.params},
+                           b_error={"code": eb.code, "params": eb.params})
         err.exit_code = 2 if 2 in (ea.exit_code, eb.exit_code) else ea.exit_code
         err.kind = ea.kind if ea.kind == eb.kind else "error"
         raise err
@@ -206,13 +208,13 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     res = side.result
     found = side.error.details if isinstance(side.error, NotAWin) else None
     if res is None and not isinstance(found, Result):
-        msg = side.error.message if side.error else "—"
+        msg = side.error.render(lang) if side.error else "—"
         return {"result": t("vs_not_scored", lang, msg=msg)}
     if res is None:
         # not a legal win on its result (e.g. below a minimum): show what was found, no payments
         assert isinstance(found, Result) and side.error is not None
         out = rows(Side(side.spec, side.ruleset, side.context, result=found), lang)
-        out.update(result=t("vs_not_a_win", lang, msg=side.error.message), payment="—")
+        out.update(result=t("vs_not_a_win", lang, msg=side.error.render(lang)), payment="—")
         del out["payments"]
         return out
     s = res.best

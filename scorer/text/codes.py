@@ -24,6 +24,7 @@ CODES: dict[str, tuple[str, str]] = {
                      " (and {n} more problem(s); run 'mjscore rules check')"),
     "ruleset.invalid": ("规则文件无效", "invalid ruleset"),
     "chain": ("（继承链：{chain}）", " (chain: {chain})"),
+    "why": ("（{why}）", " ({why})"),
 
     # ---- finding and reading a ruleset file (exit 2)
     "ruleset.no_builtin": ("没有内置规则 {name:q}{hint}；内置的有：{known}；"
@@ -54,11 +55,15 @@ CODES: dict[str, tuple[str, str]] = {
     # ---- a ruleset's own words: its errors: and not_a_win: checks (the file's message)
     "rule.error": ("{message:rule}", "{message:rule}"),
     "rule.refused": ("{message:rule}", "{message:rule}"),
+    "chengbao.refused": ("--chengbao {value}：{message:rule}", "--chengbao {value}: {message:rule}"),
     # ---- not a legal win (exit 3)
     "win.not_complete": ("不是胡牌：这手牌凑不成{shapes:shapes}",
                          "not a winning hand: the tiles do not form {shapes:shapes}"),
     "win.no_reading": ("不是胡牌", "not a winning hand"),
 
+    # ---- score --vs: both sides failed
+    "dispute.both_failed": ("A（{a}）：{a_error:error}；B（{b}）：{b_error:error}",
+                            "A ({a}): {a_error:error}; B ({b}): {b_error:error}"),
     # ---- the command line
     "lang.bad": ("--lang {value}：用 zh 或 en", "--lang {value}: use zh or en"),
     "file.cannot_open": ("打不开 {name:q}：{error}", "cannot open {name:q}: {error}"),
@@ -201,7 +206,7 @@ CODES: dict[str, tuple[str, str]] = {
 
 
 # Keys of CODES that are pieces of messages, not codes an error carries.
-PIECES = ("prose", "hint", "chain", "where.", "what.", "more.", "here.", "stand.")
+PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.")
 
 
 def codes() -> list[str]:

@@ -13,6 +13,7 @@ ruleset file is untrusted. A placeholder may say how its value is worded:
 * ``{name:or}`` / ``{name:and}`` — a list joined with the language's "or" / "and";
 * ``{name:shapes}`` — shape names (``standard``, ``seven_pairs``), worded through the
   catalogue's ``shape.NAME.long`` with the ``sets`` parameter, joined with "or";
+* ``{name:error}`` — another error ``{"code": ..., "params": ...}``, worded whole;
 * ``{name:word}`` — the value names a word of the catalogue (``NAME.VALUE``);
 * ``{name:rule}`` — a ruleset's own message ``{"zh": ..., "en": ...}``, its ``{name}``
   placeholders filled from the ``values`` parameter (plain names only: the file is
@@ -109,6 +110,8 @@ def value(v: Any, lang: str, how: str = "", params: Mapping[str, Any] | None = N
         names = [word(f"shape.{s}.long", lang, sets=sets) if f"shape.{s}.long" in CATALOGUE
                  else str(s).replace("_", " ") for s in v]
         return join(names, lang, "or")
+    if how == "error":  # another error, {code, params}, worded in the same language
+        return render(str(v["code"]), v["params"], lang)
     if how == "rule":  # a ruleset's own message, {zh, en}: untrusted, so {name} only
         text = value(v, lang)
         return fill(text, (params or {}).get("values") or {}, lang, hows=False)
@@ -172,16 +175,19 @@ def render(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
 
 
 def body(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
-    """An error's message without its where-prefix: the message, a second sentence some
-    messages take (``by_id``), the ``extends:`` chain and the did-you-mean hint (at the end,
-    or where the template places ``{chain}`` / ``{hint}``).
+    """An error's message without its where-prefix: the message, the ``why`` the views
+    attach to a refusal (``{zh, en}``: what was found, what the hand waited on), a second
+    sentence some messages take (``by_id``), the ``extends:`` chain and the did-you-mean
+    hint (at the end, or where the template places ``{chain}`` / ``{hint}``).
 
     >>> body("ruleset.no_builtin", {"name": "x", "known": "mcr", "position": 3}, "en")
     "no built-in ruleset 'x'; built-in: mcr; or give a path to a YAML file"
     """
     text = template(code, lang)
     chain, hint = params.get("chain"), params.get("hint")
-    tail = {"chain": word("chain", lang, chain=" → ".join(map(str, chain))) if chain else "",
+    why = params.get("why")
+    tail = {"why": word("why", lang, why=why) if why else "",
+            "chain": word("chain", lang, chain=" → ".join(map(str, chain))) if chain else "",
             "hint": word("hint", lang, hint=hint) if hint else ""}
     by_id = params.get("by_id")
     if by_id:

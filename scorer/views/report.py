@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.scoring import Hit, Result, Scored
+from ..engine.scoring import Hit, Refusal, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, render
 from ..memo import Memo, held
@@ -358,10 +358,18 @@ def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
     """
     from ..engine.waitfacts import wait_facts
 
-    s = s or result.best
-    r = s.reading
+    return _why(result, (s or result.best).reading, wait_facts(result), lang)
+
+
+def refusal_text(d: Refusal, lang: str = "zh") -> str:
+    """:func:`why_text` for a refusal by a check that reads the wait, from the reading and
+    the waits the engine handed over (:class:`~scorer.engine.scoring.Refusal`)."""
+    return _why(d, d.reading, d.waits, lang)
+
+
+def _why(result: Result | Refusal, r: Reading, facts: Any, lang: str) -> str:
     win = result.hand.winning
-    texts = group_texts(result, s)
+    texts = _group_texts(result, r)  # type: ignore[arg-type]
     rest = [x for k, x in enumerate(texts) if k != r.win]
     g = r.win_group
     if g is not None:
@@ -380,7 +388,6 @@ def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
             rest.append(t("why_lone", lang, tile=lone))
         elif left:
             rest.append("+ " + describe_group(Group(g.kind, tuple(left), tuple(wild))))
-    facts = wait_facts(result)
     if facts.any_tile:
         waiting = t("why_any", lang)
     elif len(facts.tiles) == 1:
@@ -709,56 +716,35 @@ def seat_table(result: Result, s: Scored | None = None, lang: str = "zh") -> str
 
 
 def refusal_why(e: NotAWin, lang: str = "zh") -> str:
-    """The why line :func:`refused` attached to a refusal, or ''."""
-    why = getattr(e, "why", "")
-    return why if isinstance(why, str) else ""
+    """The why :func:`refused` attached to a refusal, in ``lang``, or ''."""
+    why = e.params.get("why")
+    return str(why.get(lang) or "") if isinstance(why, dict) else ""
 
 
-def refused(e: NotAWin, hand: str | Hand, rules: str | Ruleset, ctx: Any,
-            lang: str = "zh") -> tuple[str, NotAWin]:
-    """What the report shows for a hand that is no legal win, and the error to exit with.
+def refused(e: NotAWin, hand: str | Hand | None = None, rules: str | Ruleset | None = None,
+            ctx: Any = None, lang: str = "zh") -> tuple[str, NotAWin]:
+    """What the report shows for a hand that is no legal win, and the error to exit with,
+    from what the engine handed over (nothing is scored again, no message is read).
 
     The error stays one line (docs/contract.md). A win below the ruleset's minimum (MCR's
     8 fan) names the fans found in it, so the table sees what is missing: ``below the
     8-fan minimum: 2 fan without flowers (幺九刻 1 + 单钓将 1 = 番 2)``. A win refused by a
     check that reads the wait (:data:`~scorer.rules.facts.WAIT_FACTS`: 暴头 on a discard)
-    gets its why, in the message and as ``e.why``: the same hand self-drawn shows what it
-    waited on ("without the winning 9m: … + a lone 财神 — waiting on every tile").
+    gets its why from the engine's :class:`~scorer.engine.scoring.Refusal` ("without the
+    winning 9m: … + a lone 财神 — waiting on every tile"). The why is the parameter
+    ``why`` ({zh, en}) of the error returned. ``hand``, ``rules`` and ``ctx`` are unused
+    (kept for callers of earlier releases).
     """
-    text = ""
-    if isinstance(e.details, Result):
-        if e.reason != "below_minimum":
-            return text, e
-        chain = patterns_chain(e.details.ruleset, e.details.best, lang)
-        return text, NotAWin(f"{e.message} ({chain})" if chain else e.message, e.reason,
-                             e.details)
-    if e.reason != "illegal":
-        return text, e
-    from dataclasses import replace
-
-    from ..engine.scoring import score
-    from ..rules.facts import WAIT_FACTS
-    from ..rules.load import load_ruleset
-    from ..rules.model import PLACEHOLDER
-
-    rs = load_ruleset(rules) if isinstance(rules, str) else rules
-    for chk in rs.not_a_win:
-        if not chk.when.names & WAIT_FACTS:
-            continue
-        pattern = "".join(".*" if k % 2 else re.escape(part)
-                          for k, part in enumerate(PLACEHOLDER.split(chk.template)))
-        if not re.fullmatch(pattern, e.message):
-            continue
-        try:
-            drawn = score(hand, rs, replace(ctx, self_draw=True, discarder=None,
-                                            robbing_kong=False))
-            why = why_text(drawn, lang)
-        except MjscoreError:
-            return text, e
-        out = NotAWin(f"{e.message} ({why})", e.reason, e.details)
-        out.why = why  # type: ignore[attr-defined]
-        return text, out
-    return text, e
+    d = e.details
+    if isinstance(d, Result) and e.reason == "below_minimum":
+        why = {lg: patterns_chain(d.ruleset, d.best, lg) for lg in ("zh", "en")}
+    elif isinstance(d, Refusal) and d.waits is not None:
+        why = {lg: refusal_text(d, lg) for lg in ("zh", "en")}
+    else:
+        return "", e
+    if not why["en"]:
+        return "", e
+    return "", NotAWin(e.code, e.reason, d, **{**e.params, "why": why})
 
 
 def _name_of(rs: Ruleset, pid: str | None, lang: str) -> str:

@@ -487,6 +487,11 @@ def _code(text: Any) -> str:
     return f"`{t}`" if t else ""
 
 
+def _both(c: Any) -> str:
+    """A check's message in Markdown: Chinese / English (one text when the file gave one)."""
+    return _md(c.template) + (" / " + _md(c.template_en) if c.template_en else "")
+
+
 def markdown(rs: Ruleset) -> str:
     """A rules page: patterns (both names, value, formula, condition), scoring, payment,
     options with defaults, context flags, wildcard, checks, notes and house changes."""
@@ -558,7 +563,7 @@ def markdown(rs: Ruleset) -> str:
             continue
         out += [f"## {title}", "", "| id | checked on | when | message |" if on
                 else "| id | when | message |", "|---|---|---|---|" if on else "|---|---|---|"]
-        out += [f"| `{c.id}` |{f' {c.on} |' if on else ''} {_code(c.when.src)} | {_md(c.template)} |"
+        out += [f"| `{c.id}` |{f' {c.on} |' if on else ''} {_code(c.when.src)} | {_both(c)} |"
                 for c in checks]
         out.append("")
 

@@ -175,6 +175,10 @@ def test_first_round_wins_with_melds_name_the_meld(ruleset: str, flag: str) -> N
 def test_mcr_house_human_is_before_any_claim() -> None:
     # docs/rulings.md#mcr-house-meanings: 人和 is won before any claim
     rec = score_record("[123m,1]456m789p234s55s --human --from S", ["--rules", "mcr-house"])
+    assert rec["error"]["message"].startswith("--human 和副露矛盾")
+    assert (rec["error"]["code"], rec["error"]["params"]["check"]) == ("rule.error", "human_claimed")
+    rec = score_record("[123m,1]456m789p234s55s --human --from S", ["--rules", "mcr-house"],
+                       lang="en")
     assert rec["error"]["message"].startswith("--human contradicts the fixed melds")
 
 

@@ -218,8 +218,9 @@ def test_cli_gold_on_a_discard_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 3
     err_json = json.loads(out)["error"]
     assert err_json["kind"] == "not_a_win"
-    assert "a hand holding 金 cannot win on a discard" in err_json["message"]
-    assert err.startswith("mjscore: a hand holding 金 cannot win on a discard")
+    assert "有金不能捉炮" in err_json["message"]
+    assert err.startswith("mjscore: 有金不能捉炮：手里有金只能自摸")
+    assert (err_json["code"], err_json["params"]["check"]) == ("rule.refused", "gold_discard")
 
 
 def test_cli_json_payments(capsys: pytest.CaptureFixture[str]) -> None:

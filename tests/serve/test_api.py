@@ -140,7 +140,7 @@ def test_score_equals_the_cli(server: Live, rules: str | None, line: str) -> Non
     # docs/rulings.md#mcr-minimum: a win needs 8 fan; 123m 456m 789p 234s 55s on a discard is 门前清 2 +
     # 平和 2 + 连六 1 = 5 (平和 replaces 无字)
     ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S"],
-     "below the 8-fan minimum: 5 fan without flowers (门前清 2 + 平和 2 + 连六 1 = 番 5)"),
+     "不够 8 番起和：不算花牌只有 5 番（门前清 2 + 平和 2 + 连六 1 = 番 5）"),
     ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S", "--lang", "en"],
      "below the 8-fan minimum: 5 fan without flowers (Concealed Hand 2 + All Chows 2 + "
      "Short Straight 1 = fan 5)"),

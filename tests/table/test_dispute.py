@@ -78,7 +78,7 @@ def test_one_side_not_a_win() -> None:
     code, out, _ = run("score", "123m456m789p234s55s", "--rules", "hangzhou", "--from", "S",
                        "--option", "discard_win=true", "--vs", PLATFORM)
     assert code == 0
-    assert "结果 ≠ A: 算不出：放铳 is allowed only at 3 老庄 (--dealer-streak 3)" in out
+    assert "结果 ≠ A: 算不出：只有 3 老庄时才许放铳（--dealer-streak 3）" in out
     code, out, _ = run("score", "123m456m789p234s55s", "--rules", "hangzhou", "--from", "S",
                        "--option", "discard_win=true", "--vs", PLATFORM, "--lang", "en")
     assert "result        ≠ A: not scored: 放铳 is allowed only at 3 老庄 (--dealer-streak 3)" in out
@@ -87,9 +87,9 @@ def test_one_side_not_a_win() -> None:
 def test_both_sides_fail() -> None:
     same = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--from", "S",
                "--vs", PLATFORM)
-    assert same[0] == 3 and same[2].startswith("mjscore: 放铳 (a discard win) is not allowed")
+    assert same[0] == 3 and same[2].startswith("mjscore: 不许放铳：杭州麻将只能自摸")
     code, out, err = run("score", "123m456m789p234s55s", "--rules", "hangzhou", "--from", "S",
-                         "--dealer-streak", "1", "--vs", PLATFORM)
+                         "--dealer-streak", "1", "--vs", PLATFORM, "--lang", "en")
     assert (code, out) == (2, "")
     assert err == ("mjscore: A (hangzhou): 放铳 (a discard win) is not allowed: Hangzhou wins are "
                    "self-drawn unless 庄闲放铳 is on (--option discard_win=true); add --self-draw "
@@ -156,7 +156,7 @@ def test_a_side_below_a_minimum_still_shows_what_it_found() -> None:
         in out.split("\n")
     code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", house,
                        "--vs", "mcr")
-    assert "       B: 不能胡：below the 8-fan minimum: 2 fan without flowers" in out.split("\n")
+    assert "       B: 不能胡：不够 8 番起和：不算花牌只有 2 番" in out.split("\n")
     assert "番种   相同：幺九刻 1, 单钓将 1" in out.split("\n")
 
 

@@ -60,7 +60,7 @@ def test_the_context_errors_are_worked_out_once_per_context() -> None:
     base = plan_of(rs).tables.get(east)
     assert base is not None and base.memo.get("errors") == (None, ())  # Hangzhou's: none holds
     # the next hands of that context read the verdict remembered, not the ruleset's checks
-    base.memo.put("errors", (replace(rs.errors[0], template="remembered"), ()))
+    base.memo.put("errors", (replace(rs.errors[0], template="remembered", template_en=""), ()))
     for hand in ("123m456p789s234sPP", "11223344556677s"):
         with pytest.raises(ContextError, match=r"^remembered$"):
             score(hand, rs, east)

@@ -386,8 +386,7 @@ def test_mcr_below_the_minimum_lists_its_fans() -> None:
                    "Terminals or Honors 1 + Single Wait 1 = fan 2)\n")
     code, out, err = run("score", hand, "--from", "N", "--seat", "S", "--rules", "mcr")
     assert code == 3
-    assert err == ("mjscore: below the 8-fan minimum: 2 fan without flowers (幺九刻 1 + 单钓将 1 "
-                   "= 番 2)\n")
+    assert err == "mjscore: 不够 8 番起和：不算花牌只有 2 番（幺九刻 1 + 单钓将 1 = 番 2）\n"
     code, out, _ = run("score", hand, "--from", "N", "--seat", "S", "--rules", "mcr", "--json")
     data = json.loads(out)
     assert code == 3 and data["error"]["reason"] == "below_minimum"
@@ -401,7 +400,7 @@ def test_explain_names_the_rule_that_excluded_a_reading() -> None:
     # winning 5s in a chow, is no 暴头 and is ruled out by the rule (docs/rulings.md Hangzhou)
     r = score("123m456p789sPP3s4s5s", "hangzhou",
               Context(self_draw=True, options=(("must_baotou_with_wild", "true"),)))
-    listing = explain_json(r)
+    listing = explain_json(r, "en")
     ruled = [x for x in listing if "excluded" in x]
     message = ("not a legal win under 才比拷: a hand holding a 财神 must win as 暴头, 财飘, "
                "杠暴 or 七客")
@@ -409,7 +408,7 @@ def test_explain_names_the_rule_that_excluded_a_reading() -> None:
     assert ["123m", "3*45p", "345s←", "789s", "6*6p"] in [x["reading"] for x in ruled]
     assert listing[0]["reading"] == ["123m", "456p", "2*34s", "789s", "5*5s←"]
     text = explain_text(r, "zh", top=len(listing))
-    assert "规则不许：not" in text  # the message wraps in its column
+    assert "规则不许：才比拷下不能这" in text  # the message wraps in its column
 
 
 def _columns_line_up(table: str) -> None:
