@@ -129,7 +129,7 @@ def _batch_signature() -> inspect.Signature:
 _BATCH = _batch_signature()
 batch.__signature__ = _BATCH  # type: ignore[attr-defined]
 batch.__annotations__ = {p.name: p.annotation for p in _BATCH.parameters.values()}
-app.command()(rulescmd.rules)
+app.add_typer(rulescmd.app, name="rules")
 app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
             epilog=batchcmd.line_flags_help())(batch)
 app.command("round")(roundcmd.round_cmd)

@@ -1,23 +1,123 @@
-"""``mjscore rules``: list the rulesets, show one, check files, start a house-rule file."""
+"""``mjscore rules``: sub-commands to list the rulesets, show one, check files, start a
+house-rule file and clear the cache of built rulesets::
+
+    mjscore rules list [--facts]            mjscore rules show ID [--yaml|--markdown]
+    mjscore rules check FILE...             mjscore rules new FILE --from ID
+    mjscore rules clear-cache
+
+The spellings of earlier releases still work, as aliases (:meth:`RulesGroup.parse_args`
+turns them into the sub-commands): ``rules`` (list), ``rules ID`` and ``rules --rules ID``
+(show), ``rules --facts`` (list --facts), ``rules --clear-cache`` (clear-cache).
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from ..errors import Problem
 from ..lines.grammar import pairs
 from .output import fail, one_line
 
+COMMANDS = ("list", "show", "check", "new", "clear-cache")
+# the legacy options that take a value (to tell their value from a ruleset id)
+_VALUED = ("--rules", "--option", "--from", "--lang")
 
-def rules(
-    ruleset: str | None = typer.Argument(None, help="A ruleset id or path to show; omit to "
-                                         "list them; 'check FILE...' to validate files; "
-                                         "'new FILE --from ID' to start a house-rule file."),
-    files: list[str] | None = typer.Argument(None, help="With 'check': the YAML files; with "
-                                             "'new': the file to write."),
+
+def legacy(args: list[str]) -> list[str]:
+    """A ``mjscore rules`` argument list of an earlier release as the sub-command it meant
+    (a sub-command's own list is kept as it is).
+
+    >>> legacy([]), legacy(["hangzhou", "--yaml"]), legacy(["--facts"])
+    (['list'], ['show', 'hangzhou', '--yaml'], ['list', '--facts'])
+    >>> legacy(["--clear-cache"]), legacy(["--lang", "en"]), legacy(["check", "my.yaml"])
+    (['clear-cache'], ['list', '--lang', 'en'], ['check', 'my.yaml'])
+    """
+    if not args:
+        return ["list"]
+    if args[0] in COMMANDS or args[0] in ("--help", "-h"):
+        return args
+    if "--clear-cache" in args:  # (what else is there is refused by clear-cache)
+        return ["clear-cache", *(a for a in args if a != "--clear-cache")]
+    if "--facts" in args:
+        return ["list", *args]
+    rest, only_lang = args, True
+    while rest:
+        flag = rest[0].split("=", 1)[0]
+        if flag != "--lang":
+            only_lang = False
+            break
+        rest = rest[1:] if "=" in rest[0] else rest[2:]
+    return ["list", *args] if only_lang else ["show", *args]
+
+
+class RulesGroup(TyperGroup):
+    """The ``rules`` group, reading its legacy spellings as sub-commands (:func:`legacy`)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, legacy(list(args)))
+
+
+app = typer.Typer(cls=RulesGroup, no_args_is_help=False, add_completion=False,
+                  help="List the rulesets, show one, check files, start a house-rule file.")
+
+_LANG = typer.Option(None, "--lang", help="Language: zh or en (default: $MJSCORE_LANG, else "
+                     "the locale's, else zh).")
+
+
+def _lang(lang: str | None) -> str:
+    """The language asked (or the run's); raises ContextError for another."""
+    from ..errors import ContextError
+    from ..text.lang import LANGS, choose_lang
+
+    chosen = choose_lang(lang)
+    if chosen not in LANGS:
+        raise ContextError("lang.bad", "--lang", value=chosen)
+    return chosen
+
+
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+@app.command("list", context_settings=_EXTRA)
+def list_cmd(ctx: typer.Context,
+             facts: bool = typer.Option(False, "--facts", help="List instead what conditions "
+                                        "and values can use: facts, attributes, functions "
+                                        "(Markdown)."),
+             option: list[str] | None = typer.Option(None, "--option", hidden=True),
+             as_yaml: bool = typer.Option(False, "--yaml", hidden=True),
+             as_markdown: bool = typer.Option(False, "--markdown", hidden=True),
+             lang: str | None = _LANG) -> None:
+    """List the built-in rulesets (or, with --facts, the vocabulary of their expressions)."""
+    try:
+        from ..errors import ContextError
+
+        lang = _lang(lang)
+        extra = ctx.args
+        if facts:
+            if extra or as_yaml or as_markdown or option:
+                raise ContextError("--facts takes no ruleset: mjscore rules --facts")
+            from ..views.rulesview import facts_markdown
+
+            print(facts_markdown(), end="")
+            return
+        if extra:
+            raise ContextError(f"unexpected argument(s): {' '.join(extra)}")
+        from ..views.rulesview import list_text
+
+        print(list_text(lang))
+    except Exception as e:
+        fail(e, lang=lang)
+
+
+@app.command("show", context_settings={"allow_extra_args": True})
+def show_cmd(
+    ctx: typer.Context,
+    ruleset: str | None = typer.Argument(None, help="A ruleset id or path."),
     rules_opt: str | None = typer.Option(None, "--rules", help="The ruleset to show (id or "
                                          "path), instead of the argument."),
     option: list[str] | None = typer.Option(None, "--option", help="Show the ruleset with "
@@ -29,72 +129,29 @@ def rules(
                                   "file that extends nothing (no comments kept)."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print a readable rules page "
                                      "(Markdown)."),
-    from_: str | None = typer.Option(None, "--from", help="With 'new': the ruleset to extend "
-                                     "(id or path)."),
-    force: bool = typer.Option(False, "--force", help="With 'new': overwrite FILE."),
-    facts: bool = typer.Option(False, "--facts", help="List what conditions and values can "
-                               "use: facts, attributes, functions (Markdown)."),
-    lang: str | None = typer.Option(None, "--lang", help="Language: zh or en (default: "
-                                    "$MJSCORE_LANG, else the locale's, else zh)."),
-    clear_cache: bool = typer.Option(False, "--clear-cache", help="Remove the cached "
-                                     "rulesets (mjscore rules --clear-cache prints where; "
-                                     "MJSCORE_NO_CACHE=1 turns the cache off)."),
+    from_: str | None = typer.Option(None, "--from", hidden=True),
+    force: bool = typer.Option(False, "--force", hidden=True),
+    lang: str | None = _LANG,
 ) -> None:
-    """List the rulesets, show one (--yaml, --markdown), 'check FILE...', or 'new FILE --from ID'."""
+    """Show one ruleset: its patterns, values, options and flags (--yaml, --markdown)."""
     try:
         from ..errors import ContextError
-        from ..text.lang import LANGS, choose_lang
 
-        lang = choose_lang(lang)
-        if lang not in LANGS:
-            raise ContextError("lang.bad", "--lang", value=lang)
-        if clear_cache:
-            if ruleset or files or rules_opt or as_yaml or as_markdown or from_ or option:
-                raise ContextError("--clear-cache takes nothing else: mjscore rules --clear-cache")
-            from ..rules import store
-
-            n = store.clear()
-            print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {store.directory()}")
-            return
-        if ruleset == "check":
-            if rules_opt or as_yaml or as_markdown or from_ or option:
-                raise ContextError("rules check takes only files: mjscore rules check FILE...")
-            raise SystemExit(_rules_check(files or [], lang))
-        if ruleset == "new":
-            if not files or len(files) != 1:
-                raise ContextError("rules new needs one file to write: mjscore rules new "
-                                   "my.yaml --from hangzhou")
-            parent = from_ or rules_opt
-            if parent is None:
-                raise ContextError("rules new needs --from ID (the ruleset to extend, a "
-                                   "built-in id or a path)")
-            _rules_new(files[0], parent, pairs(option), force)
-            return
+        lang = _lang(lang)
         if from_ or force:
             raise ContextError("--from and --force belong to 'mjscore rules new FILE --from ID'")
-        if files:
-            raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(files)}")
+        if ctx.args:
+            raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(ctx.args)}")
         if ruleset and rules_opt and ruleset != rules_opt:
             raise ContextError(f"two rulesets given: {ruleset} and --rules {rules_opt}")
-        spec = ruleset or rules_opt
-        if facts:
-            if spec or as_yaml or as_markdown or option:
-                raise ContextError("--facts takes no ruleset: mjscore rules --facts")
-            from ..views.rulesview import facts_markdown
-
-            print(facts_markdown(), end="")
-            return
         if as_yaml and as_markdown:
             raise ContextError("--yaml and --markdown: choose one")
-        from ..views.rulesview import list_text, markdown, show_text, with_options, yaml_text
-
+        spec = ruleset or rules_opt
         if spec is None:
-            if as_yaml or as_markdown or option:
-                raise ContextError("--yaml, --markdown and --option need a ruleset: "
-                                   "mjscore rules ID --markdown")
-            print(list_text(lang))
-            return
+            raise ContextError("--yaml, --markdown and --option need a ruleset: "
+                               "mjscore rules ID --markdown")
         from ..rules.load import load_ruleset
+        from ..views.rulesview import markdown, show_text, with_options, yaml_text
 
         rs = with_options(load_ruleset(spec), pairs(option))
         if as_yaml:
@@ -103,8 +160,61 @@ def rules(
             print(markdown(rs), end="")
         else:
             print(show_text(rs, lang))
-    except SystemExit:
-        raise
+    except Exception as e:
+        fail(e, lang=lang)
+
+
+@app.command("check")
+def check_cmd(files: list[str] | None = typer.Argument(None, help="The YAML files."),
+              lang: str | None = _LANG) -> None:
+    """Check ruleset files: every problem on a line of its own (exit 2 if any)."""
+    try:
+        code = _rules_check(files or [], _lang(lang))
+    except Exception as e:
+        fail(e, lang=lang)
+    raise SystemExit(code)
+
+
+@app.command("new")
+def new_cmd(
+    files: list[str] | None = typer.Argument(None, help="The file to write (.yaml)."),
+    from_: str | None = typer.Option(None, "--from", help="The ruleset to extend (id or path)."),
+    rules_opt: str | None = typer.Option(None, "--rules", hidden=True),
+    option: list[str] | None = typer.Option(None, "--option", help="Set this option's default "
+                                            "in the new file, KEY=VALUE (repeatable)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite FILE."),
+    lang: str | None = _LANG,
+) -> None:
+    """Start a house-rule file that extends a ruleset (it loads as written)."""
+    try:
+        from ..errors import ContextError
+
+        lang = _lang(lang)
+        if not files or len(files) != 1:
+            raise ContextError("rules new needs one file to write: mjscore rules new "
+                               "my.yaml --from hangzhou")
+        parent = from_ or rules_opt
+        if parent is None:
+            raise ContextError("rules new needs --from ID (the ruleset to extend, a "
+                               "built-in id or a path)")
+        _rules_new(files[0], parent, pairs(option), force)
+    except Exception as e:
+        fail(e, lang=lang)
+
+
+@app.command("clear-cache", context_settings=_EXTRA)
+def clear_cache_cmd(ctx: typer.Context, lang: str | None = _LANG) -> None:
+    """Remove the cached built rulesets (MJSCORE_NO_CACHE=1 turns the cache off)."""
+    try:
+        from ..errors import ContextError
+
+        lang = _lang(lang)
+        if ctx.args:
+            raise ContextError("--clear-cache takes nothing else: mjscore rules --clear-cache")
+        from ..rules import store
+
+        n = store.clear()
+        print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {store.directory()}")
     except Exception as e:
         fail(e, lang=lang)
 

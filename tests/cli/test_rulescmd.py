@@ -1,5 +1,6 @@
-"""`mjscore rules`: --yaml, --markdown, --facts, --option, --rules, `new FILE --from ID`,
-and the generated pages in docs/ being current."""
+"""`mjscore rules`: its sub-commands (list, show, check, new, clear-cache) and the spellings of
+earlier releases as their aliases; --yaml, --markdown, --facts, --option, --rules, `new FILE
+--from ID`, and the generated pages in docs/ being current."""
 
 from __future__ import annotations
 
@@ -256,3 +257,52 @@ def test_new_from_every_builtin_loads_and_scores_like_it(capsys, tmp_path: Path,
     text = target.read_text(encoding="utf-8")
     for ex in base.house_examples:  # every common change is offered, commented out
         assert f"# {ex.title}\n" in text
+
+
+# -- the sub-commands, and the spellings of earlier releases as their aliases -------------
+@pytest.mark.parametrize(("new", "old"), [
+    (["rules", "list"], ["rules"]),
+    (["rules", "list", "--lang", "en"], ["rules", "--lang", "en"]),
+    (["rules", "show", "hangzhou"], ["rules", "hangzhou"]),
+    (["rules", "show", "mcr", "--lang", "en"], ["rules", "--rules", "mcr", "--lang", "en"]),
+    (["rules", "show", "jinhua", "--markdown"], ["rules", "jinhua", "--markdown"]),
+    (["rules", "show", "hangzhou", "--yaml", "--option", "cap=128"],
+     ["rules", "hangzhou", "--yaml", "--option", "cap=128"]),
+    (["rules", "list", "--facts"], ["rules", "--facts"]),
+])
+def test_a_sub_command_prints_what_its_old_spelling_prints(capsys, new: list[str],
+                                                           old: list[str]) -> None:
+    got = run(capsys, *new)
+    assert got[0] == 0 and got[1]
+    assert got == run(capsys, *old)
+
+
+def test_the_group_lists_its_sub_commands(capsys) -> None:
+    code, out, _ = run(capsys, "rules", "--help")
+    assert code == 0
+    for command in ("list", "show", "check", "new", "clear-cache"):
+        assert re.search(rf"^\s*│?\s*{command}\s", out, re.M), (command, out)
+
+
+def test_show_without_a_ruleset_and_list_with_one_are_refused(capsys) -> None:
+    code, _, err = run(capsys, "rules", "show")
+    assert code == 2 and "need a ruleset" in err
+    code, _, err = run(capsys, "rules", "list", "hangzhou")
+    assert code == 2 and "unexpected argument(s): hangzhou" in err
+
+
+def test_check_and_new_as_sub_commands(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "mine.yaml"
+    code, out, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou")
+    assert code == 0 and target.is_file() and "mjscore rules check" in out
+    code, out, _ = run(capsys, "rules", "check", str(target), "--lang", "en")
+    assert code == 0 and out.startswith(f"{target}: ok — ")
+
+
+def test_clear_cache_as_a_sub_command(capsys, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path))
+    code, out, _ = run(capsys, "rules", "clear-cache")
+    assert code == 0 and out.startswith("removed 0 cached rulesets from ")
+    code, _, err = run(capsys, "rules", "clear-cache", "mcr")
+    assert code == 2 and "--clear-cache takes nothing else" in err
