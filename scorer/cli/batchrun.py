@@ -99,33 +99,20 @@ class _Run:
 
     def file(self, path: str, defaults: Sequence[str], signalled: _Signals) -> None:
         """Score one file's lines and write them; its ledger joins ``parts``."""
-        from ..errors import ContextError, Terminated
+        from ..errors import Terminated
         from ..rules.yamlsafe import printable
 
         out, err, fmt, lang = self.out, self.err, self.fmt, self.lang
-        stream: Any
-        if path == "-":
-            stream, size = sys.stdin.buffer, None
-        else:
-            try:
-                stream = open(path, "rb")  # noqa: SIM115 - closed below
-            except OSError as e:
-                raise ContextError(f"cannot read {path}: {e.strerror}") from None
-            size = os.fstat(stream.fileno()).st_size
-        jobs = self.jobs
-        if jobs is None:
-            # a process pool costs ~0.1 s to start: only worth it for a large file; a pipe or
-            # a terminal is read as it comes (each line answered at once), so one job
-            jobs = (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
+        stream, size = _opened(path)
+        jobs = self.jobs if self.jobs is not None else _jobs_for(size)
         self.jobs_used = max(self.jobs_used, jobs)
-        self.show = self.progress if self.progress is not None else (
-            err.isatty() and (size or 0) > 1 << 20)
+        self.show = self.progress if self.progress is not None else _shows_progress(err, size)
         where = f"{path}: " if self.several else ""
         if self.several:
             self.marker(path)
         table_rows_: list[list[Any]] = []
         if self.totals:  # (the ledger's modules are imported only for a run that settles)
-            from ..table.ledger import Builder, LedgerError
+            from ..table.ledger import Builder
 
             ledger = Builder()
         records = score_many(read_lines(stream), defaults, jobs=jobs, lang=lang, fmt=fmt)
@@ -154,34 +141,52 @@ class _Run:
                     print(f"{where}line {rec.line}: {printable(rec.error or '', keep='')}",
                           file=err)
                 if self.totals:
-                    try:
-                        ledger.add(rec, None)  # a failed line joins the totals' "failed"
-                    except LedgerError as e:  # e.g. names on some hands and not on others
-                        self.failed += 1
-                        print(f"{where}line {rec.line}: not counted in the totals: "
-                              f"{printable(e.detail, keep='')}", file=err)
-                        ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
+                    self.book(ledger, rec, where)
                 signalled.defer = False
                 signalled.raise_if_seen()
                 if self.show and time.perf_counter() - self.last > 0.25:
-                    self.last = time.perf_counter()
-                    rate = self.total / max(self.last - self.start, 1e-9)
-                    print(f"\r{self.total:,} lines, {self.failed:,} failed, {rate:,.0f} hands/s",
-                          end="", file=err, flush=True)
+                    self.progress_line()
         except KeyboardInterrupt:
             self.stopped = ("interrupted", 130)
         except Terminated:
             self.stopped = ("terminated", 143)
         finally:
-            if self.stopped is not None:
-                _ignore_signals()  # a second Ctrl-C while the workers stop must not hang
-            records.close()  # stops the worker processes, if any (score_many)
-            if stream is not sys.stdin.buffer:
-                stream.close()
+            self.close(records, stream)
         if table_rows_:
             out.record(table_text(table_rows_, lang) + "\n")
         if self.totals:
             self.parts.append(ledger.ledger())
+
+    def close(self, records: Any, stream: Any) -> None:
+        """Stop the file's worker processes, if any (``score_many``), and close the file; a
+        second Ctrl-C while the workers stop must not hang."""
+        if self.stopped is not None:
+            _ignore_signals()
+        records.close()
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+    def book(self, ledger: Any, rec: Any, where: str) -> None:
+        """Add a record to the file's ledger; a failed line joins the totals' "failed", and
+        one the ledger refuses (names on some hands and not on others) is said and counted
+        failed."""
+        from ..rules.yamlsafe import printable
+        from ..table.ledger import LedgerError
+
+        try:
+            ledger.add(rec, None)
+        except LedgerError as e:
+            self.failed += 1
+            print(f"{where}line {rec.line}: not counted in the totals: "
+                  f"{printable(e.detail, keep='')}", file=self.err)
+            ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
+
+    def progress_line(self) -> None:
+        """The progress line (on stderr, overwritten in place)."""
+        self.last = time.perf_counter()
+        rate = self.total / max(self.last - self.start, 1e-9)
+        print(f"\r{self.total:,} lines, {self.failed:,} failed, {rate:,.0f} hands/s",
+              end="", file=self.err, flush=True)
 
     def marker(self, path: str) -> None:
         """Where a file's lines begin, in the run's format."""
@@ -344,3 +349,30 @@ def _ignore_signals() -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(ValueError, OSError):
                 signal.signal(sig, signal.SIG_IGN)
+
+
+def _opened(path: str) -> tuple[Any, int | None]:
+    """The binary stream of a batch file (``-``: standard input) and its size (None for
+    standard input); ContextError if it cannot be read."""
+    from ..errors import ContextError
+
+    if path == "-":
+        return sys.stdin.buffer, None
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed by the caller
+    except OSError as e:
+        raise ContextError(f"cannot read {path}: {e.strerror}") from None
+    return stream, os.fstat(stream.fileno()).st_size
+
+
+def _jobs_for(size: int | None) -> int:
+    """The jobs for a file of ``size`` bytes when --jobs is not given: a process pool costs
+    ~0.1 s to start, only worth it for a large file; a pipe or a terminal (no size) is
+    read as it comes, each line answered at once, so one job."""
+    return (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
+
+
+def _shows_progress(err: Any, size: int | None) -> bool:
+    """Whether a progress line is drawn when --progress is not given: on a terminal, for a
+    file over a megabyte."""
+    return bool(err.isatty()) and (size or 0) > 1 << 20

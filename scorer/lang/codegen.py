@@ -407,6 +407,25 @@ def check_source(tree: ast.AST, helpers: Iterable[str],
     """
     known = set(helpers)
     readable = {a for a in attributes if not a.startswith("_")}
+    fdef, params = _the_function(tree)
+    stored: set[str] = set()
+    loads: list[ast.Name] = []
+    # one pass over every node below the function (the function itself was checked above)
+    stack: list[ast.AST] = [*fdef.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            _check_name(node, known, params, stored, loads)
+        elif _check_node(node, known, readable):
+            stack.extend(ast.iter_child_nodes(node))
+    for n in loads:
+        if n.id not in params and n.id not in stored and n.id not in known:
+            raise _refused(f"an unknown name {n.id!r}", n)
+
+
+def _the_function(tree: ast.AST) -> tuple[ast.FunctionDef, set[str]]:
+    """The one function of generated code and its parameters' names; raise CodegenError
+    for anything else (decorators, defaults, *args, a name outside the generated ones)."""
     if not isinstance(tree, ast.Module) or len(tree.body) != 1 or not isinstance(
             tree.body[0], ast.FunctionDef):
         raise CodegenError("generated code must be exactly one function")
@@ -418,54 +437,54 @@ def check_source(tree: ast.AST, helpers: Iterable[str],
     for name in [fdef.name, *params]:
         if not _LOCAL.match(name) and name != "env":
             raise CodegenError(f"generated name {name!r}")
-    stored: set[str] = set()
-    loads: list[ast.Name] = []
-    allowed = _ALLOWED_TYPES
-    # one pass over every node below the function (the function itself was checked above)
-    stack: list[ast.AST] = [*fdef.body]
-    while stack:
-        node = stack.pop()
-        t = type(node)
-        if isinstance(node, ast.Name):
-            if node.id.startswith("__"):
-                raise _refused("a dunder name", node)
-            if isinstance(node.ctx, ast.Store):
-                if not _LOCAL.match(node.id) or node.id in known or node.id in params:
-                    raise _refused(f"an assignment of {node.id!r}", node)
-                stored.add(node.id)
-            else:
-                loads.append(node)
-            continue
-        if isinstance(node, ast.Attribute):
-            if node.attr not in readable or not isinstance(node.ctx, ast.Load):
-                raise _refused(f"Attribute .{node.attr}", node)
-        elif t not in allowed:
-            raise _refused(t.__name__, node)
-        elif isinstance(node, ast.Constant):
-            v = node.value
-            if type(v) not in _CONSTANTS:
-                raise _refused(f"a {type(v).__name__} constant", node)
-            if isinstance(v, str) and v.startswith("__"):
-                raise _refused("a dunder key", node)
-            continue
-        elif isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in known or node.keywords:
-                raise _refused("a call of something not passed in", node)
-        elif isinstance(node, ast.Subscript):
-            sl = node.slice
-            if not isinstance(node.value, ast.Name | ast.Attribute) or not (
-                    isinstance(sl, ast.Constant) and type(sl.value) in (int, str)):
-                raise _refused("a subscript other than name[constant]", node)
-        elif isinstance(node, ast.AugAssign):
-            if not isinstance(node.op, ast.Add) or not isinstance(node.target, ast.Name):
-                raise _refused("an augmented assignment other than name +=", node)
-        elif isinstance(node, ast.comprehension) and (
-                node.is_async or not isinstance(node.target, ast.Name)):
-            raise _refused("a loop other than 'for name in'", node)
-        stack.extend(ast.iter_child_nodes(node))
-    for n in loads:
-        if n.id not in params and n.id not in stored and n.id not in known:
-            raise _refused(f"an unknown name {n.id!r}", n)
+    return fdef, params
+
+
+def _check_name(node: ast.Name, known: set[str], params: set[str], stored: set[str],
+                loads: list[ast.Name]) -> None:
+    """A name: never a dunder; stored only into a generated local (``stored``), read
+    names gathered in ``loads`` (checked once every local is known)."""
+    if node.id.startswith("__"):
+        raise _refused("a dunder name", node)
+    if isinstance(node.ctx, ast.Store):
+        if not _LOCAL.match(node.id) or node.id in known or node.id in params:
+            raise _refused(f"an assignment of {node.id!r}", node)
+        stored.add(node.id)
+    else:
+        loads.append(node)
+
+
+def _check_node(node: ast.AST, known: set[str], readable: set[str]) -> bool:
+    """Any other node: of an allowed type, with the shape the emitter writes; returns
+    whether its children are to be checked too (not a constant's)."""
+    t = type(node)
+    if isinstance(node, ast.Attribute):
+        if node.attr not in readable or not isinstance(node.ctx, ast.Load):
+            raise _refused(f"Attribute .{node.attr}", node)
+    elif t not in _ALLOWED_TYPES:
+        raise _refused(t.__name__, node)
+    elif isinstance(node, ast.Constant):
+        v = node.value
+        if type(v) not in _CONSTANTS:
+            raise _refused(f"a {type(v).__name__} constant", node)
+        if isinstance(v, str) and v.startswith("__"):
+            raise _refused("a dunder key", node)
+        return False
+    elif isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in known or node.keywords:
+            raise _refused("a call of something not passed in", node)
+    elif isinstance(node, ast.Subscript):
+        sl = node.slice
+        if not isinstance(node.value, ast.Name | ast.Attribute) or not (
+                isinstance(sl, ast.Constant) and type(sl.value) in (int, str)):
+            raise _refused("a subscript other than name[constant]", node)
+    elif isinstance(node, ast.AugAssign):
+        if not isinstance(node.op, ast.Add) or not isinstance(node.target, ast.Name):
+            raise _refused("an augmented assignment other than name +=", node)
+    elif isinstance(node, ast.comprehension) and (
+            node.is_async or not isinstance(node.target, ast.Name)):
+        raise _refused("a loop other than 'for name in'", node)
+    return True
 
 
 _ALLOWED_TYPES = frozenset(_ALLOWED)

@@ -609,6 +609,12 @@ class _Compiler:
             prev_t, prev_node = rt, right
             children.append(right)
         del prev_node
+        return self.fold(node, self._compare_fn(node, lf, parts), BOOL, children)
+
+    def _compare_fn(self, node: ast.Compare, lf: Fn,
+                    parts: list[tuple[Callable[[Any, Any], bool], Fn]]) -> Fn:
+        """The function of a checked comparison: ``x == 3`` reads its constant side once,
+        ``a < b < c`` stops at the first comparison that fails."""
         if len(parts) == 1:
             cmp, rf = parts[0]
             right_node = node.comparators[0]
@@ -616,21 +622,19 @@ class _Compiler:
                 const = self.consts[id(right_node)]
                 op_t = type(node.ops[0])
                 if isinstance(node.left, ast.Name):
-                    fn: Fn = _CMP_NAME_CONST[op_t](node.left.id, const)
-                else:
-                    fn = _CMP_FN_CONST[op_t](lf, const)
-            else:
-                fn = lambda env: cmp(lf(env), rf(env))  # noqa: E731
-        else:
-            def fn(env: Any) -> Any:
-                left = lf(env)
-                for cmp, rfn in parts:
-                    right = rfn(env)
-                    if not cmp(left, right):
-                        return False
-                    left = right
-                return True
-        return self.fold(node, fn, BOOL, children)
+                    return _CMP_NAME_CONST[op_t](node.left.id, const)
+                return _CMP_FN_CONST[op_t](lf, const)
+            return lambda env: cmp(lf(env), rf(env))
+
+        def chain(env: Any) -> Any:
+            left = lf(env)
+            for cmp, rfn in parts:
+                right = rfn(env)
+                if not cmp(left, right):
+                    return False
+                left = right
+            return True
+        return chain
 
     def _compare_operand(self, node: ast.expr, other: Type, op: ast.cmpop) -> tuple[Fn, Type]:
         """Compile a comparison operand, coercing string constants to the other side's type."""
@@ -734,31 +738,39 @@ class _Compiler:
             raise self.err(node, f"at most {MAX_LOOPS} nested 'for' are allowed")
         saved = dict(self.locals)
         nodes_before = self.nodes
-        loops: list[tuple[str, Fn, list[Fn]]] = []
-        for gen in node.generators:
-            if gen.is_async:
-                raise self.err(node, "async comprehensions are not allowed")
-            if not isinstance(gen.target, ast.Name):
-                raise self.err(gen.target, "a loop variable must be a single name")
-            var = gen.target.id
-            if var in self.scope.names:
-                raise self.err(gen.target, f"'{var}' is already a name in rulesets; "
-                               "pick another loop variable")
-            it_f, it_t = self.visit(gen.iter)
-            elem = elem_of(base(it_t))
-            if elem is None:
-                raise self.err(gen.iter, f"can only loop over a list, this is a {it_t}")
-            self.locals[var] = elem
-            self.loops += 1
-            conds = [self.visit(c)[0] for c in gen.ifs]
-            loops.append((var, it_f, conds))
+        loops = [self._loop(node, gen) for gen in node.generators]
         elt_f, elt_t = self.visit(node.elt)
         self.loops -= len(node.generators)
         self.locals = saved
-        metered = self.metered
         weight = 1 + (self.nodes - nodes_before) // 4  # ticks per item: the body's size
         self.loop_weight[id(node)] = weight
+        return self._loops_fn(loops, elt_f, weight, self.metered), list_of(elt_t)
 
+    def _loop(self, node: ast.GeneratorExp | ast.ListComp, gen: ast.comprehension
+              ) -> tuple[str, Fn, list[Fn]]:
+        """One ``for var in list if ...`` of a comprehension, checked: its variable (now a
+        local of the given element type), the list's function and the conditions'."""
+        if gen.is_async:
+            raise self.err(node, "async comprehensions are not allowed")
+        if not isinstance(gen.target, ast.Name):
+            raise self.err(gen.target, "a loop variable must be a single name")
+        var = gen.target.id
+        if var in self.scope.names:
+            raise self.err(gen.target, f"'{var}' is already a name in rulesets; "
+                           "pick another loop variable")
+        it_f, it_t = self.visit(gen.iter)
+        elem = elem_of(base(it_t))
+        if elem is None:
+            raise self.err(gen.iter, f"can only loop over a list, this is a {it_t}")
+        self.locals[var] = elem
+        self.loops += 1
+        return var, it_f, [self.visit(c)[0] for c in gen.ifs]
+
+    @staticmethod
+    def _loops_fn(loops: list[tuple[str, Fn, list[Fn]]], elt_f: Fn, weight: int,
+                  metered: bool) -> Fn:
+        """The function of a checked comprehension: its items as a tuple, the loop
+        variables restored after; under a budget, ``weight`` ticks per item."""
         if len(loops) == 1:
             # one loop (nearly every ruleset comprehension): a plain loop, no recursion
             var, it_f, conds = loops[0]
@@ -783,7 +795,7 @@ class _Compiler:
                     env.pop(var, None)
                 return tuple(out)
 
-            return one_loop, list_of(elt_t)
+            return one_loop
 
         def gen_items(env: Any) -> list[Any]:
             out: list[Any] = []
@@ -808,7 +820,7 @@ class _Compiler:
             rec(0)
             return out
 
-        return (lambda env: tuple(gen_items(env))), list_of(elt_t)
+        return lambda env: tuple(gen_items(env))
 
     v_GeneratorExp = _comprehension
     v_ListComp = _comprehension
@@ -850,11 +862,20 @@ class _Compiler:
             assert many is not None
             fn: Fn = lambda env: many(*(g(env) for g in fns))  # noqa: E731
             return self.fold(node, fn, INT, list(node.args))
+        self._check_one(node, name, row, types)
+        typ = row.result if row.result is not None else types[0]
+        impl = row.metered if self.metered and row.metered else row.impl
+        fn = self._call_one(node.args[0], args[0][0], impl, self.metered and row.per_item)
+        return self.fold(node, fn, typ, list(node.args))
+
+    def _check_one(self, node: ast.Call, name: str, row: Any, types: list[Type]) -> None:
+        """The argument of a function of one number or one list (``abs``, ``len``, ``sum``
+        …): one, of the kind the function takes; what it compares is noted."""
         if row.args == NUMBER:
-            if len(args) != 1 or not is_numeric(types[0]):
+            if len(types) != 1 or not is_numeric(types[0]):
                 raise self.err(node, f"{name}() takes one number")
         elif row.args in (LIST, NUMBER_LIST, NUMBERS):
-            if len(args) != 1:
+            if len(types) != 1:
                 raise self.err(node, f"{name}() takes one list")
             elem = elem_of(types[0])
             if elem is None:
@@ -863,10 +884,6 @@ class _Compiler:
                 raise self.err(node, f"{name}() needs numbers")
             if row.compares:
                 self.compared.add(elem)
-        typ = row.result if row.result is not None else types[0]
-        impl = row.metered if self.metered and row.metered else row.impl
-        fn = self._call_one(node.args[0], args[0][0], impl, self.metered and row.per_item)
-        return self.fold(node, fn, typ, list(node.args))
 
     @staticmethod
     def _call_one(arg: ast.expr, f: Fn, impl: Callable[..., Any] | None, per_item: bool) -> Fn:

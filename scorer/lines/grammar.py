@@ -104,7 +104,18 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
     >>> parse_params(["123m", "456p", "--rules", "mcr", "789s"])["hand"]
     '123m 456p 789s'
     """
-    given: dict[str, list[tuple[int, str | None]]] = {}
+    given, positional = _read(argv)
+    return _converted(given, positional)
+
+
+Given = dict[str, list[tuple[int, str | None]]]  # a field's values, with where each was
+
+
+def _read(argv: Sequence[str]) -> tuple[Given, list[tuple[int, str]]]:
+    """The flags given (by field) and the positional words, each with its place (1-based);
+    raises :class:`ArgvError` for an unknown flag, a value missing or given to a switch,
+    and ``--help``."""
+    given: Given = {}
     positional: list[tuple[int, str]] = []
     i, n, help_at = 0, len(argv), 0
     while i < n:
@@ -142,6 +153,12 @@ def parse_params(argv: Sequence[str]) -> dict[str, Any]:
     if help_at:  # typer shows the help once the line is read, before checking any value
         raise ArgvError("--help lists the flags of 'mjscore score --help'; it is not a flag of "
                         "a hand", "--help", help_at)
+    return given, positional
+
+
+def _converted(given: Given, positional: list[tuple[int, str]]) -> dict[str, Any]:
+    """The parameters, each converted and checked as typer would, in its order (see below);
+    raises :class:`ArgvError`."""
     # typer converts the parameters given first, in the order they were given, then the rest
     first = {f: places[0][0] for f, places in given.items()}
     if positional:

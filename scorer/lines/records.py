@@ -30,7 +30,7 @@ from ..rules.model import Ruleset
 from ..views.jsontext import BODY, error_record, json_body, jsonl_line
 from ..views.report import error_json, to_json
 from ..views.rows import record_text, table_rows
-from .grammar import ArgvError, parse
+from .grammar import ArgvError, ScoreArgs, parse
 from .reader import MAX_LINE, LongLine
 
 # the first word of a line that books a penalty or an adjustment (scorer.table.penalty.KINDS)
@@ -188,6 +188,49 @@ def _compute_takes_value() -> frozenset[str]:
     return frozenset({n for f in OPTIONS if not f.switch for n in f.names} | {PLAYERS_FLAG})
 
 
+def _check_text(text: str) -> None:
+    """Refuse a line too long to be read, or one that is not UTF-8 (NotationError at the
+    character where it goes wrong); returns None."""
+    if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
+        raise NotationError(f"the line is {text.size:,} bytes long; at most {MAX_LINE} "
+                            "characters", MAX_LINE + 1)
+    if len(text) > MAX_LINE:
+        raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
+                            MAX_LINE + 1)  # where it becomes too long, like a long hand
+    bad = None if text.isascii() else next(  # (an ASCII line holds no lone surrogate)
+        (i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
+    if bad is not None:
+        raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
+
+
+def _header_record(text: str, line: int) -> dict[str, Any] | None:
+    """The record of a ``# players:`` line (its seating checked: LedgerError), or None for
+    any other line."""
+    header = players_header(text) if "#" in text else None
+    if header is None:
+        return None
+    from ..table.ledger import LedgerError, parse_players
+
+    try:
+        parse_players(header)
+    except LedgerError as e:
+        raise LedgerError(f"# players: {e.message.removeprefix('--players ')}",
+                          flag=PLAYERS_FLAG) from None
+    return {"line": line, "skip": True, "players_header": header}
+
+
+def _parsed(argv: list[str]) -> ScoreArgs:
+    """A line's arguments (the batch's flags first); a line left without a ruleset says
+    where to give one (ArgvError)."""
+    try:
+        return parse(argv)
+    except ArgvError as e:
+        if e.flag == "--rules" and e.message.startswith("Missing"):
+            raise ArgvError("no ruleset for this line: give it --rules ID, or give --rules "
+                            "to 'mjscore batch' for every line", "--rules") from None
+        raise
+
+
 def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
                  lang: str = "zh", players: str | None = None, encoded: bool = False,
                  resolve: Callable[[str], Ruleset] | None = None) -> dict[Any, Any]:
@@ -220,26 +263,10 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     places: Sequence[int] = ()
     seating: dict[str, str] | None = None
     try:
-        if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
-            raise NotationError(f"the line is {text.size:,} bytes long; at most {MAX_LINE} "
-                                "characters", MAX_LINE + 1)
-        if len(text) > MAX_LINE:
-            raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
-                                MAX_LINE + 1)  # where it becomes too long, like a long hand
-        bad = None if text.isascii() else next(  # (an ASCII line holds no lone surrogate)
-            (i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
-        if bad is not None:
-            raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
-        header = players_header(text) if "#" in text else None
+        _check_text(text)
+        header = _header_record(text, line)
         if header is not None:
-            from ..table.ledger import LedgerError, parse_players
-
-            try:
-                parse_players(header)
-            except LedgerError as e:
-                raise LedgerError(f"# players: {e.message.removeprefix('--players ')}",
-                                  flag=PLAYERS_FLAG) from None
-            return {"line": line, "skip": True, "players_header": header}
+            return header
         try:
             argv = split_line(text)
         except ValueError as e:  # unbalanced quotes
@@ -257,13 +284,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
                 rec["players"] = seating
             rec["line"] = line
             return rec
-        try:
-            args = parse([*base, *own])
-        except ArgvError as e:
-            if e.flag == "--rules" and e.message.startswith("Missing"):
-                raise ArgvError("no ruleset for this line: give it --rules ID, or give --rules "
-                                "to 'mjscore batch' for every line", "--rules") from None
-            raise
+        args = _parsed([*base, *own])
         if args.vs is not None or args.vs_options:
             rec = _dispute_record(args, lang, resolve)
         else:

@@ -65,12 +65,9 @@ def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]],
     >>> resolve([chow(1), chow(1), chow(10), chow(10)], [same, mixed])  # 234m 234m 234p 234p
     (2, 1)
     """
-    n = len(sets)
-    counts = [0] * len(pats)
     by_size: dict[int, list[int]] = {}
     for i, (k, _) in enumerate(pats):
         by_size.setdefault(k, []).append(i)
-    pair_pats = by_size.get(2, [])
 
     def search(combo: tuple[Group, ...], idxs: list[int]) -> int | None:
         for i in idxs:
@@ -79,12 +76,26 @@ def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]],
         return None
 
     first = first_match or search
+    found = _one_larger(sets, pats, by_size, first)
+    return found if found is not None else _pairs(sets, pats, by_size.get(2, []), first)
 
+
+First = Callable[[tuple[Group, ...], list[int]], int | None]
+
+
+def _one_larger(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]],
+                by_size: dict[int, list[int]], first: First) -> tuple[int, ...] | None:
+    """The counts when a combination of three or more sets matches (the largest first):
+    it counts once, and each other set at most once more with a pair pattern against the
+    sets already used; None when none matches."""
+    n = len(sets)
+    pair_pats = by_size.get(2, [])
     for k in sorted((k for k in by_size if 3 <= k <= n), reverse=True):
         for sub in combinations(range(n), k):
             hit = first(tuple(sets[j] for j in sub), by_size[k])
             if hit is None:
                 continue
+            counts = [0] * len(pats)
             counts[hit] += 1
             used = list(sub)
             for r in range(n):
@@ -96,9 +107,17 @@ def resolve(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]],
                         break
                 used.append(r)
             return tuple(counts)
+    return None
 
+
+def _pairs(sets: Sequence[Group], pats: Sequence[tuple[int, Pred]], pair_pats: list[int],
+           first: First) -> tuple[int, ...]:
+    """The counts of pair patterns alone: every matching pair counts, then the surplus over
+    what the sets involved can make (n sets, n - 1 combinations) is taken off the last
+    patterns first, down to one each before any goes to none."""
+    counts = [0] * len(pats)
     matched: list[tuple[int, int, int]] = []
-    for i, j in combinations(range(n), 2):
+    for i, j in combinations(range(len(sets)), 2):
         hit = first((sets[i], sets[j]), pair_pats)
         if hit is not None:
             matched.append((i, j, hit))
