@@ -23,7 +23,7 @@ from .cost import MAX_COST
 from .errors import EvalError, ExprError
 from .functions import FUNCTIONS, Function
 from .ops import MAX_BITS, safe_floordiv, safe_mod, safe_mul, safe_pow
-from .render import fmt, render
+from .render import fmt, formula_text
 from .types import (
                     ANY,
                     BOOL,
@@ -70,6 +70,7 @@ __all__ = [
                     "compile_expr",
                     "elem_of",
                     "fmt",
+                    "formula_text",
                     "is_list",
                     "is_numeric",
                     "limited",
@@ -77,7 +78,6 @@ __all__ = [
                     "maybe",
                     "parse_type",
                     "prebuilt",
-                    "render",
                     "safe_floordiv",
                     "safe_mod",
                     "safe_mul",

@@ -190,7 +190,7 @@ class _Closures:
 
 
 # what a Prebuilt does not hold until asked for: the closure tree and what the code
-# generator and render() read beside it
+# generator and formula_text() read beside it
 _LAZY = frozenset({"tree", "node_fns", "consts", "attr_at", "loop_weight"})
 
 
@@ -198,7 +198,7 @@ class Prebuilt(Compiled):
     """A compiled expression whose evaluator was generated from its tree by an earlier
     run (the cache of built rulesets, :mod:`scorer.rules.store`), made by
     :func:`prebuilt`. Its type, names and cost are known; its closure tree (``tree``,
-    ``node_fns``, ... for ``render()``, error wording and the generated pattern loop) is
+    ``node_fns``, ... for ``formula_text()``, error wording and the generated pattern loop) is
     compiled from its text the first time one of them is read.
 
     Its ``fn`` runs the generated code and, if that raises anything, the closures: a

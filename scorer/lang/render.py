@@ -38,14 +38,14 @@ def fmt(v: Any) -> str:
     return str(v)
 
 
-def render(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
+def formula_text(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
            show_names: bool = True) -> str:
     """Return a formula with the values it was computed from, taking only the branch used.
 
     >>> from scorer.lang import Scope, compile_expr
     >>> c = compile_expr("base * (2 ** streak if dealer else 1) * fan",
     ...                  Scope({"base": "int", "streak": "int", "dealer": "bool", "fan": "int"}))
-    >>> render(c, {"base": 2, "streak": 2, "dealer": True, "fan": 8}, {"base": "底分"})
+    >>> formula_text(c, {"base": 2, "streak": 2, "dealer": True, "fan": 8}, {"base": "底分"})
     '底分 2 × 2^(streak 2) × fan 8'
 
     A name labelled ``''`` shows as its bare number, and is left out of a sum when 0:
@@ -53,9 +53,9 @@ def render(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
     >>> c = compile_expr("(di + shui) * k + bonus", Scope(dict.fromkeys(
     ...     ["di", "shui", "k", "bonus"], "int")))
     >>> lab = {"di": "底", "shui": "水", "k": "", "bonus": ""}
-    >>> render(c, {"di": 16, "shui": 7, "k": 4, "bonus": 50}, lab)
+    >>> formula_text(c, {"di": 16, "shui": 7, "k": 4, "bonus": 50}, lab)
     '(底 16 + 水 7) × 4 + 50'
-    >>> render(c, {"di": 8, "shui": 0, "k": 2, "bonus": 0}, lab)
+    >>> formula_text(c, {"di": 8, "shui": 0, "k": 2, "bonus": 0}, lab)
     '(底 8 + 水 0) × 2'
     """
     labels = labels or {}

@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import RulesetError
 from ..memo import Memo
 from ..text import Known, closest
+from .yamlsafe import printable
 
 MAX_BYTES = 512 * 1024  # a ruleset file larger than this is refused unread
 
@@ -130,11 +131,11 @@ def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, st
     via = [*chain, spec] if chain else None
     bad = _bad_name(spec)
     if bad:
-        raise RulesetError(bad[0], name=show(spec, quote=False), chain=via, **bad[1])
+        raise RulesetError(bad[0], name=short_name(spec, quote=False), chain=via, **bad[1])
     try:
         return _locate(spec, base_dir, via)
     except (OSError, ValueError) as e:  # a name the system refuses, a device, a race
-        raise RulesetError("ruleset.os_error", name=show(spec, quote=False), chain=via,
+        raise RulesetError("ruleset.os_error", name=short_name(spec, quote=False), chain=via,
                            error=getattr(e, 'strerror', None) or str(e)) from None
 
 
@@ -160,16 +161,15 @@ def _bad_name(spec: str) -> tuple[str, dict[str, int]] | None:
     return None
 
 
-def show(spec: str, limit: int = 80, quote: bool = True) -> str:
-    r"""A name as it can be shown in a one-line message: control characters escaped, and cut
-    to ``limit`` characters (a 300-byte name says nothing more than its start).
+def short_name(spec: str, limit: int = 80, quote: bool = True) -> str:
+    r"""A file name as it can be shown in a one-line message: cut to ``limit`` characters
+    (a 300-byte name says nothing more than its start), control characters escaped
+    (:func:`~scorer.rules.yamlsafe.printable`).
 
-    >>> show("a\x1b[31mb"), show("x" * 100)[-5:], show("my.yaml", quote=False)
+    >>> short_name("a\x1b[31mb"), short_name("x" * 100)[-5:], short_name("my.yaml", quote=False)
     ("'a\\x1b[31mb'", "x...'", 'my.yaml')
     """
-    cut = spec if len(spec) <= limit else spec[:limit] + "..."
-    if not cut.isprintable():
-        cut = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in cut)
+    cut = printable(spec if len(spec) <= limit else spec[:limit] + "...", keep="")
     return f"'{cut}'" if quote else cut
 
 
@@ -178,27 +178,27 @@ def _locate(spec: str, base_dir: Path | None, via: list[str] | None) -> tuple[Pa
         path = builtin_path(spec)
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", spec) or not path.is_file():
             known = list_builtin()
-            raise RulesetError("ruleset.no_builtin", name=show(spec, quote=False),
+            raise RulesetError("ruleset.no_builtin", name=short_name(spec, quote=False),
                                known=", ".join(known), chain=via, hint=nearest(spec, known))
     else:
         path = Path(spec)
         if base_dir is not None and not path.is_absolute():
             path = base_dir / path
         if path.is_dir():
-            raise RulesetError("ruleset.is_folder", name=show(spec, quote=False), chain=via)
+            raise RulesetError("ruleset.is_folder", name=short_name(spec, quote=False), chain=via)
         if not path.is_file():
             stem = Path(spec).stem
             by_id = stem if stem in list_builtin() and Path(spec).name == f"{stem}.yaml" \
                 else None
             raise RulesetError("ruleset.not_found_relative" if str(path) != spec
-                               else "ruleset.not_found", name=show(spec, quote=False),
+                               else "ruleset.not_found", name=short_name(spec, quote=False),
                                path=str(path), by_id=by_id, chain=via)
     try:
         # read at most one byte more than allowed: a huge file is refused without loading it
         with path.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as e:
-        raise RulesetError("ruleset.os_error", name=show(str(path), quote=False),
+        raise RulesetError("ruleset.os_error", name=short_name(str(path), quote=False),
                            error=e.strerror or str(e)) from None
     if len(raw) > MAX_BYTES:
         raise RulesetError("ruleset.too_big", path=str(path))

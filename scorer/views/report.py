@@ -28,7 +28,7 @@ from typing import Any
 
 from ..engine.scoring import Hit, Refusal, Result, Scored
 from ..errors import MjscoreError, NotAWin
-from ..lang import GROUP, TILE, Type, elem_of, render
+from ..lang import GROUP, TILE, Type, elem_of, formula_text
 from ..memo import Memo, held
 from ..model import tiles as T
 from ..model.hand import Hand
@@ -540,7 +540,7 @@ def _formula(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
     return "" if text.strip() == str(h.value) else f" ({text})"
 
 
-# render() of a formula depends only on the expression, the values of the names it uses,
+# formula_text() of a formula depends only on the expression, the values of the names it uses,
 # the labels and the language: a batch renders the same payment formula with the same few
 # values again and again (25-44 µs a hand went into to_json). Remembered by the ruleset
 # (a held memo: it goes with the ruleset), by where the expression is written and its
@@ -552,17 +552,17 @@ _PLAIN = (int, str, bool, float, type(None))
 
 def _render(rs: Ruleset, c: Any, env: Any, lang: str,
             lab: Callable[[Ruleset, str], dict[str, str]]) -> str:
-    """``render(c, env, lab(rs, lang))``, remembered by the values it shows."""
+    """``formula_text(c, env, lab(rs, lang))``, remembered by the values it shows."""
     values: list[Any] = [c.where, c.src, lab is labels, lang]
     for n in c.names:  # one order for one expression: a frozenset that never changes
         v = dict.get(env, n, _render)  # dict.get: never computes a fact not yet needed
         if type(v) not in _PLAIN:
-            return render(c, env, lab(rs, lang))
+            return formula_text(c, env, lab(rs, lang))
         values += (type(v), v)  # 1, 1.0 and True are equal keys but print apart
     memo: Memo[tuple[Any, ...], str] = held(rs, "views.rendered", RENDERED)
     key = tuple(values)
     text = memo.get(key)
-    return text if text is not None else memo.put(key, render(c, env, lab(rs, lang)))
+    return text if text is not None else memo.put(key, formula_text(c, env, lab(rs, lang)))
 
 
 def payment_lines(result: Result, s: Scored | None = None, lang: str = "zh") -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.lang import EvalError, ExprError, Scope, compile_expr, render
+from scorer.lang import EvalError, ExprError, Scope, compile_expr, formula_text
 
 S = Scope({"luxury": "int", "piao": "int", "seven_pairs": "bool", "cap": "int?",
            "sets": "list[int]", "name": "str"})
@@ -68,6 +68,6 @@ def test_render_takes_only_the_branch_used() -> None:
                      Scope({"base": "int", "zx": "int", "fan": "int", "cap": "int?"}))
     labels = {"base": "底分", "zx": "庄闲分", "fan": "番", "cap": "封顶"}
     env = {"base": 2, "zx": 8, "fan": 32, "cap": 128}
-    assert render(c, env, labels) == "底分 2 × min(庄闲分 8 × 番 32, 封顶 128)"
+    assert formula_text(c, env, labels) == "底分 2 × min(庄闲分 8 × 番 32, 封顶 128)"
     env["cap"] = None
-    assert render(c, env, labels) == "底分 2 × 庄闲分 8 × 番 32"
+    assert formula_text(c, env, labels) == "底分 2 × 庄闲分 8 × 番 32"

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given
 
 from scorer import load_ruleset
-from scorer.lang import Scope, compile_expr, render
+from scorer.lang import Scope, compile_expr, formula_text
 from scorer.memo import forget, held
 from scorer.views import report
 from tests.helpers.handgen import GenHand, winning_hands
 
 
 def fresh(rs: Any, c: Any, env: Any, lang: str, lab: Any) -> str:
-    return render(c, env, lab(rs, lang))
+    return formula_text(c, env, lab(rs, lang))
 
 
 def texts(result: Any) -> list[str]:
@@ -56,10 +56,10 @@ def test_the_memo_is_used() -> None:
 
 def test_equal_values_of_other_types_are_not_confused() -> None:
     c = compile_expr("x * 2 if x else 0", Scope({"x": "int"}))
-    assert render(c, {"x": 1}, {}) != render(c, {"x": True}, {})
+    assert formula_text(c, {"x": 1}, {}) != formula_text(c, {"x": True}, {})
     rs = load_ruleset("mcr")  # any ruleset: the memo keys on it
     for env in ({"x": 1}, {"x": True}, {"x": 1.0}, {"x": 1}):
-        assert report._render(rs, c, env, "zh", lambda _rs, _lang: {}) == render(c, env, {})
+        assert report._render(rs, c, env, "zh", lambda _rs, _lang: {}) == formula_text(c, env, {})
 
 
 @pytest.mark.parametrize("value", [[1, 2], {"a": 1}])
@@ -67,6 +67,6 @@ def test_values_that_are_not_plain_are_rendered_each_time(value: Any) -> None:
     c = compile_expr("len(x)", Scope({"x": "list[int]"}))
     rs = load_ruleset("mcr")
     before = len(rendered(rs))
-    assert report._render(rs, c, {"x": value}, "zh", lambda _rs, _lang: {}) == render(
+    assert report._render(rs, c, {"x": value}, "zh", lambda _rs, _lang: {}) == formula_text(
         c, {"x": value}, {})
     assert len(rendered(rs)) == before
