@@ -134,7 +134,7 @@ def _seat(value: str, flag: str) -> str:
         raw = {"东": "E", "南": "S", "西": "W", "北": "N", "e": "E", "s": "S", "w": "W",
                "n": "N"}.get(v)
         if raw is None:
-            raise ContextError(f"{flag} {value}: a seat is one of E S W N", flag)
+            raise ContextError("seat.unknown", flag, value=value)
         v = raw
     return v
 
@@ -363,17 +363,16 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     # 3. the table: players and seats
     players = rs.players(env)
     if not isinstance(players, int) or not 2 <= players <= 4:
-        raise ContextError(f"the {rs.id} ruleset gives {players} players; 2-4 are possible")
+        raise ContextError("table.players", ruleset=rs.id, players=players)
     seats = tuple(T.SEATS[:players])
     if seat not in seats:
-        raise ContextError(f"--seat {seat}: a {players}-player table has seats "
-                           f"{' '.join(seats)}", "--seat")
+        raise ContextError("seat.not_at_table", "--seat", value=seat, players=players,
+                           seats=" ".join(seats))
     if discarder is not None and discarder not in seats:
-        raise ContextError(f"--from {discarder}: a {players}-player table has seats "
-                           f"{' '.join(seats)}", "--from")
+        raise ContextError("seat.not_at_table", "--from", value=discarder, players=players,
+                           seats=" ".join(seats))
     if discarder is not None and discarder == seat:
-        raise ContextError(f"--from {discarder} is the winner's own seat; "
-                           "a self-drawn win is --self-draw", "--from")
+        raise ContextError("from.own_seat", "--from", value=discarder)
 
     _check_out(env["out"], seats, seat, discarder)
 
@@ -389,17 +388,13 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         # flag it defines as a self-draw (Jinhua's --human)
         self_draw = inferred = True
     else:
-        raise ContextError(f"say how the winning tile came: --self-draw if it was drawn, or "
-                           f"--from SEAT for the seat that discarded it (the {rs.id} ruleset "
-                           "has wins of both kinds)", "--self-draw")
+        raise ContextError("how.missing", "--self-draw", ruleset=rs.id)
     env["self_draw"] = self_draw
     env["discard"] = not self_draw
     if not self_draw and discarder is None and rs.payment.needs_discarder:
         if ctx.robbing_kong:
-            raise ContextError("--robbing-kong needs --from SEAT: the player whose kong was "
-                               "robbed pays as the discarder", "--from")
-        raise ContextError("a discard win needs --from SEAT (who discarded the winning tile); "
-                           "add --self-draw if the tile was self-drawn", "--from")
+            raise ContextError("from.robbing_needs", "--from")
+        raise ContextError("from.discard_needs", "--from")
 
     # 5. the suits in play and the wildcard model
     suits = tuple(rs.suits(env))

@@ -64,6 +64,26 @@ CODES: dict[str, tuple[str, str]] = {
     # ---- score --vs: both sides failed
     "dispute.both_failed": ("A（{a}）：{a_error:error}；B（{b}）：{b_error:error}",
                             "A ({a}): {a_error:error}; B ({b}): {b_error:error}"),
+    # ---- the flags of a win (exit 2)
+    "seat.unknown": ("{flag} {value}：座位是 E S W N（东南西北）之一",
+                     "{flag} {value}: a seat is one of E S W N"),
+    "seat.not_at_table": ("{flag} {value}：{players} 人桌的座位是 {seats}",
+                          "{flag} {value}: a {players}-player table has seats {seats}"),
+    "table.players": ("{ruleset} 规则给出 {players} 个玩家；只能是 2-4 个",
+                      "the {ruleset} ruleset gives {players} players; 2-4 are possible"),
+    "from.own_seat": ("--from {value} 是胡牌者自己的座位；自摸请用 --self-draw",
+                      "--from {value} is the winner's own seat; a self-drawn win is --self-draw"),
+    "how.missing": ("请说明胡的那张怎么来的：摸来的用 --self-draw，别人打的用 --from 座位（放铳的那家）"
+                    "（{ruleset} 规则两种胡法都有）",
+                    "say how the winning tile came: --self-draw if it was drawn, or --from SEAT "
+                    "for the seat that discarded it (the {ruleset} ruleset has wins of both "
+                    "kinds)"),
+    "from.robbing_needs": ("--robbing-kong 需要 --from 座位：被抢杠的那家当放铳者付分",
+                           "--robbing-kong needs --from SEAT: the player whose kong was robbed "
+                           "pays as the discarder"),
+    "from.discard_needs": ("放铳胡需要 --from 座位（谁打出了胡的那张）；如果是自摸，加 --self-draw",
+                           "a discard win needs --from SEAT (who discarded the winning tile); add "
+                           "--self-draw if the tile was self-drawn"),
     # ---- the command line
     "lang.bad": ("--lang {value}：用 zh 或 en", "--lang {value}: use zh or en"),
     "file.cannot_open": ("打不开 {name:q}：{error}", "cannot open {name:q}: {error}"),
