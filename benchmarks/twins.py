@@ -10,7 +10,8 @@ with it replaced by its reference ("off"), and prints off over on:
     python benchmarks/twins.py [--rulesets mcr,hangzhou] [--twins scan,keyed]
 
 Paths: ``score`` a steady ``score()`` of a hand from its text; ``cold`` the same with the
-named memos emptied before every pass (decompositions met for the first time); ``record``
+named memos emptied before every pass (decompositions met for the first time); ``waits``
+(``cold-waits``) ``tiles_waited()`` of the hands without their last tile; ``record``
 a batch worker's line (flags, score, JSON line), steady; ``start`` one whole
 ``mjscore score`` process (its instructions, start-up included). benchmarks/run.py
 ``--twins`` prints the same figures.
@@ -54,7 +55,7 @@ TWINS: dict[str, Twin] = {
                      "E.FACTS.update({n: dataclasses.replace(f, family=None) "
                      "for n, f in E.FACTS.items() if f.family is not None})"),
     "exists": Twin("search.decompose.standard_exists, the standard shape's existence without "
-                   "its groups (reference: standard())", ("waits",),
+                   "its groups (reference: standard())", ("waits", "cold-waits"),
                    "import scorer.search.decompose as D\n"
                    "D.standard_exists = lambda c, j, s: bool(D.standard(c, j, s))"),
     "context": Twin("the context's input errors worked out once per context (reference: "
@@ -118,8 +119,9 @@ elif path == "record":
                 jsonl_line(rec)
             else:
                 record_text(rec, "jsonl")
-elif path == "waits":  # the hands without their last tile: what they wait on
+elif path in ("waits", "cold-waits"):  # the hands without their last tile: their waits
     from scorer.engine.ready import tiles_waited
+    from scorer.memo import clear_all
 
     def short_of(t):
         if t[-1] in "mps":
@@ -128,6 +130,8 @@ elif path == "waits":  # the hands without their last tile: what they wait on
         return t[:-1]
     short = [(short_of(hand), ctx) for hand, ctx in jobs]
     for _ in range(1 + passes):
+        if path == "cold-waits":
+            clear_all()
         for h, ctx in short:
             try:
                 tiles_waited(h, rs, ctx)

@@ -310,7 +310,12 @@ def _refusal(rs: Ruleset, h: Hand, table: Table, renvs: list[Env]) -> Refusal | 
     return None
 
 
-def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:
+# Complexity 31, over the 15 allowed, on purpose: the loop below is what every reading of
+# every hand goes through (a thousand for four wildcards), with its keyed and remembered
+# shortcuts inline; each step taken out into a function would be one more call per reading
+# (about 400 instructions, 0.1 % of a steady hand, for every step), and the pattern loop
+# rules/plan.py generates follows this one step by step.
+def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:  # noqa: C901
     """Score every reading a ``not_a_win`` check on readings lets through, rank them for the
     winner and check the best (``not_a_win`` on the result); raises NotAWin."""
     env = table.env
@@ -704,7 +709,11 @@ def _family_hits(rs: Ruleset, plan: Plan, renv: Env
     return out
 
 
-def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,
+# Complexity 23, over the 15 allowed, on purpose: run for every reading whose outcome is not
+# remembered, its steps (the max tallies' variants, the replaced patterns, tallies,
+# headline, the settlement from the payment memo) share the reading's state; as functions
+# each would be one more call per reading.
+def _variants(rs: Ruleset, plan: Plan, table: Table, renv: Env, winner: str,  # noqa: C901
               pay_cache: Memo[tuple[Any, ...], Settlement],
               found: list[tuple[Pattern, int, int, tuple[Any, ...]]]) -> list[Variant]:
     hits = [Hit(p, v, n, items=items) for p, v, n, items in found]

@@ -206,7 +206,11 @@ def _suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
     return hit
 
 
-def _compute_suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:
+# Complexity 18 (its recursion, rec: 17), over the 15 allowed, on purpose: rec tries, at
+# the lowest tile left, every group through it (a pair, a pung, the chows, each filled with
+# natural tiles or jokers), one branch per kind of group, at every node of the search: a
+# call per branch would be paid thousands of times by a hand met for the first time.
+def _compute_suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts:  # noqa: C901
     c = list(counts)
     n = len(c)
     honors = base >= 27
@@ -215,7 +219,7 @@ def _compute_suit_parts(base: int, counts: Counts, max_jokers: int) -> SuitParts
     # the groups come ready-made from tables (a cold suit makes thousands of them)
     pairs, pungs = _PAIRS, _PUNGS
 
-    def rec(i: int, j: int, pair: bool) -> None:
+    def rec(i: int, j: int, pair: bool) -> None:  # noqa: C901 (see above)
         while i < n and c[i] == 0:
             i += 1
         if i == n:
@@ -405,7 +409,12 @@ def _compute_cover(c: Counts, honors: bool, pair: bool) -> int:
     return min(best, _NEVER)
 
 
-def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
+# Complexity 19 (its recursion, rec: 17), over the 15 allowed, on purpose: rec tries, at
+# the lowest tile left, every group through it (a pair, a pung, the chows, each filled with
+# natural tiles or jokers), one branch per kind of group, at every node of the search: a
+# call per branch would be paid thousands of times by a hand met for the first time.
+def _standard_search(  # noqa: C901
+        counts: Counts, jokers: int, sets: int) -> tuple[tuple[Group, ...], ...]:
     """The whole-hand search: :func:`standard` uses it for three or more jokers, and the
     tests use it as the reference for the per-suit combination."""
     if sum(counts) + jokers != 2 + 3 * sets:
@@ -414,7 +423,8 @@ def _standard_search(counts: Counts, jokers: int, sets: int) -> tuple[tuple[Grou
     # tiles to decompose, and that remainder is then searched once.
     memo: dict[tuple[Counts, int, bool, int], frozenset[tuple[Group, ...]]] = {}
 
-    def rec(c: Counts, j: int, need_pair: bool, left: int) -> frozenset[tuple[Group, ...]]:
+    def rec(c: Counts, j: int, need_pair: bool,  # noqa: C901 (see above)
+            left: int) -> frozenset[tuple[Group, ...]]:
         key = (c, j, need_pair, left)
         hit = memo.get(key)
         if hit is not None:
