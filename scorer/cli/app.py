@@ -160,40 +160,75 @@ def run(args: list[str]) -> int:
             print(ctx.get_help() if ctx is not None else "mjscore --help")
             raise SystemExit(0) from None
         fmt = getattr(e, "format_message", None)
-        msg = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
+        said = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
         ctx = getattr(e, "ctx", None)
         command = ctx.info_name if ctx is not None and ctx.info_name else "mjscore"
         if command == "mjscore" and args and args[0] in COMMANDS:
             command = args[0]  # (click reports a missing value on the group's context)
         where = f" (mjscore {command} --help)" if command != "mjscore" else " (mjscore --help)"
-        code, params = usage_code(e)
-        usage_error(msg, where, asks_json(args), code, params)
+        code, params = usage_code(e, said)
+        usage_error(code, params, where, asks_json(args), lang_of(args))
 
 
-def usage_code(e: Exception) -> tuple[str, dict[str, Any]]:
-    """The stable code of a usage error of typer's click, and its parameters (the option or
-    parameter it names, and click's suggestions), for the JSON error object.
+def usage_code(e: Exception, said: str = "") -> tuple[str, dict[str, Any]]:
+    """The stable code of a usage error of typer's click and its parameters (the option or
+    parameter it names, click's suggestions, the value refused), for the catalogue to word
+    in either language (its English is click's) and for the JSON error object; ``said`` is
+    click's own message, kept as ``usage.error`` for a usage error it has no code for.
 
     >>> from typer._click.exceptions import NoSuchOption
     >>> usage_code(NoSuchOption("--bogus", possibilities=["--base"]))
-    ('usage.no_such_option', {'option': '--bogus', 'possibilities': ['--base']})
+    ('usage.no_such_option_near', {'option': '--bogus', 'possibilities': ['--base']})
     """
     kind = type(e).__name__
     if kind == "NoSuchOption":
-        return "usage.no_such_option", {"option": getattr(e, "option_name", ""),
-                                        "possibilities": sorted(getattr(e, "possibilities",
-                                                                        None) or [])}
-    param = getattr(e, "param", None)
-    names = list(getattr(param, "opts", None) or []) or [getattr(param, "name", None) or ""]
-    hint = getattr(e, "param_hint", None) or names[0]
-    where = {"param": str(hint if isinstance(hint, str) else " / ".join(hint))}
-    if kind == "MissingParameter":
-        return "usage.missing", where
-    if kind == "BadParameter":
-        return "usage.bad_value", where
+        option = str(getattr(e, "option_name", ""))
+        near = sorted(getattr(e, "possibilities", None) or [])
+        if near:
+            return "usage.no_such_option_near", {"option": option, "possibilities": near}
+        return "usage.no_such_option", {"option": option}
     if kind == "BadOptionUsage":
-        return "usage.bad_option", {"option": getattr(e, "option_name", "")}
-    return "usage.error", {}
+        option = str(getattr(e, "option_name", ""))
+        text = str(getattr(e, "message", ""))
+        if text.endswith("requires an argument."):
+            return "usage.needs_value", {"option": option}
+        if text.endswith("does not take a value."):
+            return "usage.takes_no_value", {"option": option}
+    param = getattr(e, "param", None)
+    if kind in ("MissingParameter", "BadParameter") and param is not None:
+        hint = getattr(e, "param_hint", None)
+        if hint is None:
+            hint = param.get_error_hint(getattr(e, "ctx", None))
+        name = (hint if isinstance(hint, str) else " / ".join(hint)).strip("'\"")
+        if kind == "MissingParameter" and not getattr(e, "message", ""):
+            kind_of = getattr(param, "param_type_name", "")
+            if kind_of in ("argument", "option"):
+                return f"usage.missing_{kind_of}", {"param": name}
+        elif kind == "BadParameter":
+            number = getattr(e, "number", None)  # (cli.params.integer: why it is no number)
+            if number is not None:
+                return f"usage.{number.code}", {"param": name, **number.params}
+            return "usage.bad_value", {"param": name, "reason": str(getattr(e, "message", ""))}
+    return "usage.error", {"text": said or str(e)}
+
+
+def lang_of(args: list[str]) -> str:
+    """The language a command line's errors are worded in: its ``--lang`` when that is zh
+    or en, else the run's (:func:`scorer.text.lang.choose_lang`).
+
+    >>> lang_of(["score", "--lang", "en"]), lang_of(["score", "--lang=zh"])
+    ('en', 'zh')
+    """
+    from ..text.lang import LANGS, choose_lang
+
+    words = args[:args.index("--")] if "--" in args else args
+    asked = None
+    for i, w in enumerate(words):
+        if w == "--lang" and i + 1 < len(words):
+            asked = words[i + 1]
+        elif w.startswith("--lang="):
+            asked = w.partition("=")[2]
+    return asked if asked in LANGS else choose_lang(None)
 
 
 def asks_json(args: list[str]) -> bool:

@@ -109,15 +109,19 @@ def fail(e: Exception, as_json: bool = False, lang: str | None = None) -> NoRetu
     raise SystemExit(EXIT_INTERNAL)
 
 
-def usage_error(message: str, where: str, as_json: bool, code: str = "usage.error",
-                params: dict[str, Any] | None = None) -> NoReturn:
-    """A usage error of the command line (unknown flag, missing value): one line, exit 2;
-    with ``as_json``, also ``{"error": {"kind": "usage", "message", "code", "params"}}`` on
-    stdout (docs/contract.md), whatever the command."""
+def usage_error(code: str, params: dict[str, Any], where: str, as_json: bool,
+                lang: str = "zh") -> NoReturn:
+    """A usage error of the command line (unknown flag, missing value), worded in ``lang``
+    from the catalogue: one line, exit 2; with ``as_json``, also ``{"error": {"kind":
+    "usage", "message", "code", "params"}}`` on stdout (docs/contract.md), whatever the
+    command."""
+    from ..text.render import render
+
+    message = render(code, params, lang)
     if as_json:
         # a script that asked for JSON gets the error as JSON, like any other error
         print(dumps({"error": {"kind": "usage", "message": one_line(message), "code": code,
-                               "params": params or {}}}))
+                               "params": params}}))
     print(f"mjscore: {one_line(message)}{where}", file=sys.stderr)
     raise SystemExit(2)
 

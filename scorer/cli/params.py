@@ -26,4 +26,6 @@ def integer(text: str | int) -> int:
     try:
         return whole(text)
     except NotANumber as e:
-        raise typer.BadParameter(str(e)) from None
+        refused = typer.BadParameter(str(e))
+        refused.number = e  # type: ignore[attr-defined]  # (its code: cli.app.usage_code)
+        raise refused from None

@@ -66,13 +66,14 @@ class ArgvError(ContextError):
     """A flag that does not parse; ``argument`` is its 1-based place in the argument list
     (0 when the mistake is something missing).
 
-    >>> e = ArgvError("No such option: --bogus", "--bogus", 3)
-    >>> e.argument, e.kind
-    (3, 'context')
+    >>> e = ArgvError("usage.no_such_option", "--bogus", 3, option="--bogus")
+    >>> e.argument, e.kind, e.message
+    (3, 'context', 'No such option: --bogus')
     """
 
-    def __init__(self, message: str, flag: str | None = None, argument: int = 0) -> None:
-        super().__init__(message, flag)
+    def __init__(self, code: str, flag: str | None = None, argument: int = 0,
+                 **params: Any) -> None:
+        super().__init__(code, flag, **params)
         self.argument = argument
 
 
@@ -134,25 +135,26 @@ def _read(argv: Sequence[str]) -> tuple[Given, list[tuple[int, str]]]:
                 help_at = help_at or at
                 continue
             if not tok.startswith("--"):  # typer reads -xyz as the short flags -x -y -z
-                raise ArgvError(f"No such option: {tok[:2]}", tok[:2], at)
+                raise ArgvError("usage.no_such_option", tok[:2], at, option=tok[:2])
             close = close_matches(name, _LONG, n=3)
-            hint = f" (Possible options: {', '.join(sorted(close))})" if close else ""
-            raise ArgvError(f"No such option: {name}{hint}", name, at)
+            if close:
+                raise ArgvError("usage.no_such_option_near", name, at, option=name,
+                                possibilities=sorted(close))
+            raise ArgvError("usage.no_such_option", name, at, option=name)
         if flag.switch:
             if eq:
-                raise ArgvError(f"Option '{name}' does not take a value.", name, at)
+                raise ArgvError("usage.takes_no_value", name, at, option=name)
             given.setdefault(flag.field, []).append((at, None))
             continue
         if not eq:
             if i >= n:
-                raise ArgvError(f"Option '{name}' requires an argument.", name, at)
+                raise ArgvError("usage.needs_value", name, at, option=name)
             value = argv[i]  # the next argument, even one that starts with '-', as typer does
             i += 1
         given.setdefault(flag.field, []).append((at, value))
 
     if help_at:  # typer shows the help once the line is read, before checking any value
-        raise ArgvError("--help lists the flags of 'mjscore score --help'; it is not a flag of "
-                        "a hand", "--help", help_at)
+        raise ArgvError("usage.help_in_line", "--help", help_at)
     return given, positional
 
 
@@ -169,7 +171,7 @@ def _converted(given: Given, positional: list[tuple[int, str]]) -> dict[str, Any
     for key in order:
         if key == "hand":
             if not positional:
-                raise ArgvError("Missing argument 'hand'.")
+                raise ArgvError("usage.missing_argument", param="hand")
             words = [t for _, t in positional]
             out["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
             continue
@@ -177,7 +179,7 @@ def _converted(given: Given, positional: list[tuple[int, str]]) -> dict[str, Any
         places = given.get(key)
         if not places:
             if key in REQUIRED:
-                raise ArgvError(f"Missing option '{flag.name}'.", flag.name)
+                raise ArgvError("usage.missing_option", flag.name, param=flag.name)
             out[key] = flag.default
         elif flag.switch:
             out[key] = True
@@ -194,7 +196,8 @@ def _value(flag: Flag, at: int, text: str | None) -> Any:
         try:  # ASCII digits only, a long one named by its length (scorer.model.numbers)
             return whole(str(text))
         except NotANumber as e:
-            raise ArgvError(f"Invalid value for '{flag.name}': {e}", flag.name, at) from None
+            raise ArgvError(f"usage.{e.code}", flag.name, at, param=flag.name,
+                            **e.params) from None
     return text
 
 

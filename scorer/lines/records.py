@@ -136,8 +136,8 @@ def _take_players(argv: list[str], offset: int = 0
         if name == PLAYERS_FLAG:
             if not eq:
                 if i + 1 >= len(argv):
-                    raise ArgvError(f"Option '{PLAYERS_FLAG}' requires an argument.",
-                                    PLAYERS_FLAG, offset + i + 1)
+                    raise ArgvError("usage.needs_value", PLAYERS_FLAG, offset + i + 1,
+                                    option=PLAYERS_FLAG)
                 value = argv[i + 1]
                 i += 1
             spec = value

@@ -35,7 +35,7 @@ from ..errors import NotationError
 from ..memo import Memo
 from . import tiles as T
 from .hand import Hand, Meld
-from .numbers import LONGEST, shown
+from .numbers import LONGEST
 
 MAX_HAND_CHARS = 200  # a real hand is ~20-60 characters; refuse megabyte inputs early
 
@@ -556,7 +556,7 @@ def parse_flowers(text: str) -> tuple[int | None, tuple[int, ...]]:
     s = normalise(text.strip())[0]  # full-width ３ or 一五f as typed by an input method
     if s.isdigit() and s.isascii():
         if len(s) > LONGEST:  # never int() of a long text, nor echo it
-            raise NotationError(f"--flowers {shown(s)}: there are only 8 flowers", None, text)
+            raise NotationError("notation.flowers_long", None, text, digits=len(s))
         n = int(s)
         if n > 8:
             raise NotationError("notation.flowers_count", None, text, n=n)

@@ -32,7 +32,14 @@ _WHOLE = re.compile(r"-?[0-9]+")
 class NotANumber(ValueError):
     """A text that is not a whole number in ASCII digits; the message says why without
     echoing a long text (``str(e)``: "'x' is not a valid int.", the wording of the command
-    line's parser, which messages put after "Invalid value for '--flag': ")."""
+    line's parser, which messages put after "Invalid value for '--flag': "). ``code`` is
+    the last part of the usage code (``usage.`` + code, scorer/text/codes.py) and
+    ``params`` its parameters, the flag aside.
+    """
+
+    def __init__(self, message: str, code: str = "not_a_number", **params: object) -> None:
+        super().__init__(message)
+        self.code, self.params = code, params
 
     @classmethod
     def of(cls, text: str) -> NotANumber:
@@ -40,16 +47,21 @@ class NotANumber(ValueError):
 
         >>> str(NotANumber.of("x")), str(NotANumber.of("y" * 30))
         ("'x' is not a valid int.", 'a text of 30 characters is not a valid int.')
+        >>> e = NotANumber.of("9" * 5000); e.code, e.params
+        ('number_too_long', {'digits': 5000, 'limit': 20})
         """
         if len(text) > LONGEST:
             if _WHOLE.fullmatch(text):
                 digits = len(text) - text.startswith("-")
                 return cls(f"a number of {digits:,} digits is not a valid int (at most "
-                           f"{LONGEST} digits).")
-            return cls(f"a text of {len(text):,} characters is not a valid int.")
+                           f"{LONGEST} digits).", "number_too_long", digits=digits,
+                           limit=LONGEST)
+            return cls(f"a text of {len(text):,} characters is not a valid int.",
+                       "text_too_long", length=len(text))
         if any(ch.isdigit() and not ch.isascii() for ch in text):
-            return cls(f"{text!r} is not a valid int (write it in digits 0-9).")
-        return cls(f"{text!r} is not a valid int.")
+            return cls(f"{text!r} is not a valid int (write it in digits 0-9).",
+                       "not_a_number_digits", value=text)
+        return cls(f"{text!r} is not a valid int.", value=text)
 
 
 def whole(text: str) -> int:

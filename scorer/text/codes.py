@@ -90,6 +90,32 @@ CODES: dict[str, tuple[str, str]] = {
     "file.cannot_open_any": ("打不开文件：{error}", "cannot open a file: {error}"),
     "file.name_nul": ("打不开 {name:q}：名字里有 NUL 字节",
                       "cannot open {name:q}: the name holds a NUL byte"),
+    # ---- usage: the command line's own grammar (typer's parser and the flag parser word it
+    # alike; the English is click's). A number is ASCII digits (scorer.model.numbers).
+    "usage.no_such_option": ("没有这个选项：{option}", "No such option: {option}"),
+    "usage.no_such_option_near": ("没有这个选项：{option}（相近的选项：{possibilities}）",
+                                  "No such option: {option} (Possible options: "
+                                  "{possibilities})"),
+    "usage.needs_value": ("选项 '{option}' 后面要给一个值", "Option '{option}' requires an argument."),
+    "usage.takes_no_value": ("选项 '{option}' 不带值", "Option '{option}' does not take a value."),
+    "usage.missing_argument": ("缺少参数 '{param}'", "Missing argument '{param}'."),
+    "usage.missing_option": ("缺少选项 '{param}'", "Missing option '{param}'."),
+    "usage.not_a_number": ("'{param}' 的值无效：{value:q} 不是整数",
+                           "Invalid value for '{param}': {value:q} is not a valid int."),
+    "usage.not_a_number_digits": ("'{param}' 的值无效：{value:q} 不是整数（请用数字 0-9 书写）",
+                                  "Invalid value for '{param}': {value:q} is not a valid int "
+                                  "(write it in digits 0-9)."),
+    "usage.number_too_long": ("'{param}' 的值无效：{digits} 位的数不是有效的整数（最多 {limit} 位）",
+                              "Invalid value for '{param}': a number of {digits} digits is not "
+                              "a valid int (at most {limit} digits)."),
+    "usage.text_too_long": ("'{param}' 的值无效：{length} 个字符的文字不是整数",
+                            "Invalid value for '{param}': a text of {length} characters is not "
+                            "a valid int."),
+    "usage.bad_value": ("'{param}' 的值无效：{reason}", "Invalid value for '{param}': {reason}"),
+    "usage.help_in_line": ("--help 列出 'mjscore score --help' 的选项，它不是一手牌的选项",
+                           "--help lists the flags of 'mjscore score --help'; it is not a flag "
+                           "of a hand"),
+    "usage.error": ("{text}", "{text}"),  # any other of click's usage errors, as click words it
 
     # ---- notation: the hand text cannot be read (exit 2)
     "notation.too_long": ("手牌有 {length} 个字符；最多 {limit} 个",
@@ -178,6 +204,8 @@ CODES: dict[str, tuple[str, str]] = {
                             "',{offer}' ({offer_name}) cannot be its offer; some notations write "
                             "',N' on a chow for which of its tiles was claimed, which is not "
                             "accepted here: write [{written}] or [{written},1]"),
+    "notation.flowers_long": ("--flowers 是 {digits} 位的数：花牌只有 8 张",
+                              "--flowers: a number of {digits} digits; there are only 8 flowers"),
     "notation.flowers_count": ("--flowers {n}：花牌只有 8 张", "--flowers {n}: there are only 8 flowers"),
     "notation.flower_number": ("没有花牌 {d}（1-4 春夏秋冬，5-8 梅兰竹菊）",
                                "flower {d} does not exist (1-4 春夏秋冬, 5-8 梅兰竹菊)"),

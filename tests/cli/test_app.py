@@ -81,7 +81,10 @@ def test_explain_lists_every_reading_best_first() -> None:
     (["score", "123m456m789p234s56s", "--rules", "hangzhou", "--self-draw"], 3, "不是胡牌"),
     (["score", "123m456m789p234s55s", "--rules", "nosuch", "--lang", "en"], 2,
      "no built-in ruleset"),
-    (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--bogus"], 2, "No such option"),
+    (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--bogus", "--lang", "en"], 2,
+     "No such option"),
+    # a usage error speaks the run's language too (zh here: no --lang, a C locale's default)
+    (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--bogus"], 2, "没有这个选项"),
     (["score", "123m456m789p234s55s"], 2, "--rules"),
     (["score", "123m456m789p234s55s", "--rules", "hangzhou", "--lang", "fr"], 2, "--lang"),
 ])

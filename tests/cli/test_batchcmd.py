@@ -249,7 +249,7 @@ def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
 def test_bad_line_flags_are_errors_of_that_line(tmp_path: Path, line: str, words: str) -> None:
     f = tmp_path / "h.txt"
     f.write_text(f"{line}\n123m456m789p234s55s --self-draw\n", encoding="utf-8")
-    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou"])
+    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--lang", "en"])
     assert r.exit_code == 1
     recs = [json.loads(x) for x in r.stdout.splitlines()]
     assert recs[0]["line"] == 1 and words in recs[0]["error"]["message"]

@@ -319,19 +319,20 @@ def test_builtin_rulesets_are_trusted_and_copies_are_not(tmp_path: Path) -> None
     assert not load_ruleset(hz_variant(tmp_path)).trusted
 
 
-def test_usage_error_with_json_prints_the_json_error(capsys) -> None:
+def test_usage_error_with_json_prints_the_json_error(capsys, monkeypatch) -> None:
     # `score HAND --json --bogus` printed nothing on stdout: a script reading JSON got nothing
     import json
 
     from scorer.cli.entry import main
 
+    monkeypatch.setenv("MJSCORE_LANG", "en")  # (click's words; zh: tests/cli/test_app.py)
     with pytest.raises(SystemExit) as info:
         main(["score", "123m456p789s234s55s", "--rules", "hangzhou", "--json", "--bogus"])
     out, err = capsys.readouterr()
     assert info.value.code == 2
     assert json.loads(out) == {"error": {"kind": "usage", "message": "No such option: --bogus "
                                          "(Possible options: --kongs, --out, --you)",
-                                         "code": "usage.no_such_option",
+                                         "code": "usage.no_such_option_near",
                                          "params": {"option": "--bogus", "possibilities":
                                                     ["--kongs", "--out", "--you"]}}}
     assert err.count("\n") == 1

@@ -315,6 +315,8 @@ def test_json_echoes_the_flags_as_typed() -> None:
 
 
 def test_a_bad_flag_in_a_batch_line_says_which_argument() -> None:
-    rec = score_record("123m456p789s234sP9m --self-draw --kongs x", ["--rules", "hangzhou"])
+    rec = score_record("123m456p789s234sP9m --self-draw --kongs x", ["--rules", "hangzhou"],
+                       lang="en")
     assert rec["error"]["message"] == "Invalid value for '--kongs': 'x' is not a valid int."
+    assert rec["error"]["code"] == "usage.not_a_number"
     assert rec["error"]["argument"] == 3  # the line's third argument: --kongs
