@@ -20,7 +20,7 @@ from ..lines.grammar import context_from_params as context_from_params  # re-exp
 from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
-from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, stopped, usage_error
+from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, lang_of, stopped, usage_error
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .params import integer
 
@@ -210,25 +210,6 @@ def usage_code(e: Exception, said: str = "") -> tuple[str, dict[str, Any]]:
                 return f"usage.{number.code}", {"param": name, **number.params}
             return "usage.bad_value", {"param": name, "reason": str(getattr(e, "message", ""))}
     return "usage.error", {"text": said or str(e)}
-
-
-def lang_of(args: list[str]) -> str:
-    """The language a command line's errors are worded in: its ``--lang`` when that is zh
-    or en, else the run's (:func:`scorer.text.lang.choose_lang`).
-
-    >>> lang_of(["score", "--lang", "en"]), lang_of(["score", "--lang=zh"])
-    ('en', 'zh')
-    """
-    from ..text.lang import LANGS, choose_lang
-
-    words = args[:args.index("--")] if "--" in args else args
-    asked = None
-    for i, w in enumerate(words):
-        if w == "--lang" and i + 1 < len(words):
-            asked = words[i + 1]
-        elif w.startswith("--lang="):
-            asked = w.partition("=")[2]
-    return asked if asked in LANGS else choose_lang(None)
 
 
 def asks_json(args: list[str]) -> bool:

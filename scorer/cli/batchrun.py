@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from ..lines.pool import check_defaults, score_many
+from ..lines.pool import JOBS_PER_CPU, check_defaults, cpus, max_jobs, score_many
 from ..lines.reader import read_lines
 from ..views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, table_text
 from .sink import Sink, WriteFailed
@@ -47,8 +47,15 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     paths = [file, *files]
     if fmt not in FORMATS:
         raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
-    if jobs is not None and not 1 <= jobs <= 256:
-        raise ContextError(f"--jobs {jobs}: use 1 to 256", "--jobs")
+    if jobs is not None and jobs < 1:
+        raise ContextError(f"--jobs {jobs}: use 1 or more", "--jobs")
+    if jobs is not None and jobs > max_jobs():
+        # more workers than CPUs only share them: capped, and said after the run
+        from ..rules.notices import Notice, note
+
+        note(Notice("notice.jobs_capped", {"asked": jobs, "cap": max_jobs(), "cpus": cpus(),
+                                           "times": JOBS_PER_CPU}))
+        jobs = max_jobs()
     if paths.count("-") > 1:
         raise ContextError("standard input (-) can be read once")
     k = None
@@ -369,7 +376,7 @@ def _jobs_for(size: int | None) -> int:
     """The jobs for a file of ``size`` bytes when --jobs is not given: a process pool costs
     ~0.1 s to start, only worth it for a large file; a pipe or a terminal (no size) is
     read as it comes, each line answered at once, so one job."""
-    return (os.cpu_count() or 1) if size is not None and size > 64 * 1024 else 1
+    return cpus() if size is not None and size > 64 * 1024 else 1
 
 
 def _shows_progress(err: Any, size: int | None) -> bool:

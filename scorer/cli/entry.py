@@ -19,7 +19,17 @@ import sys
 import threading
 from typing import Any
 
-from .output import EXIT_INTERRUPT, EXIT_PIPE, EXIT_TERM, command_name, fail, pipe_closed, stopped
+from .output import (
+    EXIT_INTERRUPT,
+    EXIT_PIPE,
+    EXIT_TERM,
+    command_name,
+    drop_notices,
+    fail,
+    pipe_closed,
+    say_notices,
+    stopped,
+)
 
 
 def main(argv: list[str] | None = None, fast: bool = True) -> None:
@@ -51,6 +61,7 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _on_term)
     command = command_name(args)
+    drop_notices()  # (a run in a process that ran others says only its own)
     try:
         parsed = _fast(args) if fast else None
         if parsed is not None:
@@ -63,6 +74,7 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
         sys.stdout.flush()  # so a closed pipe is noticed here, not at interpreter exit
         if rv:
             raise SystemExit(rv)
+        say_notices(args)
     except BrokenPipeError:
         pipe_closed()
     except KeyboardInterrupt:
@@ -71,7 +83,13 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
         stopped(f"terminated ({command})", EXIT_TERM)
     except OSError as e:
         fail(e)
-    except SystemExit:
+    except SystemExit as e:
+        # a deprecation or cache notice follows a run that succeeded (a batch whose lines
+        # failed ran too), never an error: an error is one line (scorer.rules.notices)
+        if e.code in (0, None) or (e.code == 1 and args[:1] == ["batch"]):
+            say_notices(args)
+        else:
+            drop_notices()
         raise
     except Exception as e:  # pragma: no cover - last line of defence
         fail(e)

@@ -126,6 +126,48 @@ def usage_error(code: str, params: dict[str, Any], where: str, as_json: bool,
     raise SystemExit(2)
 
 
+def lang_of(args: list[str]) -> str:
+    """The language a command line's errors are worded in: its ``--lang`` when that is zh
+    or en, else the run's (:func:`scorer.text.lang.choose_lang`).
+
+    >>> lang_of(["score", "--lang", "en"]), lang_of(["score", "--lang=zh"])
+    ('en', 'zh')
+    """
+    from ..text.lang import LANGS, choose_lang
+
+    words = args[:args.index("--")] if "--" in args else args
+    asked = None
+    for i, w in enumerate(words):
+        if w == "--lang" and i + 1 < len(words):
+            asked = words[i + 1]
+        elif w.startswith("--lang="):
+            asked = w.partition("=")[2]
+    return asked if asked in LANGS else choose_lang(None)
+
+
+def say_notices(args: list[str]) -> None:
+    """Say what the run noted that is not an error (an old spelling in a ruleset, a ruleset
+    cache not used: scorer.rules.notices), one line each on stderr, after a run that
+    succeeded; in the language of its ``--lang``."""
+    from ..rules.notices import take
+
+    found = take()
+    if not found:
+        return
+    lang = lang_of(args)
+    with contextlib.suppress(OSError, ValueError):
+        for n in found:
+            text = n.render(lang) if hasattr(n, "render") else str(n)
+            print(f"mjscore: {one_line(text)}", file=sys.stderr)
+
+
+def drop_notices() -> None:
+    """Forget what the run noted: it failed, and its error is its one line."""
+    from ..rules.notices import take
+
+    take()
+
+
 def write_failed(e: OSError) -> NoReturn:
     """The output cannot be written (``> /dev/full``): one line on stderr, exit 74.
 

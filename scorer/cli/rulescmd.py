@@ -233,6 +233,8 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
     out = Path(target)
     if not target.endswith((".yaml", ".yml")):
         raise ContextError(f"rules new {target}: the file name must end in .yaml")
+    if out.is_symlink() and not force:  # (exists() is False for a link to nothing)
+        raise ContextError("rules_new.symlink", name=target, target=os.readlink(out))
     if out.exists() and not force:
         raise ContextError(f"rules new {target}: the file exists; choose another name or add "
                            "--force to overwrite it")
@@ -243,8 +245,14 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
         spec = os.path.relpath(Path(parent).resolve(), out.resolve().parent).replace(os.sep, "/")
     text = starter(rs, target, spec, pairs)
     compile_ruleset(text, str(out))  # never write a file that does not load
+    # without --force, a file made here and now: never through a link, never over a file
+    # that appeared since the check (O_EXCL, O_NOFOLLOW)
+    how = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    if not force:
+        how |= os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        out.write_text(text, encoding="utf-8")
+        with os.fdopen(os.open(out, how, 0o644), "w", encoding="utf-8") as fh:
+            fh.write(text)
     except OSError as e:
         raise ContextError(f"rules new {target}: cannot write: {e.strerror}") from None
     print(f"wrote {target}: extends {spec}. Edit it, then: mjscore rules check {target}")
@@ -268,6 +276,7 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
     0
     """
     from ..errors import ContextError, RulesetError
+    from ..rules import notices
     from ..rules.files import builtin_dir, display, locate
     from ..rules.load import compile_ruleset
     from ..text.render import word
@@ -296,6 +305,10 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
                 print(one_line(line))
             print(word("check_problems", lang, file=f, n=len(lines)), file=sys.stderr)
             continue
+        # an old spelling that still works: listed here, one line each (a notice of the
+        # ruleset cache is the run's, said at its end: scorer.cli.output.say_notices)
+        for n in notices.take(str(path)):
+            print(one_line(n.render(lang) if hasattr(n, "render") else str(n)))
         print(word("check_ok", lang, file=f, id=rs.id, name=rs.name_en if lang == "en"
                    else rs.name, n=len(rs.patterns)))
     return status

@@ -19,7 +19,7 @@ import sys
 
 import typer
 
-from .output import fail
+from .output import fail, say_notices
 
 
 def lan_address() -> str | None:
@@ -94,6 +94,7 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
                                "--workers")
         for spec in rules:
             load_ruleset(spec)  # a bad one is refused here, before anything listens
+        say_notices([])  # (an old spelling in one: said now, the server runs until stopped)
         path = db or os.environ.get("MJSCORE_DB") or default_path()
         try:
             store = Store(path)

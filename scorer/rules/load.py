@@ -8,13 +8,12 @@ Every cache of rulesets, in this process and on disk, is :mod:`scorer.rules.stor
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, RulesetError
-from . import store
+from . import notices, store
 from .files import (
     builtin_path,
     display,
@@ -67,7 +66,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     done = store.read_built(file, text)  # the ruleset as an earlier run built it
     if done is not None:
         for line in done[1]:
-            print(f"mjscore: {line}", file=sys.stderr)
+            notices.note(line, file)  # said after a run that succeeds (scorer.rules.notices)
         return done[0]
     from .schema import Compiler  # not needed at all when the ruleset was built before
 
@@ -98,8 +97,8 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
                                                 "the ruleset could not be compiled")])
     if hit is None:
         store.write_document(file, text, data, chain)
-    for note in c.notices:  # an old spelling that still works: say once where and what
-        print(f"mjscore: {note}", file=sys.stderr)
+    for found_note in c.notices:  # an old spelling that still works: said once, where and
+        notices.note(found_note, file)  # what, after a run that succeeds (rules.notices)
     out = replace(rs, chain=tuple(Path(p).name for p in chain), sources=tuple(chain),
                   data=data, trusted=trusted)
     store.write_built(file, text, out, [str(n) for n in c.notices], c.scopes)

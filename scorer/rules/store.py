@@ -181,15 +181,18 @@ _said: list[str] = []  # the one line said in this process about the cache, if a
 
 
 def _unused(why: str) -> None:
-    """Say once per process, on stderr, that the disk cache is not used and why."""
+    """Say once per process that the disk cache is not used and why (a notice: said after
+    a run that succeeds, scorer.rules.notices)."""
     if _said:
         return
     _said.append(why)
     mp = sys.modules.get("multiprocessing")
     if mp is not None and mp.parent_process() is not None:
         return  # a batch worker: its parent has said it
-    print(f"mjscore: {why}; rulesets are read from their files (MJSCORE_NO_CACHE=1 turns "
-          "the cache off)", file=sys.stderr)
+    from . import notices
+
+    notices.note(f"{why}; rulesets are read from their files (MJSCORE_NO_CACHE=1 turns the "
+                 "cache off)")
 
 
 def _owners() -> bool:

@@ -90,6 +90,14 @@ CODES: dict[str, tuple[str, str]] = {
     "file.cannot_open_any": ("打不开文件：{error}", "cannot open a file: {error}"),
     "file.name_nul": ("打不开 {name:q}：名字里有 NUL 字节",
                       "cannot open {name:q}: the name holds a NUL byte"),
+    "notice.jobs_capped": ("--jobs {asked}：最多用 {cap} 个进程（每个 CPU {times} 个，共 {cpus} 个 CPU）",
+                           "--jobs {asked}: capped at {cap} processes ({times} per CPU, {cpus} "
+                           "CPUs)"),
+    "rules_new.symlink": ("rules new {name}：它是符号链接（指向 {target}），写入会建立或覆盖它指向的文件；"
+                          "换个名字，或加 --force",
+                          "rules new {name}: it is a symbolic link (to {target}), and writing "
+                          "would create or overwrite the file it points to: choose another "
+                          "name or add --force"),
     # ---- usage: the command line's own grammar (typer's parser and the flag parser word it
     # alike; the English is click's). A number is ASCII digits (scorer.model.numbers).
     "usage.no_such_option": ("没有这个选项：{option}", "No such option: {option}"),

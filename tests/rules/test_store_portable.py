@@ -26,7 +26,7 @@ import platformdirs.unix
 import platformdirs.windows
 import pytest
 
-from scorer.rules import store
+from scorer.rules import notices, store
 from scorer.rules.files import builtin_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,18 +72,19 @@ def test_no_home_no_folder() -> None:
         assert store.folder("darwin", env, posixpath) is None, env
 
 
-def test_mjscore_cache_dir_names_the_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_mjscore_cache_dir_names_the_folder(monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
     monkeypatch.setattr(store, "_said", [])
+    notices.take()
     monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path / "c"))
     assert store.directory() == tmp_path / "c"
     monkeypatch.setenv("MJSCORE_CACHE_DIR", "relative/c")
     assert store.directory() is None
     assert store.read_built(str(builtin_path("mcr")), "id: mcr") is None
     assert store.read_built(str(builtin_path("mcr")), "id: mcr") is None
-    err = capsys.readouterr().err
-    assert err == ("mjscore: MJSCORE_CACHE_DIR is not an absolute path; rulesets are read "
-                   "from their files (MJSCORE_NO_CACHE=1 turns the cache off)\n")
+    # once, and as a notice: said after a run that succeeds (scorer.rules.notices)
+    assert notices.take() == ["MJSCORE_CACHE_DIR is not an absolute path; rulesets are read "
+                              "from their files (MJSCORE_NO_CACHE=1 turns the cache off)"]
 
 
 # -- the command, in a child process, with a fault ----------------------------------------
@@ -231,17 +232,19 @@ def test_windows_refusing_a_replace_is_tried_again(tmp_path: Path,
     assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
 
 
-def test_on_posix_a_refused_replace_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_on_posix_a_refused_replace_leaves_nothing(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(src: str, dst: Path) -> None:
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(store, "_said", [])
     monkeypatch.setattr(os, "replace", refuse)
+    notices.take()
     store.write_private(tmp_path, "x.json", b"{}")
     assert list(tmp_path.iterdir()) == []  # the temporary file removed
-    assert capsys.readouterr().err.startswith(
-        f"mjscore: cannot write the ruleset cache {tmp_path} (Permission denied)")
+    said = notices.take()
+    assert len(said) == 1 and said[0].startswith(
+        f"cannot write the ruleset cache {tmp_path} (Permission denied)")
 
 
 def test_without_owners_only_the_file_type_and_size_are_checked(
