@@ -46,9 +46,9 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     err = err or sys.stderr
     paths = [file, *files]
     if fmt not in FORMATS:
-        raise ContextError(f"--format {fmt}: use jsonl, csv or table", "--format")
+        raise ContextError("batch.format", "--format", value=fmt)
     if jobs is not None and jobs < 1:
-        raise ContextError(f"--jobs {jobs}: use 1 or more", "--jobs")
+        raise ContextError("batch.jobs", "--jobs", value=jobs)
     if jobs is not None and jobs > max_jobs():
         # more workers than CPUs only share them: capped, and said after the run
         from ..rules.notices import Notice, note
@@ -57,7 +57,7 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
                                            "times": JOBS_PER_CPU}))
         jobs = max_jobs()
     if paths.count("-") > 1:
-        raise ContextError("standard input (-) can be read once")
+        raise ContextError("file.stdin_twice")
     k = None
     if stake is not None:
         from ..table.ledger import parse_stake
@@ -239,11 +239,8 @@ class _Run:
                 season = season.merge(part)
             except LedgerError:
                 named = part.by == "player"
-                raise ContextError(f"{path}: its hands {'name' if named else 'do not name'} "
-                                   f"their players and the files before it "
-                                   f"{'do not' if named else 'do'}: a season totals players "
-                                   "by name (--players or '# players:' lines in every file)",
-                                   "--players") from None
+                raise ContextError("batch.season_named" if named else "batch.season_unnamed",
+                                   "--players", path=path) from None
         t = season.totals(k if k is not None else 1)
         several = len(self.parts) > 1
         if self.fmt == "jsonl":
@@ -368,7 +365,7 @@ def _opened(path: str) -> tuple[Any, int | None]:
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as e:
-        raise ContextError(f"cannot read {path}: {e.strerror}") from None
+        raise ContextError("file.unreadable", path=path, error=e.strerror or str(e)) from None
     return stream, os.fstat(stream.fileno()).st_size
 
 

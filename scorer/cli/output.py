@@ -209,3 +209,24 @@ def stopped(message: str, status: int) -> NoReturn:
     with contextlib.suppress(Exception):
         print(f"mjscore: {message}", file=sys.stderr, flush=True)
     raise SystemExit(status)
+
+
+def in_file(e: Any, path: str, line: int | None = None) -> Any:
+    """The error ``e`` (a MjscoreError), said of ``path`` (and ``line``, else the line it
+    names already): its message starts ``PATH:LINE:``; one that names a file (a ruleset's)
+    is left as it is. Returns ``e``.
+
+    >>> from scorer.errors import ContextError
+    >>> str(in_file(ContextError("round.empty", at_line=3), "r.txt"))
+    'r.txt:3: the round has no events (kong, win or hand lines)'
+    """
+    params = dict(e.params)
+    at = params.pop("at_line", None)
+    if params.get("file"):
+        return e
+    params["file"] = path
+    if line or at:
+        params["line"] = line or at
+    e.params = params
+    return e
+

@@ -26,14 +26,14 @@ def _read(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read(MAX_ROUND_BYTES + 1)
     except OSError as e:
-        raise RoundError(f"{path}: cannot read: {e.strerror}") from None
+        raise RoundError("file.unreadable", path=path, error=e.strerror or str(e)) from None
     if len(data) > MAX_ROUND_BYTES:
-        raise RoundError(f"{path}: larger than 1 MiB; a round file is one event a line")
+        raise RoundError("round.too_big", path=path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
-        raise RoundError(f"{path}: line {line}: not UTF-8 text") from None
+        raise RoundError("file.not_utf8", file=path, line=line) from None
 
 
 def seating_of(text: str) -> str | None:
@@ -56,9 +56,9 @@ def seating_of(text: str) -> str | None:
         try:
             parse_players(spec)
         except LedgerError as e:
-            raise RoundError(f"line {n}: # players: {e.message}") from None
+            raise RoundError(e.code, **{**e.params, "at_line": n}) from None
         if found is not None and spec != found:
-            raise RoundError(f"line {n}: a round has one seating; an earlier line named {found}")
+            raise RoundError("round.two_seatings", at_line=n, found=found)
         found = spec
     return found
 
@@ -83,7 +83,7 @@ def round_cmd(
     """Settle Sichuan rounds, 血战到底 or 血流成河 (--rules sichuan-xueliu): kongs, wins,
     查花猪, 查大叫, 退税; who paid whom and why; with several files or --totals, what each
     player won and lost over the session."""
-    from .output import dumps, fail
+    from .output import dumps, fail, in_file
 
     try:
         from ..errors import ContextError
@@ -100,7 +100,7 @@ def round_cmd(
         if players is not None:
             parse_players(players)
         if files.count("-") > 1:
-            raise ContextError("standard input (-) can be read once")
+            raise ContextError("file.stdin_twice")
         session = totals or k is not None or len(files) > 1
         if not session:
             result = settle_round(_read(files[0]), rules)
@@ -113,8 +113,7 @@ def round_cmd(
                 seating = seating_of(text) or players
                 result = settle_round(text, rules)
             except RoundError as e:
-                raise RoundError(e.message if e.message.startswith(path) else
-                                 f"{path}: {e.message}") from None
+                raise in_file(e, path) from None
             won = [s for s, st in result.status.items() if st == "won"]
             record = {"line": i, "payments": dict(result.totals), "winner": won}
             ledger.add(record, seating)

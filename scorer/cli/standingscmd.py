@@ -26,15 +26,14 @@ def _lines(path: str) -> list[tuple[int, str]]:
     try:
         stream: Any = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as e:
-        raise ContextError(f"cannot read {path}: {e.strerror}") from None
+        raise ContextError("file.unreadable", path=path, error=e.strerror or str(e)) from None
     try:
         out: list[tuple[int, str]] = []
         size = 0
         for n, text in read_lines(stream):
             size += len(text) + 1
             if size > MAX_STANDINGS_BYTES:
-                raise ContextError(f"{path}: larger than {MAX_STANDINGS_BYTES >> 20} MiB; a "
-                                   "file of games is one hand a line")
+                raise ContextError("standings.too_big", path=path, mib=MAX_STANDINGS_BYTES >> 20)
             out.append((n, text))
         return out
     finally:
@@ -82,14 +81,14 @@ def run(files: list[str], rules: str, players: str | None, fmt: str, lang: str) 
     from ..table.standings import game_of, standings
     from ..views.rows import csv_text
     from ..views.standings import standings_csv_rows, standings_record, standings_table
-    from .output import dumps
+    from .output import dumps, in_file
 
     if fmt not in ("table", "json", "csv"):
-        raise ContextError(f"--format {fmt}: use table, json or csv", "--format")
+        raise ContextError("standings.format", "--format", value=fmt)
     if lang not in ("zh", "en"):
-        raise ContextError(f"--lang {lang}: use zh or en", "--lang")
+        raise ContextError("lang.bad", "--lang", value=lang)
     if files.count("-") > 1:
-        raise ContextError("standard input (-) can be read once")
+        raise ContextError("file.stdin_twice")
     if players is not None:
         parse_players(players)
     defaults = ["--rules", rules]
@@ -99,7 +98,7 @@ def run(files: list[str], rules: str, players: str | None, fmt: str, lang: str) 
         try:
             blocks = games_of(_lines(path), players, path)
         except GamesError as e:
-            raise ContextError(f"{path}: {e}") from None
+            raise ContextError("standings.loose_line", file=path, line=e.line) from None
         for block in blocks:
             ledger = Builder()
             seated = [name for spec in block.seatings for name in parse_players(spec).values()]
@@ -115,12 +114,11 @@ def run(files: list[str], rules: str, players: str | None, fmt: str, lang: str) 
                 try:
                     ledger.add(rec, None)
                 except LedgerError as e:
-                    raise ContextError(f"{path}: line {n}: {e.detail}") from None
-            where = f"{path}: line {block.line}: " if block.line else f"{path}: "
+                    raise in_file(e, path, n) from None
             try:
                 games.append(game_of(block.name, ledger.ledger(), seated, path, block.line))
             except LedgerError as e:
-                raise ContextError(where + e.detail, getattr(e, "flag", None)) from None
+                raise in_file(e, path, block.line) from None
     table = standings(games)
     if fmt == "json":
         print(dumps(standings_record(games, table, {"failed": failed})))

@@ -60,11 +60,11 @@ class GameLines:
 
 
 class GamesError(ValueError):
-    """A file of games that cannot be split (a hand before the first ``# game:`` line);
-    ``line`` is where."""
+    """A file of games that cannot be split: a scored line (``line``) before the first
+    ``# game:`` line (the command words it: code ``standings.loose_line``)."""
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+    def __init__(self, line: int) -> None:
+        super().__init__(f"line {line}")
         self.line = line
 
 
@@ -84,8 +84,7 @@ def games_of(numbered: Iterable[tuple[int, str]], players: str | None, name: str
         head = game_header(text) if "#" in text else None
         if head is not None:
             if loose:
-                raise GamesError(loose[0][0], "a line before the first '# game:' line: a file "
-                                 "with game lines is made of games, each opened by one")
+                raise GamesError(loose[0][0])
             current = GameLines(head or f"{name} #{len(games) + 1}", n, [],
                                 [players] if players is not None else [])
             games.append(current)

@@ -186,8 +186,10 @@ class Compiler:
         self.notices: list[Problem] = []
 
     # -- reporting ----------------------------------------------------------------
-    def problem(self, where: Mark | None, key: str, message: str) -> None:
-        """Record a problem at ``where`` (file, line, column) under the key path ``key``."""
+    def problem(self, where: Mark | None, key: str, message: str, **params: Any) -> None:
+        """Record a problem at ``where`` (file, line, column) under the key path ``key``:
+        ``message`` is a code of the catalogue with its ``params`` (or, not converted yet,
+        prose)."""
         if where is None:
             # a value without a position of its own (a scalar where a mapping was expected):
             # point at the top-level key it belongs to, so every problem has a line
@@ -195,7 +197,8 @@ class Compiler:
             where = self.data.vmarks.get(top) or self.data.marks.get(top) or self.data.mark
         f = where.file if where else self.file
         self.problems.append(Problem(f, where.line if where else None,
-                                     where.column if where else None, key, message))
+                                     where.column if where else None, key, message,
+                                     params or None))
 
     def notice(self, where: Mark | None, key: str, message: str) -> None:
         """Record a note about a spelling that still works (see :attr:`notices`)."""
@@ -465,7 +468,7 @@ class Compiler:
         if false_win is not None and (not isinstance(false_win, int) or isinstance(
                 false_win, bool) or not 1 <= false_win <= MAX_FALSE_WIN):
             self.problem(self.mark_of(d, "false_win"), "false_win",
-                         f"must be a whole number of points from 1 to {MAX_FALSE_WIN:,}")
+                         "schema.false_win", limit=f"{MAX_FALSE_WIN:,}")
             false_win = None
         tooling = self.mapping(d.get("tooling"), TOOLING, "tooling")
         holder, at = self.tool(d, tooling, "self_draw_default")
@@ -690,8 +693,7 @@ class Compiler:
                 default = 0
             hidden = spec.get("hidden", False)
             if not isinstance(hidden, bool):
-                self.problem(self.mark_of(spec, "hidden"), f"{path}.hidden",
-                             "must be true or false")
+                self.problem(self.mark_of(spec, "hidden"), f"{path}.hidden", "schema.hidden")
                 hidden = False
             mk = self.key_mark(raw, name)
             out.append(Tally(name, str(comb), str(spec.get("label", name)),

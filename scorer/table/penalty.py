@@ -47,18 +47,17 @@ def false_win(offender: str, amount: int | None = None, ruleset: Ruleset | None 
     """
     seats = [s for s in SEATS if s in set(seats)]
     if offender not in seats:
-        raise LedgerError(f"penalty {offender}: the offender is one of the seats "
-                          f"{' '.join(seats)} (or a player's name)")
+        raise LedgerError("penalty.offender", who=offender, seats=" ".join(seats))
     if amount is None:
         amount = ruleset.false_win if ruleset is not None else None
         if amount is None:
-            rid = f"{ruleset.id} fixes none" if ruleset is not None else "no ruleset is given"
-            raise LedgerError(f"penalty {offender}: give the points the false win pays each "
-                              f"other player ({rid}; MCR: 10)")
+            if ruleset is not None:
+                raise LedgerError("penalty.no_amount", who=offender, ruleset=ruleset.id)
+            raise LedgerError("penalty.no_amount_rules", who=offender)
     if not isinstance(amount, int) or isinstance(amount, bool) or not \
             1 <= amount <= MAX_FALSE_WIN:
-        raise LedgerError(f"penalty {offender} {amount}: the points paid to each other player, "
-                          f"a whole number from 1 to {MAX_FALSE_WIN:,}")
+        raise LedgerError("penalty.amount", who=offender, amount=str(amount),
+                          limit=f"{MAX_FALSE_WIN:,}")
     pay = {s: (amount if s != offender else -amount * (len(seats) - 1)) for s in seats}
     return {"kind": PENALTY, "payments": pay, "winner": [],
             "penalty": {"seat": offender, "amount": amount}}
@@ -76,17 +75,14 @@ def adjustment(amounts: Mapping[str, int]) -> dict[str, Any]:
     """
     for seat, v in amounts.items():
         if seat not in SEATS:
-            raise LedgerError(f"adjust {seat}: a seat is one of E S W N (or a player's name)")
+            raise LedgerError("adjust.seat", who=str(seat))
         if not isinstance(v, int) or isinstance(v, bool) or abs(v) > MAX_POINTS:
-            raise LedgerError(f"adjust {seat} {v}: a whole number of points, at most "
-                              f"{MAX_POINTS:,} either way")
+            raise LedgerError("adjust.amount", who=seat, amount=str(v), limit=f"{MAX_POINTS:,}")
     total = sum(amounts.values())
     if total:
-        raise LedgerError(f"the adjustment does not sum to zero ({total:+d}): it moves points "
-                          "between players")
+        raise LedgerError("adjust.not_zero", total=f"{total:+d}")
     if not any(amounts.values()):
-        raise LedgerError("the adjustment moves nothing: give each player's points, e.g. "
-                          "'adjust E +5 S -5'")
+        raise LedgerError("adjust.nothing")
     return {"kind": ADJUST, "payments": {s: amounts[s] for s in SEATS if s in amounts},
             "winner": []}
 
@@ -120,33 +116,30 @@ def ledger_line(argv: Sequence[str], seating: Mapping[str, str] | None = None,
     if "--rules" in words:
         at = words.index("--rules")
         if at + 1 >= len(words):
-            raise LedgerError(f"{kind}: --rules needs a ruleset id or path", flag="--rules")
+            raise LedgerError("ledger_line.rules", flag="--rules", kind=kind)
         rules = words[at + 1]
         del words[at:at + 2]
     for w in words:
         if w.startswith("--"):
-            raise LedgerError(f"{kind}: '{w}': a {kind} line takes only --rules ID (and "
-                              "--players)", flag=w.partition("=")[0])
+            raise LedgerError("ledger_line.flag", flag=w.partition("=")[0], kind=kind, word=w)
     seats = list(seating) if seating else list(SEATS)
     own = len(words) != len(argv) - 1  # the line names its ruleset: always read (and checked)
     rs = load(rules) if rules is not None and (own or (kind == PENALTY and len(words) == 1)) \
         else None
     if kind == PENALTY:
         if not 1 <= len(words) <= 2:
-            raise LedgerError("write 'penalty WHO [POINTS]': WHO made the false win and pays "
-                              "POINTS to each other player (MCR: 10 when left out)")
+            raise LedgerError("penalty.form")
         who = _player(words[0], seating, kind)
         amount = _amount(words[1], kind, who, signed=False) if len(words) == 2 else None
         rec = false_win(who, amount, rs, seats)
     else:
         if len(words) < 4 or len(words) % 2:
-            raise LedgerError("write 'adjust WHO POINTS WHO POINTS …' (at least two players, "
-                              "the points summing to zero), e.g. 'adjust E +5 S -5'")
+            raise LedgerError("adjust.form")
         amounts: dict[str, int] = {}
         for who_word, points in zip(words[::2], words[1::2], strict=True):
             who = _player(who_word, seating, kind)
             if who in amounts:
-                raise LedgerError(f"adjust: {who_word} is named twice")
+                raise LedgerError("adjust.twice", who=who_word)
             amounts[who] = _amount(points, kind, who, signed=True)
         rec = adjustment(amounts)
     if rs is not None:
@@ -163,15 +156,13 @@ def _player(word: str, seating: Mapping[str, str] | None, kind: str) -> str:
             if name == word:
                 return seat
         names = ", ".join(f"{s}={n}" for s, n in seating.items())
-        raise LedgerError(f"{kind} {word}: not at the table ({names}); name a seat or a player")
-    raise LedgerError(f"{kind} {word}: a seat is one of E S W N (names need a seating: "
-                      "--players or a '# players:' line)")
+        raise LedgerError("ledger_line.not_seated", kind=kind, who=word, seating=names)
+    raise LedgerError("ledger_line.no_seating", kind=kind, who=word)
 
 
 def _amount(word: str, kind: str, who: str, signed: bool) -> int:
     """A whole number of points, in ASCII digits (``+5``, ``-5``; a penalty's unsigned)."""
     if not _AMOUNT.fullmatch(word) or (not signed and word[0] in "+-"):
-        form = "+5 or -5" if signed else "10"
-        raise LedgerError(f"{kind} {who} {word}: points are a whole number, e.g. {form} "
-                          "(digits 0-9)")
+        raise LedgerError("adjust.points" if signed else "penalty.points", kind=kind, who=who,
+                          word=word)
     return int(word)

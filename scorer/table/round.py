@@ -134,14 +134,26 @@ class RoundResult:
     wins: dict[str, int] = field(default_factory=dict)
 
 
-def _err(line: int, message: str) -> RoundError:
-    return RoundError(f"line {line}: {message}")
+def _err(line: int, code: str, **params: Any) -> RoundError:
+    """A round error on ``line`` (its message ``line N: …``): ``code`` of the catalogue."""
+    return RoundError(code, at_line=line, **params)
+
+
+def _on_line(line: int, e: MjscoreError, keep: bool = False) -> RoundError:
+    """Another error (a hand's, a ruleset's) said on the round's ``line``: its code and
+    parameters kept; with ``keep`` (a win line's scoring) its exit status and kind too."""
+    err = RoundError(e.code, **{**e.params, "at_line": line})
+    if keep:
+        err.exit_code, err.kind = e.exit_code, e.kind
+    return err
 
 
 def _seat(word: str, line: int, what: str) -> str:
     s = word.strip().upper()
     if s not in SEATS:
-        raise _err(line, f"{what} '{word}': a seat is one of E S W N")
+        if what:
+            raise _err(line, "round.seat_after", what=what, word=word)
+        raise _err(line, "round.seat", word=word)
     return s
 
 
@@ -149,8 +161,7 @@ def _kong_tile(word: str, line: int) -> int:
     """'5p' or '5555p' -> the tile; honors, 0 and other shapes are errors."""
     m = _KONG_TILE.fullmatch(word.strip())
     if m is None:
-        raise _err(line, f"kong '{word}': write the kong's tile, e.g. 5p or 5555p (a digit "
-                         "1-9 and m, p or s: suited tiles only in Sichuan)")
+        raise _err(line, "round.kong_tile", word=word)
     return T.parse_tile(m.group(1) + m.group(2))
 
 
@@ -219,7 +230,7 @@ class _Round:
             res = score("123m456m789m123p5p5p", self.rs, Context(self_draw=True, base=self.base,
                                                                  options=self.options))
         except MjscoreError as e:
-            raise _err(n, e.message) from None
+            raise _on_line(n, e) from None
         cap = res.table.env.get("cap")
         return bool(res.table.env.get("xueliu", False)), cap if isinstance(cap, int) else None
 
@@ -244,38 +255,37 @@ class _Round:
     def line(self, n: int, text: str) -> None:
         try:
             words = shlex.split(text, comments=True)
-        except ValueError as e:
-            raise _err(n, f"cannot read the line: {e}") from None
+        except ValueError:
+            raise _err(n, "round.unreadable") from None
         if not words:
             return
         if words[0].lower() == "rules":
             return self.rules_line(n, words[1:])
         if len(words) < 2:
-            raise _err(n, "write SEAT kong|win|hand …, e.g. 'S kong 5p from E'")
-        seat = _seat(words[0], n, "seat")
+            raise _err(n, "round.event_form")
+        seat = _seat(words[0], n, "")
         what = words[1].lower()
         if self.over():
-            raise _err(n, f"the round is over: {', '.join(self.winners)} have won (three "
-                          "winners end a 血战 round; a fourth is impossible)")
+            raise _err(n, "round.over", winners=list(self.winners))
         if what == "hand":
             return self.hand_line(n, seat, words[2:], text)
         if self.hands:
-            raise _err(n, f"a {what} after the end-of-round hands: the 'hand' lines come last")
+            raise _err(n, "round.after_hands", what=what)
         if what == "kong":
             return self.kong_line(n, seat, words[2:], text)
         if what == "win":
             return self.win_line(n, seat, words[2:], text)
-        raise _err(n, f"'{words[1]}': an event is kong, win or hand")
+        raise _err(n, "round.event", word=words[1])
 
     def rules_line(self, n: int, args: list[str]) -> None:
         if self.started:
-            raise _err(n, "'rules' must come before the first event")
+            raise _err(n, "round.rules_late")
         if not args:
-            raise _err(n, "write 'rules ID|PATH [--option KEY=VALUE] [--base N]'")
+            raise _err(n, "round.rules_form")
         try:
             self.rs = load_ruleset(args[0])
         except MjscoreError as e:
-            raise _err(n, e.message) from None
+            raise _on_line(n, e) from None
         i = 1
         opts = []
         while i < len(args):
@@ -284,48 +294,44 @@ class _Round:
                 val = args[i + 1]
                 if flag == "--base":
                     if not is_whole(val) or whole(val) < 1:
-                        raise _err(n, f"--base {shown(val)}: a whole number from 1 (digits "
-                                      "0-9)")
+                        raise _err(n, "round.base", value=shown(val))
                     self.base = whole(val)
                 else:
                     k, eq, v = val.partition("=")
                     if not eq:
-                        raise _err(n, f"--option {val}: write KEY=VALUE (e.g. cap=16)")
+                        raise _err(n, "round.option_form", value=val)
                     opts.append((k.strip(), v.strip()))
                 i += 2
             else:
-                raise _err(n, f"'{flag}': the rules line takes --option KEY=VALUE and --base N")
+                raise _err(n, "round.rules_flag", flag=flag)
         self.options = tuple(opts)
         self.xueliu, self.cap = self.probe(n)
 
     def check_in(self, n: int, seat: str, role: str) -> None:
         if self.is_out(seat):
-            raise _err(n, f"{role} {seat} won at line {self.won_at[seat]} and is out of the "
-                          "round (血战到底: a winner takes no further part)")
+            raise _err(n, "round.out", round_role=role, seat=seat, won=self.won_at[seat])
 
     def kong_line(self, n: int, seat: str, args: list[str], text: str) -> None:
         self.started = True
-        self.check_in(n, seat, "the kong's player")
+        self.check_in(n, seat, "kong")
         if not args:
-            raise _err(n, "write 'SEAT kong TILE from SEAT|added|concealed'")
+            raise _err(n, "round.kong_form")
         tile = _kong_tile(args[0], n)
         how = args[1].lower() if len(args) > 1 else ""
         discarder = None
         if how == "from":
             if len(args) != 3:
-                raise _err(n, "a 直杠 names its discarder: 'S kong 5p from E'")
+                raise _err(n, "round.kong_from_form")
             discarder = _seat(args[2], n, "from")
             if discarder == seat:
-                raise _err(n, "a 直杠 is made on another player's discard; your own fourth "
-                              "tile is 'added' (补杠) or 'concealed' (暗杠)")
-            self.check_in(n, discarder, "the discarder")
+                raise _err(n, "round.kong_own")
+            self.check_in(n, discarder, "discarder")
         elif how not in ("added", "concealed") or len(args) != 2:
-            raise _err(n, f"kong {args[0]}: say how — 'from SEAT' (直杠), 'added' (补杠) or "
-                          "'concealed' (暗杠)")
+            raise _err(n, "round.kong_how", word=args[0])
         for k in self.kongs:
             if k.tile == tile and not k.robbed:
-                raise _err(n, f"a kong of {T.name(tile)}: {k.seat} made one at line {k.line}, "
-                              "and there are only four")
+                raise _err(n, "round.kong_twice", tile=T.name(tile), seat=k.seat,
+                           kong_line=k.line)
         self.add_shown(n, seat, Counter({tile: 4}), keep=True)
         ev = Event(n, seat, "kong", text.strip(), detail={
             "kong": KONG_KINDS[how], "how": how, "tile": T.name(tile), "discarder": discarder})
@@ -347,13 +353,12 @@ class _Round:
         if not keep:
             for k in self.kongs:
                 if k.seat == seat and not k.robbed and mine[k.tile] < 4:
-                    raise _err(n, f"{seat} made a kong of {T.name(k.tile)} at line {k.line}, "
-                                  f"but this hand holds {mine[k.tile]} {T.name(k.tile)}")
+                    raise _err(n, "round.kong_missing", seat=seat, tile=T.name(k.tile),
+                               kong_line=k.line, n=mine[k.tile])
         for t, c in mine.items():
             others = sum(v[t] for s, v in self.shown.items() if s != seat) + self.aside[t]
             if c + others > 4:
-                raise _err(n, f"{T.name(t)}: {seat} would hold {c} while the others show "
-                              f"{others}; a tile has four copies")
+                raise _err(n, "round.copies", tile=T.name(t), seat=seat, n=c, others=others)
         self.shown[seat] = mine
 
     def win_flags(self, n: int, seat: str, flags: list[str]) -> dict[str, Any]:
@@ -368,16 +373,14 @@ class _Round:
                 kw["discarder"] = _seat(flags[i + 1], n, "--from")
                 i += 2
             elif f in ("--seat", "--out"):
-                raise _err(n, f"{f}: a round line gives the seat first, and the round knows "
-                              "who is out")
+                raise _err(n, "round.win_seat_flag", flag=f)
             else:
-                raise _err(n, f"'{f}': a win line takes --from SEAT, "
-                              f"{', '.join(BOOL_FLAGS)}")
+                raise _err(n, "round.win_flag", flag=f, flags=list(BOOL_FLAGS))
         disc = kw.get("discarder")
         if disc is not None:
-            self.check_in(n, disc, "the discarder")
+            self.check_in(n, disc, "discarder")
             if disc == seat:
-                raise _err(n, f"--from {disc}: the winner cannot win on its own discard")
+                raise _err(n, "round.own_discard", seat=disc)
         return kw
 
     def last_kong(self, n: int, kw: dict[str, Any], seat: str) -> tuple[_Kong | None,
@@ -390,18 +393,15 @@ class _Round:
             robbed = last
             if robbed is None or not self.only_wins_since(robbed.event) or robbed.how != "added" \
                     or robbed.seat != disc:
-                raise _err(n, "--robbing-kong: the line before (other winners of the same tile "
-                              "aside) must be the 补杠 ('SEAT kong TILE added') of the --from "
-                              "player")
+                raise _err(n, "round.robbing")
         if kw.get("kong_draw") and (last is None or last.seat != seat or last.robbed
                                     or not self.only_wins_since(last.event, 0)):
-            raise _err(n, f"--kong-draw: the line before must be {seat}'s own kong")
+            raise _err(n, "round.kong_draw", seat=seat)
         if kw.get("after_kong"):
             source = last
             if source is None or source.seat != disc or source.robbed \
                     or not self.only_wins_since(source.event):
-                raise _err(n, "--after-kong: the line before (other winners of the same "
-                              "discard aside) must be the --from player's kong")
+                raise _err(n, "round.after_kong")
         return robbed, source
 
     def shares_tile(self, seat: str, disc: str | None, tile: int, robbed: _Kong | None
@@ -427,9 +427,9 @@ class _Round:
 
     def win_line(self, n: int, seat: str, args: list[str], text: str) -> None:
         self.started = True
-        self.check_in(n, seat, "the winner")
+        self.check_in(n, seat, "winner")
         if not args:
-            raise _err(n, "write 'SEAT win HAND --from SEAT|--self-draw [flags]'")
+            raise _err(n, "round.win_form")
         hand, flags = args[0], args[1:]
         kw = self.win_flags(n, seat, flags)
         disc = kw.get("discarder")
@@ -438,13 +438,10 @@ class _Round:
             res = score(hand, self.rs, Context(seat=seat, base=self.base, options=self.options,
                                                out=self.out(), **kw))
         except MjscoreError as e:
-            err = _err(n, e.message)
-            err.exit_code, err.kind = e.exit_code, e.kind
-            raise err from None
+            raise _on_line(n, e, keep=True) from None
         h = parse_hand(hand)
         if robbed is not None and h.winning != robbed.tile:
-            raise _err(n, f"--robbing-kong: the winning tile is not the robbed "
-                          f"{T.name(robbed.tile)}")
+            raise _err(n, "round.robbed_tile", tile=T.name(robbed.tile))
         shared = self.shares_tile(seat, disc, h.winning, robbed)
         if robbed is not None and not robbed.robbed:
             robbed.robbed = True
@@ -496,27 +493,25 @@ class _Round:
 
     def hand_line(self, n: int, seat: str, args: list[str], text: str) -> None:
         self.started = True
-        self.check_in(n, seat, "the player")
+        self.check_in(n, seat, "player")
         if seat in self.wins:
-            raise _err(n, f"{seat} won at line {self.won_at[seat]}: 查叫 checks only the players "
-                          "who never won (血流成河), so it gives no hand")
+            raise _err(n, "round.hand_winner", seat=seat, won=self.won_at[seat])
         if seat in self.hands:
-            raise _err(n, f"{seat}'s hand is given twice (line {self.hands[seat][0]})")
+            raise _err(n, "round.hand_twice", seat=seat, first=self.hands[seat][0])
         if len(args) != 1:
-            raise _err(n, "write 'SEAT hand TILES' (its melds and 13 tiles, no spaces)")
+            raise _err(n, "round.hand_form")
         try:
             h = parse_hand(args[0])
         except MjscoreError as e:
-            raise _err(n, e.message) from None
+            raise _on_line(n, e) from None
         counts = h.physical_counts()
         if any(t >= 27 for t in counts):
-            raise _err(n, "Sichuan plays 108 tiles (m p s only): honor tiles are not in play")
+            raise _err(n, "round.honors")
         if any(len(set(m.tiles)) == 3 for m in h.melds):
-            raise _err(n, "Sichuan has no chows (不能吃): a claimed chow meld cannot be held")
+            raise _err(n, "round.chows")
         size = sum(counts.values()) - h.kong_count
         if size != 13:
-            raise _err(n, f"{seat}'s hand has {size} tiles (kongs counted as three); a hand "
-                          "waiting at the end holds 13")
+            raise _err(n, "round.hand_size", seat=seat, n=size)
         self.add_shown(n, seat, counts)
         self.hands[seat] = (n, args[0])
         self.events.append(Event(n, seat, "hand", text.strip(), detail={"hand": args[0]}))
@@ -528,9 +523,7 @@ class _Round:
         if not self.over():
             missing = [s for s in self.never_won() if s not in self.hands]
             if missing:
-                raise _err(last_line + 1, f"end of the round: no hand for "
-                           f"{', '.join(missing)}; every player who has not won needs a "
-                           f"'SEAT hand TILES' line (查叫)")
+                raise _err(last_line + 1, "round.missing_hands", seats=missing)
             self.end_checks(status, waits)
         totals = {s: 0 for s in SEATS}
         for e in self.events:
@@ -538,7 +531,7 @@ class _Round:
                 totals[t.payer] -= t.amount
                 totals[t.payee] += t.amount
         if sum(totals.values()) != 0:  # pragma: no cover - balanced by construction
-            raise MjscoreError(f"round totals do not sum to zero: {totals}")
+            raise MjscoreError("round.unbalanced", totals=dict(totals))
         return RoundResult(self.rs, self.base, self.events, status, waits, totals,
                            "xueliu" if self.xueliu else "xuezhan",
                            {s: self.wins[s] for s in SEATS})
@@ -597,5 +590,5 @@ def settle_round(text: str, rules: str = "sichuan") -> RoundResult:
     for n, line in enumerate(lines, 1):
         r.line(n, line)
     if not r.started:
-        raise _err(len(lines) or 1, "the round has no events (kong, win or hand lines)")
+        raise _err(len(lines) or 1, "round.empty")
     return r.finish(len(lines))

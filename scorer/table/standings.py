@@ -72,9 +72,8 @@ def game(name: str, match: Mapping[str, int], file: str = "", line: int = 0) -> 
     ['2.33', '2.33', '2.33', '0']
     """
     if len(match) != PLAYERS:
-        names = ", ".join(match) or "none"
-        raise LedgerError(f"game {name}: {len(match)} players ({names}); a game is "
-                          f"{PLAYERS} players")
+        raise LedgerError("standings.players", game=name, n=len(match), names=list(match),
+                          need=PLAYERS)
     order = sorted(match, key=lambda n: -match[n])  # stable: equal 比赛分 keep their order
     rows = []
     i = 0
@@ -100,8 +99,7 @@ def game_of(name: str, ledger: Ledger, players: Iterable[str], file: str = "",
     """
     names = list(dict.fromkeys(players))
     if ledger.by == "seat" or not (names or ledger.entries):
-        raise LedgerError(f"game {name}: its hands name no players: give the game a "
-                          "'# players:' line (or --players)", flag="--players")
+        raise LedgerError("standings.no_names", flag="--players", game=name)
     extra = [n for n in ledger.entries if n not in names]
     if extra:  # (a name booked that was never seated: cannot happen through a seating)
         names += extra

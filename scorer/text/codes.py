@@ -258,6 +258,187 @@ CODES: dict[str, tuple[str, str]] = {
     "what.meld": ("副露", "meld"),
     "what.meld reading": ("副露的读法", "meld reading"),
     "what.tile list": ("牌列", "tile list"),
+
+    # ---- a round file (mjscore round): each error names its line (exit 2)
+    "round.seat": ("座位 {word:q}：座位是 E S W N 之一", "seat {word:q}: a seat is one of E S W N"),
+    "round.seat_after": ("{what} {word:q}：座位是 E S W N 之一",
+                         "{what} {word:q}: a seat is one of E S W N"),
+    "round.kong_tile": ("杠 {word:q}：写杠的牌，例如 5p 或 5555p（数字 1-9 加 m、p 或 s：四川只有数牌）",
+                        "kong {word:q}: write the kong's tile, e.g. 5p or 5555p (a digit 1-9 "
+                        "and m, p or s: suited tiles only in Sichuan)"),
+    "round.unreadable": ("读不了这一行：引号没有配对，或行尾是反斜杠",
+                         "cannot read the line: a quote is not closed, or a backslash ends it"),
+    "round.event_form": ("写 SEAT kong|win|hand …，例如 'S kong 5p from E'",
+                         "write SEAT kong|win|hand …, e.g. 'S kong 5p from E'"),
+    "round.over": ("这一局已经结束：{winners} 已胡（血战到底三家胡牌即结束，不会有第四家）",
+                   "the round is over: {winners} have won (three winners end a 血战 round; a "
+                   "fourth is impossible)"),
+    "round.after_hands": ("结束时的手牌之后又有 {what}：'hand' 行放在最后",
+                          "a {what} after the end-of-round hands: the 'hand' lines come last"),
+    "round.event": ("{word:q}：事件是 kong、win 或 hand", "{word:q}: an event is kong, win or hand"),
+    "round.rules_late": ("'rules' 要写在第一个事件之前", "'rules' must come before the first event"),
+    "round.rules_form": ("写 'rules ID|PATH [--option KEY=VALUE] [--base N]'",
+                         "write 'rules ID|PATH [--option KEY=VALUE] [--base N]'"),
+    "round.base": ("--base {value}：从 1 起的整数（数字 0-9）",
+                   "--base {value}: a whole number from 1 (digits 0-9)"),
+    "round.option_form": ("--option {value:q}：写 KEY=VALUE（例如 cap=16）",
+                          "--option {value:q}: write KEY=VALUE (e.g. cap=16)"),
+    "round.rules_flag": ("{flag:q}：rules 行只接受 --option KEY=VALUE 和 --base N",
+                         "{flag:q}: the rules line takes --option KEY=VALUE and --base N"),
+    "round.out": ("{round_role:word} {seat} 在第 {won} 行已胡，已出局（血战到底：胡牌的人不再参与）",
+                  "{round_role:word} {seat} won at line {won} and is out of the round (血战到底: a "
+                  "winner takes no further part)"),
+    "round.kong_form": ("写 'SEAT kong TILE from SEAT|added|concealed'",
+                        "write 'SEAT kong TILE from SEAT|added|concealed'"),
+    "round.kong_from_form": ("直杠要写放杠的人：'S kong 5p from E'",
+                             "a 直杠 names its discarder: 'S kong 5p from E'"),
+    "round.kong_own": ("直杠是杠别人打出的牌；自己摸到的第四张是 'added'（补杠）或 'concealed'（暗杠）",
+                       "a 直杠 is made on another player's discard; your own fourth tile is "
+                       "'added' (补杠) or 'concealed' (暗杠)"),
+    "round.kong_how": ("杠 {word:q}：说明怎么杠——'from SEAT'（直杠）、'added'（补杠）或 'concealed'（暗杠）",
+                       "kong {word:q}: say how — 'from SEAT' (直杠), 'added' (补杠) or "
+                       "'concealed' (暗杠)"),
+    "round.kong_twice": ("{tile} 的杠：{seat} 在第 {kong_line} 行已经杠过，一种牌只有四张",
+                         "a kong of {tile}: {seat} made one at line {kong_line}, and there are "
+                         "only four"),
+    "round.kong_missing": ("{seat} 在第 {kong_line} 行杠了 {tile}，但这手牌只有 {n} 张 {tile}",
+                           "{seat} made a kong of {tile} at line {kong_line}, but this hand holds "
+                           "{n} {tile}"),
+    "round.copies": ("{tile}：{seat} 会有 {n} 张，而别人已亮出 {others} 张；一种牌只有四张",
+                     "{tile}: {seat} would hold {n} while the others show {others}; a tile has "
+                     "four copies"),
+    "round.win_seat_flag": ("{flag}：这一行开头已给出座位，谁已出局由这一局决定",
+                            "{flag}: a round line gives the seat first, and the round knows who "
+                            "is out"),
+    "round.win_flag": ("{flag:q}：胡牌行只接受 --from SEAT、{flags}",
+                       "{flag:q}: a win line takes --from SEAT, {flags}"),
+    "round.own_discard": ("--from {seat}：不能胡自己打出的牌",
+                          "--from {seat}: the winner cannot win on its own discard"),
+    "round.robbing": ("--robbing-kong：上一行（同一张牌的其他胡家除外）必须是 --from 那家的补杠"
+                      "（'SEAT kong TILE added'）",
+                      "--robbing-kong: the line before (other winners of the same tile aside) "
+                      "must be the 补杠 ('SEAT kong TILE added') of the --from player"),
+    "round.kong_draw": ("--kong-draw：上一行必须是 {seat} 自己的杠",
+                        "--kong-draw: the line before must be {seat}'s own kong"),
+    "round.after_kong": ("--after-kong：上一行（同一张牌的其他胡家除外）必须是 --from 那家的杠",
+                         "--after-kong: the line before (other winners of the same discard "
+                         "aside) must be the --from player's kong"),
+    "round.win_form": ("写 'SEAT win HAND --from SEAT|--self-draw [flags]'",
+                       "write 'SEAT win HAND --from SEAT|--self-draw [flags]'"),
+    "round.robbed_tile": ("--robbing-kong：胡的牌不是被抢的 {tile}",
+                          "--robbing-kong: the winning tile is not the robbed {tile}"),
+    "round.hand_winner": ("{seat} 在第 {won} 行已胡：查叫只查从没胡过的人（血流成河），不用给手牌",
+                          "{seat} won at line {won}: 查叫 checks only the players who never won "
+                          "(血流成河), so it gives no hand"),
+    "round.hand_twice": ("{seat} 的手牌给了两次（第 {first} 行）",
+                         "{seat}'s hand is given twice (line {first})"),
+    "round.hand_form": ("写 'SEAT hand TILES'（副露和 13 张牌，不带空格）",
+                        "write 'SEAT hand TILES' (its melds and 13 tiles, no spaces)"),
+    "round.honors": ("四川麻将用 108 张牌（只有 m p s）：字牌不在其中",
+                     "Sichuan plays 108 tiles (m p s only): honor tiles are not in play"),
+    "round.chows": ("四川麻将不能吃：手里不会有吃来的副露",
+                    "Sichuan has no chows (不能吃): a claimed chow meld cannot be held"),
+    "round.hand_size": ("{seat} 的手牌有 {n} 张（杠算三张）；最后听牌的手牌是 13 张",
+                        "{seat}'s hand has {n} tiles (kongs counted as three); a hand waiting "
+                        "at the end holds 13"),
+    "round.missing_hands": ("一局结束：没有 {seats} 的手牌；每个没胡牌的人都要有一行 'SEAT hand TILES'（查叫"
+                            "）",
+                            "end of the round: no hand for {seats}; every player who has not "
+                            "won needs a 'SEAT hand TILES' line (查叫)"),
+    "round.empty": ("这一局没有事件（kong、win 或 hand 行）",
+                    "the round has no events (kong, win or hand lines)"),
+    "round.unbalanced": ("这一局的合计不为零：{totals}", "round totals do not sum to zero: {totals}"),
+
+    # ---- files a command reads (batch, round, standings)
+    "file.unreadable": ("读不了 {path}：{error}", "cannot read {path}: {error}"),
+    "file.stdin_twice": ("标准输入（-）只能读一次", "standard input (-) can be read once"),
+    "file.not_utf8": ("不是 UTF-8 文本", "not UTF-8 text"),
+    "round.too_big": ("{path}：超过 1 MiB；一局的文件是每行一个事件",
+                      "{path}: larger than 1 MiB; a round file is one event a line"),
+    "round.two_seatings": ("一局只有一种座位；前面一行写的是 {found}",
+                           "a round has one seating; an earlier line named {found}"),
+    "batch.format": ("--format {value}：用 jsonl、csv 或 table", "--format {value}: use jsonl, csv or table"),
+    "batch.jobs": ("--jobs {value}：至少为 1", "--jobs {value}: use 1 or more"),
+    "batch.season_named": ("{path}：它的牌写了玩家名字，前面的文件没有写；一个赛季按名字合计（每个文件都要有 "
+                           "--players 或 '# players:' 行）",
+                           "{path}: its hands name their players and the files before it do "
+                           "not: a season totals players by name (--players or '# players:' "
+                           "lines in every file)"),
+    "batch.season_unnamed": ("{path}：它的牌没写玩家名字，前面的文件写了；一个赛季按名字合计（每个文件都要有 "
+                             "--players 或 '# players:' 行）",
+                             "{path}: its hands do not name their players and the files before "
+                             "it do: a season totals players by name (--players or '# players:' "
+                             "lines in every file)"),
+
+    # ---- a ledger's penalty and adjustment lines (scorer.table.penalty; exit 2, or the
+    # line not counted in a batch)
+    "penalty.offender": ("penalty {who}：错和的人是座位 {seats} 之一（或玩家的名字）",
+                         "penalty {who}: the offender is one of the seats {seats} (or a "
+                         "player's name)"),
+    "penalty.no_amount": ("penalty {who}：写出错和罚给每家的分数（{ruleset} 没有规定；国标：10）",
+                          "penalty {who}: give the points the false win pays each other player "
+                          "({ruleset} fixes none; MCR: 10)"),
+    "penalty.no_amount_rules": ("penalty {who}：写出错和罚给每家的分数（没有给规则；国标：10）",
+                                "penalty {who}: give the points the false win pays each other "
+                                "player (no ruleset is given; MCR: 10)"),
+    "penalty.amount": ("penalty {who} {amount}：罚给每家的分数，从 1 到 {limit} 的整数",
+                       "penalty {who} {amount}: the points paid to each other player, a whole "
+                       "number from 1 to {limit}"),
+    "penalty.form": ("写 'penalty WHO [POINTS]'：WHO 错和，付给每家 POINTS 分（国标不写就是 10）",
+                     "write 'penalty WHO [POINTS]': WHO made the false win and pays POINTS to "
+                     "each other player (MCR: 10 when left out)"),
+    "penalty.points": ("{kind} {who} {word:q}：分数是整数，例如 10（数字 0-9）",
+                       "{kind} {who} {word:q}: points are a whole number, e.g. 10 (digits 0-9)"),
+    "adjust.seat": ("adjust {who}：座位是 E S W N 之一（或玩家的名字）",
+                    "adjust {who}: a seat is one of E S W N (or a player's name)"),
+    "adjust.amount": ("adjust {who} {amount}：整数分，正负都不超过 {limit}",
+                      "adjust {who} {amount}: a whole number of points, at most {limit} either "
+                      "way"),
+    "adjust.not_zero": ("这条调整合计不为零（{total}）：调整是在玩家之间挪分",
+                        "the adjustment does not sum to zero ({total}): it moves points between "
+                        "players"),
+    "adjust.nothing": ("这条调整什么也没挪：写出每个玩家的分，例如 'adjust E +5 S -5'",
+                       "the adjustment moves nothing: give each player's points, e.g. 'adjust "
+                       "E +5 S -5'"),
+    "adjust.form": ("写 'adjust WHO POINTS WHO POINTS …'（至少两个玩家，分数合计为零），例如 'adjust E +5 S -"
+                    "5'",
+                    "write 'adjust WHO POINTS WHO POINTS …' (at least two players, the points "
+                    "summing to zero), e.g. 'adjust E +5 S -5'"),
+    "adjust.twice": ("adjust：{who} 写了两次", "adjust: {who} is named twice"),
+    "adjust.points": ("{kind} {who} {word:q}：分数是整数，例如 +5 或 -5（数字 0-9）",
+                      "{kind} {who} {word:q}: points are a whole number, e.g. +5 or -5 (digits "
+                      "0-9)"),
+    "ledger_line.rules": ("{kind}：--rules 后面要写规则的 id 或路径",
+                          "{kind}: --rules needs a ruleset id or path"),
+    "ledger_line.flag": ("{kind}：{word:q}：{kind} 行只接受 --rules ID（和 --players）",
+                         "{kind}: {word:q}: a {kind} line takes only --rules ID (and --players)"),
+    "ledger_line.not_seated": ("{kind} {who}：不在这桌（{seating}）；写座位或玩家的名字",
+                               "{kind} {who}: not at the table ({seating}); name a seat or a "
+                               "player"),
+    "ledger_line.no_seating": ("{kind} {who}：座位是 E S W N 之一（用名字要先有座位：--players 或 '# players:"
+                               "' 行）",
+                               "{kind} {who}: a seat is one of E S W N (names need a seating: "
+                               "--players or a '# players:' line)"),
+
+    # ---- MCR match standings (mjscore standings; exit 2)
+    "standings.players": ("第 {game} 局：{n} 个玩家（{names}）；一局是 {need} 个玩家",
+                          "game {game}: {n} players ({names}); a game is {need} players"),
+    "standings.no_names": ("第 {game} 局：牌里没有玩家名字：给这一局一行 '# players:'（或 --players）",
+                           "game {game}: its hands name no players: give the game a "
+                           "'# players:' line (or --players)"),
+    "standings.loose_line": ("在第一行 '# game:' 之前有一行：有对局行的文件由对局组成，每局由一行 '# game:' "
+                             "开始",
+                             "a line before the first '# game:' line: a file with game lines "
+                             "is made of games, each opened by one"),
+    "standings.format": ("--format {value}：用 table、json 或 csv",
+                         "--format {value}: use table, json or csv"),
+    "standings.too_big": ("{path}：超过 {mib} MiB；对局文件是每行一手牌",
+                          "{path}: larger than {mib} MiB; a file of games is one hand a line"),
+
+    # ---- a ruleset file's keys added with the ledger and Sichuan's rulings (exit 2)
+    "schema.false_win": ("必须是从 1 到 {limit} 的整数分",
+                         "must be a whole number of points from 1 to {limit}"),
+    "schema.hidden": ("必须是 true 或 false", "must be true or false"),
 }
 
 

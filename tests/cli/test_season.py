@@ -76,7 +76,7 @@ def test_csv_and_table_carry_the_same_season() -> None:
 def test_a_line_that_does_not_sum_to_zero_names_its_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("# players: Ann,Bo,Cy,Di\nadjust Ann +5 Bo -3\n", encoding="utf-8")
-    r = _run("--format", "jsonl", files=[FILES[0], str(bad)])
+    r = _run("--format", "jsonl", "--lang", "en", files=[FILES[0], str(bad)])
     assert r.exit_code == 1
     assert f"{bad}: line 2: the adjustment does not sum to zero (+2)" in r.stderr
     season = json.loads(r.stdout.splitlines()[-1])
@@ -87,7 +87,7 @@ def test_a_line_that_does_not_sum_to_zero_names_its_file_and_line(tmp_path: Path
 def test_names_in_one_file_and_seats_in_another_cannot_be_totalled(tmp_path: Path) -> None:
     bare = tmp_path / "bare.txt"
     bare.write_text("penalty S 5\n", encoding="utf-8")
-    r = _run(files=[FILES[0], str(bare)])
+    r = _run("--lang", "en", files=[FILES[0], str(bare)])
     assert r.exit_code == 2 and "a season totals players by name" in r.stderr
 
 

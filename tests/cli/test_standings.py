@@ -86,18 +86,20 @@ def test_mistakes_name_their_file_and_line(tmp_path: Path) -> None:
     five = tmp_path / "five.txt"
     five.write_text("# game: g\n# players: A,B,C,D\npenalty A 1\n# players: E,B,C,D\n"
                     "penalty E 1\n", encoding="utf-8")
-    r = _run(files=(str(five),))
-    assert r.exit_code == 2 and f"{five}: line 1: game g: 5 players" in r.stderr
+    r = _run("--lang", "en", files=(str(five),))
+    assert r.exit_code == 2 and f"{five}:1: game g: 5 players (A, B, C, D, E)" in r.stderr
+    zh = _run("--lang", "zh", files=(str(five),))
+    assert f"{five}:1: 第 g 局：5 个玩家（A、B、C、D、E）；一局是 4 个玩家" in zh.stderr
     loose = tmp_path / "loose.txt"
     loose.write_text("# players: A,B,C,D\npenalty A 1\n# game: g\n", encoding="utf-8")
-    r = _run(files=(str(loose),))
-    assert r.exit_code == 2 and "line 2: a line before the first '# game:' line" in r.stderr
+    r = _run("--lang", "en", files=(str(loose),))
+    assert r.exit_code == 2 and f"{loose}:2: a line before the first '# game:' line" in r.stderr
     bare = tmp_path / "bare.txt"
     bare.write_text("1112345678999m5m --self-draw\n", encoding="utf-8")
-    r = _run(files=(str(bare),))
+    r = _run("--lang", "en", files=(str(bare),))
     assert r.exit_code == 2 and "name no players" in r.stderr
     bad = tmp_path / "bad.txt"
     bad.write_text("# players: A,B,C,D\n1112345678999m5m --self-draw\n123m\n", encoding="utf-8")
-    r = _run("--json", files=(str(bad),))
+    r = _run("--json", "--lang", "en", files=(str(bad),))
     assert r.exit_code == 1 and f"mjscore: {bad}: line 3:" in r.stderr
     assert json.loads(r.stdout)["failed"] == [f"{bad}:3"]

@@ -83,13 +83,13 @@ def test_one_round_with_totals_is_per_seat_or_per_the_given_names() -> None:
 def test_a_bad_round_in_a_session_names_its_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("E kong 5p concealed\nS kong 5p concealed\n", encoding="utf-8")
-    r = runner.invoke(app, ["round", str(ROUND_A), str(bad)])
+    r = runner.invoke(app, ["round", str(ROUND_A), str(bad), "--lang", "en"])
     assert r.exit_code == 2
-    assert r.stderr.startswith(f"mjscore: {bad}: line 2:") and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"mjscore: {bad}:2: a kong of 5p") and "Traceback" not in r.stderr
     two = tmp_path / "two.txt"
     two.write_text("# players: Ann,Bo,Cy,Di\n# players: Bo,Cy,Di,Ann\n" +
                    ROUND_A.read_text(encoding="utf-8"), encoding="utf-8")
-    r = runner.invoke(app, ["round", str(two), "--totals"])
-    assert r.exit_code == 2 and "line 2: a round has one seating" in r.stderr
-    r = runner.invoke(app, ["round", str(ROUND_A), "--totals", "--stake", "x"])
+    r = runner.invoke(app, ["round", str(two), "--totals", "--lang", "en"])
+    assert r.exit_code == 2 and f"{two}:2: a round has one seating" in r.stderr
+    r = runner.invoke(app, ["round", str(ROUND_A), "--totals", "--stake", "x", "--lang", "en"])
     assert r.exit_code == 2 and "--stake 'x'" in r.stderr

@@ -138,11 +138,15 @@ def test_cli_json_and_errors() -> None:
                                     "wait": {"tile": "9m", "multiplier": 2, "amount": 2}}
     kinds = [e["kind"] for e in data["events"]]
     assert kinds[-3:] == ["chahuazhu", "chadajiao", "tuishui"]
-    bad = _cli("-", stdin="S win 123m456p789s234m55m --from E\n")
+    bad = _cli("-", "--lang", "en", stdin="S win 123m456p789s234m55m --from E\n")
     assert bad.returncode == 3 and bad.stderr.startswith("mjscore: line 1:")
+    zh = _cli("-", "--lang", "zh", stdin="E kong 5p concealed\nS kong 5p concealed\n")
+    assert zh.stderr == "mjscore: 第 2 行：5p 的杠：E 在第 1 行已经杠过，一种牌只有四张\n"
     assert "Traceback" not in bad.stderr
     bad = _cli("-", "--json", stdin="E kong 5p concealed\nS kong 5p concealed\n")
-    assert bad.returncode == 2 and json.loads(bad.stdout)["error"]["kind"] == "round"
+    err = json.loads(bad.stdout)["error"]
+    assert bad.returncode == 2 and err["kind"] == "round" and err["code"] == "round.kong_twice"
+    assert err["params"] == {"at_line": 2, "tile": "5p", "seat": "E", "kong_line": 1}
 
 
 def test_example_round_file_settles() -> None:
