@@ -198,7 +198,10 @@ def usage_code(e: Exception, said: str = "") -> tuple[str, dict[str, Any]]:
     if kind in ("MissingParameter", "BadParameter") and param is not None:
         hint = getattr(e, "param_hint", None)
         if hint is None:
-            hint = param.get_error_hint(getattr(e, "ctx", None))
+            try:
+                hint = param.get_error_hint(getattr(e, "ctx", None))
+            except TypeError:  # typer 0.29's options take no context here
+                hint = param.get_error_hint()
         name = (hint if isinstance(hint, str) else " / ".join(hint)).strip("'\"")
         if kind == "MissingParameter" and not getattr(e, "message", ""):
             kind_of = getattr(param, "param_type_name", "")
