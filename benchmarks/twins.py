@@ -70,9 +70,9 @@ TWINS: dict[str, Twin] = {
                     "if sum(c) + j == 2 + 3 * s else ())"),
     "json": Twin("views.jsontext, the JSON line from remembered fragments (reference: "
                  "to_json and the encoder)", ("record",), "ENCODED = False"),
-    "render": Twin("views.report._render's memo of rendered formulas (reference: render())",
+    "render": Twin("views.pieces._render's memo of rendered formulas (reference: render())",
                    ("record",),
-                   "import scorer.views.report as R\n"
+                   "import scorer.views.pieces as R\n"
                    "R._render = lambda rs, c, env, lang, lab: R.render(c, env, lab(rs, lang))"),
     "entry": Twin("cli.entry's path without typer for a well-formed line (reference: the "
                   "typer app)", ("start",), "FAST = False"),

@@ -75,7 +75,7 @@ def fail(e: Exception, as_json: bool = False, lang: str | None = None) -> NoRetu
     """
     from ..errors import MjscoreError
     from ..text.lang import LANGS, choose_lang
-    from ..views.report import error_json
+    from ..views.jsondata import error_json
 
     lang = choose_lang(lang)
     if lang not in LANGS:  # the error may be about --lang itself

@@ -23,7 +23,10 @@ def run(args: ScoreArgs) -> None:
         return
     from ..engine.scoring import score as score_hand
     from ..errors import NotAWin
-    from ..views.report import explain_json, human, refused, to_json
+    from ..views.explain import explain_json
+    from ..views.jsondata import to_json
+    from ..views.pieces import refused
+    from ..views.report import human
 
     try:
         result = score_hand(args.hand, args.rules, args.context)

@@ -68,7 +68,7 @@ def _warm(defaults: Sequence[str]) -> None:
     from ..errors import MjscoreError
     from ..rules.load import load_ruleset
     from ..rules.plan import plan_of
-    from ..views import report  # noqa: F401
+    from ..views import jsontext  # noqa: F401
 
     flags, _, _ = _take_players(list(defaults))
     for k, tok in enumerate(flags):

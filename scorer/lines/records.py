@@ -28,7 +28,7 @@ from ..rules.files import is_path
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 from ..views.jsontext import BODY, error_record, json_body, jsonl_line
-from ..views.report import error_json, to_json
+from ..views.jsondata import error_json, to_json
 from ..views.rows import record_text, table_rows
 from .grammar import ArgvError, ScoreArgs, parse
 from .reader import MAX_LINE, LongLine

@@ -78,7 +78,7 @@ def error_body(e: BaseException, lang: str = "zh") -> dict[str, Any]:
     >>> error_body(ZeroDivisionError("division by zero"))["error"]["kind"]
     'internal'
     """
-    from ..views.report import error_json
+    from ..views.jsondata import error_json
 
     if isinstance(e, MjscoreError):
         out = error_json(e, lang)
@@ -424,14 +424,16 @@ class Api:
 
     def _score(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
         from ..engine.scoring import score as score_hand
-        from ..views.report import explain_json, refused, to_json
+        from ..views.explain import explain_json
+        from ..views.jsondata import to_json
+        from ..views.pieces import refused
 
         rs = self.ruleset(args.rules, files)
         try:
             result = score_hand(args.hand, rs, args.context)
         except NotAWin as e:
             # as `score --json`: below a minimum the message names the fans found; a refusal
-            # on the wait says why (scorer.views.report.refused)
+            # on the wait says why (scorer.views.pieces.refused)
             raise refused(e, args.hand, rs, args.context, args.lang)[1] from None
         out = to_json(result, args.lang)
         if args.explain:

@@ -203,7 +203,7 @@ def compared(side: Side) -> dict[str, Any]:
 def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
     """The shown values of one side (see :data:`ROWS`); an error fills every row."""
     from ..views.i18n import t
-    from ..views.report import chain_lines, payment_lines, wildcard_map
+    from ..views.pieces import chain_lines, payment_lines, wildcard_map
 
     res = side.result
     found = side.error.details if isinstance(side.error, NotAWin) else None
@@ -219,12 +219,12 @@ def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
         return out
     s = res.best
     open_, close = ("（", "）") if lang == "zh" else ("(", ")")
-    from ..views.report import _shape_word
+    from ..views.pieces import shape_word
 
     return {
         "result": t("vs_scored", lang),
         "decomposition": " ".join(s.reading.describe())
-        + f" {open_}{_shape_word(s.reading.shape, lang)}{close}",
+        + f" {open_}{shape_word(s.reading.shape, lang)}{close}",
         "wildcards": ", ".join(f"{w['face']}→{w['reads']}" for w in wildcard_map(res))
         or t("vs_none", lang),
         "patterns": ", ".join(f"{h.pattern.name if lang == 'zh' else h.pattern.name_en} "
@@ -315,7 +315,7 @@ def _seats(side: Side) -> tuple[str, ...]:
 def dispute_json(d: Dispute, lang: str = "zh") -> dict[str, Any]:
     """Both results in the JSON of ``score --json`` (or the error object), and the rows
     that differ: ``{"a": {...}, "b": {...}, "differences": [...]}``."""
-    from ..views.report import error_json, to_json
+    from ..views.jsondata import error_json, to_json
 
     def one(side: Side) -> dict[str, Any]:
         body: dict[str, Any]

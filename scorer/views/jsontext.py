@@ -13,7 +13,7 @@ example, golden and generated hand of every ruleset).
 Every memo is a bounded :class:`~scorer.memo.Memo` (emptied when full, like the
 engine's), keyed by values, and holds only text. What depends on one ruleset is
 remembered in memos the ruleset holds (:func:`scorer.memo.held`: they go with it), what
-depends on one settlement in the settlement's (:func:`scorer.views.report.paid`), what
+depends on one settlement in the settlement's (:func:`scorer.views.pieces.paid`), what
 depends on one context in its table's memo (shared by the hands of that context), the
 rest in named memos of this module.
 """
@@ -30,17 +30,16 @@ from ..memo import Memo, forget, kept
 from ..rules.flags import echo
 from ..rules.model import Ruleset
 from .i18n import t
-from .report import (
-    _tiered_name,
-    error_fields,
+from .jsondata import error_fields, hit_json
+from .pieces import (
     group_texts,
-    hit_json,
     legend,
     paid,
     patterns_chain,
     payment_lines,
     reads_wait,
     stand_in_map,
+    tiered_name,
     why_lines,
     why_text,
     wildcard_map,
@@ -98,7 +97,7 @@ def json_text(result: Result, lang: str = "zh", paid: bool = True) -> str:
     """Return ``json.dumps(to_json(result, lang), ensure_ascii=False)``, byte for byte.
 
     With ``paid=False``, the record of a win refused below the ruleset's minimum as
-    :func:`~scorer.views.report.error_json` makes it: no ``payments`` and no
+    :func:`~scorer.views.jsondata.error_json` makes it: no ``payments`` and no
     ``best.payment_chain`` (nobody pays for a hand that is no win).
 
     >>> from scorer.engine.scoring import score
@@ -143,7 +142,7 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
 
 
 def error_record(e: MjscoreError, lang: str = "zh") -> dict[Any, Any]:
-    """:func:`~scorer.views.report.error_json` with the found hand of a refused win (MCR's
+    """:func:`~scorer.views.jsondata.error_json` with the found hand of a refused win (MCR's
     below the minimum) as a :class:`Body` under :data:`BODY`: the same JSON through
     :func:`jsonl_line`.
 
@@ -347,7 +346,7 @@ def _reading_parts(f: Fragments, result: Result, s: Scored, lang: str,
 
 
 # ----------------------------------------------------------------------------- why
-# What the hand waited on (report.why_text), by the reading's key (the hand, the reading,
+# What the hand waited on (pieces.why_text), by the reading's key (the hand, the reading,
 # the language) and the context, held by the ruleset: the table it reads is made of the
 # ruleset, the context and the hand. "": it could not be worked out (the line is left out).
 
@@ -356,7 +355,7 @@ def _why_text(f: Fragments, result: Result, s: Scored, lang: str,
               key: tuple[Any, ...] | None) -> str:
     """``why_lines(result, lang, s)`` encoded: the names of the wait patterns met (their
     tiers read the reading's facts: named afresh) and the remembered why."""
-    waits = f.waits  # (report.wait_patterns, by the pattern's place)
+    waits = f.waits  # (pieces.wait_patterns, by the pattern's place)
     hits = [h for h in s.hits if h.pattern.index in waits] if waits else None
     if not hits:
         return "[]"
@@ -377,13 +376,13 @@ def _why_text(f: Fragments, result: Result, s: Scored, lang: str,
         memo.put(full, why)
     if not why:  # as why_lines: the report goes on without
         return "[]"
-    names = ", ".join(_tiered_name(rs, h, s, lang) for h in hits)
+    names = ", ".join(tiered_name(rs, h, s, lang) for h in hits)
     return _ENCODE([t("why_names", lang, names=names, why=why)])
 
 
 # ----------------------------------------------------------------------------- payments
 # (payments text, payment lines text) by language and discarder, in the memo the
-# settlement holds (report.paid): a settlement is shared by every hand with the same
+# settlement holds (pieces.paid): a settlement is shared by every hand with the same
 # payment inputs, and a hand's own goes with the hand.
 def _payment_parts(result: Result, s: Scored, lang: str) -> tuple[str, str]:
     disc = result.table.discarder if not result.table.self_draw else None

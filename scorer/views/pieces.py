@@ -1,28 +1,25 @@
-"""Render results: the human report, the JSON of docs/contract.md#json, and the explain list.
+"""The pieces every view shows of a scored hand, worded in zh or en: rendering only.
 
-One renderer per output form; the CLI and the batch command both call these,
-so a hand printed by ``score`` and by ``batch`` looks the same. Every word the
-report prints comes from the message catalogue (:mod:`.i18n`) in zh or en.
+The report (:mod:`.report`), the JSON (:mod:`.jsondata`, :mod:`.jsontext`), the readings
+of ``--explain`` (:mod:`.explain`), ``waits`` (:mod:`.waits`), the rules pages and
+``--vs`` (:mod:`.dispute`) all show the same things of a hand, and take them from here,
+each worded from the catalogue (:mod:`scorer.text.words`):
 
-The report is meant to be checked against the tiles on the table:
-
-* ``Hand:`` is the hand as typed (the user's grouping and order, spelling normalised);
-  the sorted normal form (JSON ``hand``) follows as ``Sorted:`` when it differs;
-* the reading marks every tile that is not what it shows: ``*`` a wildcard playing the
-  tile it precedes, ``~`` a stand-in (Jinhua's 白板) played as the wildcard's face, ``←``
-  the group the winning tile completed, explained once by a legend line (only in a
-  ruleset with wildcards);
+* the reading as marked groups: ``*`` a wildcard playing the tile it precedes, ``~`` a
+  stand-in (Jinhua's 白板) played as the wildcard's face, ``←`` the group the winning
+  tile completed (which physical tile stood for which slot is the search's:
+  :mod:`scorer.search.slots`), and the legend line that explains the marks;
 * a pattern that hinges on the wait (its condition reads a fact of
-  :data:`scorer.rules.facts.WAIT_FACTS`) gets a "why" line: the hand without its
-  winning tile and what it waited on (:func:`scorer.engine.ready.wait_facts`);
-* a pattern that names its tiers (``tiers:`` in the ruleset) shows the tier's name
-  beside its formula (``双财飘 (财飘: 2^(飘 2 + 1)) = 番 8``).
+  :data:`scorer.rules.facts.WAIT_FACTS`) gets a "why": the hand without its winning tile
+  and what it waited on (the wait facts the engine worked out, never a second search);
+* the chain of patterns per tally, a tier's name beside its formula (``双财飘 (财飘:
+  2^(飘 2 + 1)) = 番 8``), and the payment lines;
+* a refusal's why, attached to the error as ``{zh, en}`` (:func:`refused`).
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -33,21 +30,16 @@ from ..memo import Memo, held
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..rules.facts import WAIT_FACTS
-from ..rules.flags import echo
 from ..rules.model import Ruleset
 from ..search.decompose import Group
 from ..search.readings import Reading, describe_group, join_group
-from ..text import body, show
-from .i18n import heads, t
-from .texttable import simple
+from ..search.slots import Slot, marked_counts, stand_in_slots, wildcard_slots
+from ..text.words import WORDS
+from .i18n import t
 
 WILD_MARK = "*"  # a wildcard playing the tile it follows (as in the notation)
 STAND_IN_MARK = "~"  # a stand-in (白板) played as the wildcard's face
 WIN_MARK = "←"  # the group the winning tile completed
-
-HEAD_KEYS = ["head_hand", "head_sorted", "head_tiles", "head_options", "head_flowers",
-             "head_reading", "head_legend", "head_wildcard", "head_stand_in", "head_why",
-             "head_pattern", "head_replaced", "head_payment"]
 
 
 def pattern_name(h: Hit | Any, lang: str) -> str:
@@ -78,145 +70,36 @@ def wildcard_word(rs: Ruleset, lang: str) -> str:
     return "财神" if lang == "zh" else "wildcard"
 
 
-# ----------------------------------------------------------------------------- the hand as typed
-def written_glyphs(hand: Hand) -> str:
-    """The hand as Unicode tiles in the order typed: melds in brackets, the winning tile apart.
-
-    >>> from scorer.model.notation import parse_hand
-    >>> written_glyphs(parse_hand("[EEE]789s123m55p23p4p"))
-    '[🀀🀀🀀] 🀖🀗🀘🀇🀈🀉🀝🀝🀚🀛 🀜'
-    """
-    if not hand.sources:
-        return hand.unicode()
-    meld_at = {m.position for m in hand.melds}
-    melds: dict[int, list[int]] = {}
-    concealed: list[int] = []
-    for tile, pos in hand.sources:
-        if pos in meld_at:
-            melds.setdefault(pos, []).append(tile)
-        else:
-            concealed.append(tile)
-    parts = ["[" + "".join(T.glyph(x) for x in ts) + "]" for ts in melds.values()]
-    if concealed:
-        parts.append("".join(T.glyph(x) for x in concealed[:-1]))
-        parts.append(T.glyph(concealed[-1]))
-    return " ".join(p for p in parts if p)
-
-
 # ----------------------------------------------------------------------------- wildcards
 def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]]:
-    """What each physical wildcard tile stands for in a reading, one dict per tile:
-    ``index`` (among the tiles as typed), ``position`` (character), ``face``, ``reads``,
-    ``as_self`` and ``group`` (the index of the reading's group it sits in).
+    """What each physical wildcard tile stands for in a reading (:func:`scorer.search.slots.
+    wildcard_slots`), one dict per tile as JSON shows it: ``index`` (among the tiles as
+    typed), ``position`` (character), ``face``, ``reads``, ``as_self`` and ``group`` (the
+    index of the reading's group it sits in).
 
-    Physical wildcards are matched to the groups' wildcard slots in the order
-    written; the winning tile (written last) goes to the group it completed.
+    >>> from scorer.engine.scoring import score
+    >>> from scorer.engine.context import Context
+    >>> wildcard_map(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
+    [{'index': 12, 'position': 17, 'face': 'P', 'reads': '9m', 'as_self': False, 'group': 4}]
     """
-    s = s or result.best
-    face = result.table.wild.face
-    if face is None:
-        return []
-    hand = result.hand
-    # physical wildcard tiles in the order written, with their index among all tiles
-    phys = [(i, pos, x) for i, (x, pos) in enumerate(hand.sources) if x == face]
-    if not phys:  # (most hands: nothing to match)
-        return []
-    meld_slots: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    concealed_slots: list[tuple[int, int]] = []
-    win_slot: tuple[int, int] | None = None
-    reading = s.reading
-    for k, g in enumerate(reading.groups):
-        if not g.wild:  # (no slot to add)
-            continue
-        wild = [(w, k) for w in g.wild]
-        if g.meld >= 0:
-            meld_slots[g.meld].extend(wild)
-            continue
-        if k == reading.win and reading.win_wild:
-            win_slot = wild.pop(0)
-        concealed_slots.extend(wild)
-    out = []
-    meld_of_pos = {m.position: i for i, m in enumerate(hand.melds)}
-    last = len(hand.sources) - 1
-    face_name = T.name(face)
-    taken = 0  # concealed slots handed out, in order
-    for i, pos, _x in phys:
-        slot: tuple[int, int] | None
-        if pos in meld_of_pos:
-            slots = meld_slots[meld_of_pos[pos]]
-            slot = slots.pop(0) if slots else None
-        elif i == last and win_slot is not None:
-            slot = win_slot
-        elif taken < len(concealed_slots):
-            slot = concealed_slots[taken]
-            taken += 1
-        else:
-            slot = None
-        reads, group = slot if slot is not None else (face, -1)
-        out.append({"index": i, "position": pos, "face": face_name, "reads": T.name(reads),
-                    "as_self": reads == face, "group": group})
-    return out
+    slots = wildcard_slots(result.hand, (s or result.best).reading, result.table.wild.face)
+    return [{"index": x.nth, "position": x.position, "face": T.name(x.tile),
+             "reads": T.name(x.reads), "as_self": x.as_self, "group": x.group} for x in slots]
 
 
 def stand_in_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]]:
-    """What each physical stand-in tile (Jinhua's and Xiamen's 白板) is in a reading, one
-    dict per tile: ``index``, ``position``, ``tile`` (``P``), ``reads`` (the wildcard's face,
-    or the tile itself where a shape lets it count as itself), ``as_self``, ``group``.
-
-    A stand-in is an ordinary copy of the wildcard's face: every natural copy of the face
-    in a reading is a stand-in (the face's own copies are wildcards), matched to the
-    physical stand-ins in the order written, the winning tile to the group it completed.
-    """
-    return _stand_ins(result, (s or result.best).reading)
+    """What each physical stand-in tile (Jinhua's and Xiamen's 白板) is in a reading
+    (:func:`scorer.search.slots.stand_in_slots`), one dict per tile: ``index``,
+    ``position``, ``tile`` (``P``), ``reads`` (the wildcard's face, or the tile itself where
+    a shape lets it count as itself), ``as_self``, ``group``."""
+    return [{"index": x.nth, "position": x.position, "tile": T.name(x.tile),
+             "reads": T.name(x.reads), "as_self": x.as_self, "group": x.group}
+            for x in _stand_ins(result, (s or result.best).reading)]
 
 
-def _stand_ins(result: Result, reading: Reading) -> list[dict[str, Any]]:
+def _stand_ins(result: Result | Refusal, reading: Reading) -> list[Slot]:
     spec = result.table.wild
-    st, face = spec.stand_in, spec.face
-    if st is None or face is None or st == face:
-        return []
-    hand = result.hand
-    phys = [(i, pos) for i, (x, pos) in enumerate(hand.sources) if x == st]
-    if not phys:
-        return []
-    meld_of_pos = {m.position: i for i, m in enumerate(hand.melds)}
-    # the reading's slots for a stand-in: a natural copy of the face, or of the stand-in
-    meld_slots: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    concealed_slots: list[tuple[int, int]] = []
-    win_slot: tuple[int, int] | None = None
-    for k, g in enumerate(reading.groups):
-        nat = [x for x in g.naturals if x in (face, st)]
-        slots = [(x, k) for x in nat]
-        if g.meld >= 0:
-            meld_slots[g.meld].extend(slots)
-            continue
-        if (k == reading.win and not reading.win_wild and hand.winning == st
-                and reading.win_natural in (face, st) and reading.win_natural in nat):
-            win_slot = (reading.win_natural, k)
-            slots.remove(win_slot)
-        concealed_slots.extend(slots)
-    total = len(hand.sources)
-    out = []
-    for i, pos in phys:
-        slot: tuple[int, int] | None
-        if pos in meld_of_pos:
-            ms = meld_slots[meld_of_pos[pos]]
-            slot = ms.pop(0) if ms else None
-        elif i == total - 1 and win_slot is not None:
-            slot = win_slot
-        else:
-            # a stand-in as itself (七风's 白板) before one read as the face
-            slot = None
-            for j, sl in enumerate(concealed_slots):
-                if sl[0] == st:
-                    slot = concealed_slots.pop(j)
-                    break
-            if slot is None and concealed_slots:
-                slot = concealed_slots.pop(0)
-        reads, group = slot if slot is not None else (face, -1)
-        out.append({"index": i, "position": pos, "tile": T.name(st), "reads": T.name(reads),
-                    "as_self": reads == st, "group": group})
-    return out
+    return stand_in_slots(result.hand, reading, spec.face, spec.stand_in)
 
 
 def stand_in_text(result: Result, s: Scored | None = None, lang: str = "en") -> str:
@@ -256,18 +139,18 @@ def group_texts(result: Result, s: Scored | None = None) -> list[str]:
     >>> group_texts(score("2mP4m456p789s234s55s", "jinhua", Context(self_draw=True, wild="3m")))
     ['23~4m', '456p', '234s', '789s', '55s←']
     """
-    return _group_texts(result, (s or result.best).reading)
+    return reading_groups(result, (s or result.best).reading)
 
 
-def _group_texts(result: Result, reading: Reading) -> list[str]:
-    stand: defaultdict[int, int] = defaultdict(int)
-    for x in _stand_ins(result, reading):
-        if not x["as_self"] and x["group"] >= 0:
-            stand[x["group"]] += 1
+def reading_groups(result: Result | Refusal, reading: Reading) -> list[str]:
+    """:func:`group_texts` of any reading of the hand (a reading ruled out, or the one a
+    refusal holds)."""
+    stand = marked_counts(_stand_ins(result, reading))
     face = result.table.wild.face
     out = []
     for k, g in enumerate(reading.groups):
-        text = _marked_group(g, face, stand[k]) if stand[k] else describe_group(g)
+        n = stand.get(k, 0)
+        text = _marked_group(g, face, n) if n else describe_group(g)
         out.append(text + (WIN_MARK if k == reading.win else ""))
     return out
 
@@ -317,11 +200,14 @@ def legend(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
     return " · ".join(items)
 
 
-def _shape_word(shape: str, lang: str) -> str:
-    from .i18n import MESSAGES
+def shape_word(shape: str, lang: str) -> str:
+    """A reading's shape in ``lang``, from the catalogue's ``shape.NAME`` (its one home).
 
+    >>> shape_word("seven_pairs", "zh"), shape_word("odd_shape", "en")
+    ('七对', 'odd shape')
+    """
     key = "shape." + shape
-    return t(key, lang) if key in MESSAGES else shape.replace("_", " ")
+    return t(key, lang) if key in WORDS else shape.replace("_", " ")
 
 
 def reading_text(result: Result, s: Scored | None = None, lang: str = "zh") -> str:
@@ -329,7 +215,7 @@ def reading_text(result: Result, s: Scored | None = None, lang: str = "zh") -> s
     ``123m 456p 234s 789s 9*9m←   (standard)``; in a ruleset without wildcards the
     shape is followed by what ``←`` means (there is no legend line there)."""
     s = s or result.best
-    shape = _shape_word(s.reading.shape, lang)
+    shape = shape_word(s.reading.shape, lang)
     if result.ruleset.wildcard is None:
         shape += ("；" if lang == "zh" else "; ") + t("legend_win", lang, mark=WIN_MARK)
     open_, close = ("（", "）") if lang == "zh" else ("(", ")")
@@ -369,7 +255,7 @@ def refusal_text(d: Refusal, lang: str = "zh") -> str:
 
 def _why(result: Result | Refusal, r: Reading, facts: Any, lang: str) -> str:
     win = result.hand.winning
-    texts = _group_texts(result, r)  # type: ignore[arg-type]
+    texts = reading_groups(result, r)
     rest = [x for k, x in enumerate(texts) if k != r.win]
     g = r.win_group
     if g is not None:
@@ -406,7 +292,7 @@ def why_lines(result: Result, lang: str = "zh", s: Scored | None = None) -> list
     hits = wait_patterns(s)
     if not hits:
         return []
-    names = ", ".join(_tiered_name(result.ruleset, h, s, lang) for h in hits)
+    names = ", ".join(tiered_name(result.ruleset, h, s, lang) for h in hits)
     try:
         why = why_text(result, lang, s)
     except MjscoreError:  # the waits could not be worked out: the report goes on without
@@ -451,7 +337,8 @@ def _fill(template: str, env: Any) -> str:
     return _PLACEHOLDER.sub(one, template)
 
 
-def _tiered_name(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
+def tiered_name(rs: Ruleset, h: Hit, s: Scored, lang: str) -> str:
+    """A pattern's name with the tier it reached: ``双财飘 (财飘)``, or the name alone."""
     tier = tier_name(h, s, lang)
     return f"{tier} ({pattern_name(h, lang)})" if tier else pattern_name(h, lang)
 
@@ -504,7 +391,7 @@ def chain_lines(rs: Ruleset, s: Scored, lang: str = "zh") -> list[str]:
             for h in hits:
                 if h.items and h.pattern.each is not None:
                     elem = elem_of(h.pattern.each.type)
-                    items += [f"{pattern_name(h, lang)} {_item_text(x, elem)} {h.value}"
+                    items += [f"{pattern_name(h, lang)} {item_text(x, elem)} {h.value}"
                               for x in h.items]
                 else:
                     tier = tier_name(h, s, lang)
@@ -522,7 +409,7 @@ def patterns_chain(rs: Ruleset, s: Scored, lang: str = "zh") -> str:
     return "; ".join(chain_lines(rs, s, lang))
 
 
-def _item_text(x: Any, elem: Type | None) -> str:
+def item_text(x: Any, elem: Type | None) -> str:
     """An item counted by a pattern's ``each`` (of type ``elem``): a group as written
     (``[EEE]``, ``5*55p``), a tile by name, anything else as it prints."""
     if elem == GROUP and isinstance(x, Group):
@@ -610,109 +497,7 @@ def _payment_lines(rs: Ruleset, s: Scored, lang: str, disc: str | None) -> list[
     return lines
 
 
-# ----------------------------------------------------------------------------- human report
-def _claimed(rs: Any) -> str:
-    """`` (hangzhou from my.yaml)`` for a file that takes a built-in ruleset's id, else "":
-    its scores are the file's, and the report says so (docs/robustness.md#provenance)."""
-    from ..rules.files import list_builtin
-
-    return f" ({rs.id} from {rs.file})" if not rs.trusted and rs.id in list_builtin() else ""
-
-
-def title_line(result: Result, lang: str = "zh") -> str:
-    """The first line: ruleset, winner, how the tile came, e.g.
-    ``杭州麻将 Hangzhou — winner W (idle), self-drawn``."""
-    rs, table = result.ruleset, result.table
-    d = table.discarder
-    how = t("self_drawn", lang) if table.self_draw else (
-        t("on_discard_of", lang, seat=d) if d else t("on_a_discard", lang))
-    if table.context.robbing_kong:
-        how = (t("robbing_of", lang, seat=d) if d else t("robbing_a_kong", lang)) + (
-            t("counts_as_self_drawn", lang) if table.self_draw else "")
-    role = t("dealer" if result.winner == "E" else "idle", lang)
-    return t("winner_line", lang, name=f"{rs.name} {rs.name_en}{_claimed(rs)}", seat=result.winner,
-             role=role, how=how)
-
-
-def hand_lines(result: Result, lang: str = "zh", unicode: bool = True) -> list[str]:
-    """The hand as typed, the sorted form when it differs, the tiles as typed."""
-    hd = heads(HEAD_KEYS, lang)
-    hand = result.hand
-    lines = [hd["head_hand"] + hand.as_written()]
-    if hand.notation() != hand.as_written():
-        lines.append(hd["head_sorted"] + hand.notation())
-    if unicode:
-        lines.append(hd["head_tiles"] + written_glyphs(hand))
-    return lines
-
-
-def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True,
-          top: int | None = None) -> str:
-    """The report for people settling a hand at the table (``explain``: with the
-    readings considered, the best ``top`` of them)."""
-    rs, s, table = result.ruleset, result.best, result.table
-    # the wildcard's line is headed by what the table calls it (Xiamen: 金)
-    hd = heads(HEAD_KEYS, lang, {"head_wildcard": wildcard_word(rs, lang).capitalize()
-                                 + ("：" if lang == "zh" else ":")})
-    pad = _pad(hd["head_hand"])
-    lines = [title_line(result, lang)]
-    lines += hand_lines(result, lang, unicode)
-    opts = [f"{k}={show(v)}" for k, v in table.options.items()
-            if rs.options[k].default != v]
-    if opts:
-        lines.append(hd["head_options"] + ", ".join(opts))
-    flowers = table.env["flower_list"]
-    if flowers:
-        lines.append(hd["head_flowers"] + " ".join(T.flower_name(f) for f in flowers))
-    elif table.env["flowers"]:
-        lines.append(hd["head_flowers"] + str(table.env["flowers"]))
-    lines.append(hd["head_reading"] + reading_text(result, s, lang))
-    lg = legend(result, lang, s)
-    if lg:
-        lines.append(hd["head_legend"] + lg)
-    wm = wildcard_map(result)
-    if wm:
-        lines.append(hd["head_wildcard"] + f"{wm[0]['face']} ×{len(wm)} → {reads_text(wm, lang)}")
-    si = stand_in_text(result, s, lang)
-    if si:
-        lines.append(hd["head_stand_in"] + si)
-    for i, cl in enumerate(chain_lines(rs, s, lang) or ["—"]):
-        lines.append((hd["head_pattern"] if i == 0 else pad) + cl)
-    for i, wl in enumerate(why_lines(result, lang, s)):
-        lines.append((hd["head_why"] if i == 0 else pad) + wl)
-    if s.replaced:
-        rep = ", ".join(t("replaced_by", lang, name=pattern_name(h, lang),
-                          by=_name_of(rs, h.replaced_by, lang)) for h in s.replaced)
-        lines.append(hd["head_replaced"] + rep)
-    for i, pl in enumerate(payment_lines(result, s, lang)):
-        lines.append((hd["head_payment"] if i == 0 else pad) + pl)
-    lines.append("")
-    lines.append(seat_table(result, s, lang))
-    if explain:
-        lines.append("")
-        lines.append(explain_text(result, lang, top))
-    return "\n".join(lines)
-
-
-def _pad(head: str) -> str:
-    from .i18n import display_width
-
-    return " " * display_width(head)
-
-
-def seat_table(result: Result, s: Scored | None = None, lang: str = "zh") -> str:
-    """Return each seat, its role and its points, as a text table (:func:`.table.simple`:
-    tabulate only where wide characters need it)."""
-    s = s or result.best
-    rows = []
-    for seat in result.table.seats:
-        amount = s.payments[seat]
-        role = "role_winner" if seat == result.winner else (
-            "role_pays" if amount else "role_none")
-        rows.append([t("seat_dealer", lang, seat=seat) if seat == "E" else seat,
-                     t(role, lang), f"{amount:+d}"])
-    return simple(rows, [t("col_seat", lang), t("col_role", lang), t("col_points", lang)],
-                  ("left", "left", "right"))
+# ----------------------------------------------------------------------------- refusals
 
 
 def refusal_why(e: NotAWin, lang: str = "zh") -> str:
@@ -745,227 +530,3 @@ def refused(e: NotAWin, hand: str | Hand | None = None, rules: str | Ruleset | N
     if not why["en"]:
         return "", e
     return "", NotAWin(e.code, e.reason, d, **{**e.params, "why": why})
-
-
-def _name_of(rs: Ruleset, pid: str | None, lang: str) -> str:
-    if pid is None:
-        return "?"
-    p = rs.pattern(pid)
-    return p.name if lang == "zh" else p.name_en
-
-
-# ----------------------------------------------------------------------------- --explain
-DEFAULT_TOP = 10  # readings --explain shows unless told (--explain-top N)
-
-
-def distinct_readings(result: Result) -> list[list[Scored]]:
-    """The candidates grouped by reading (the same marked groups and shape), best first;
-    each group's candidates differ only in the patterns counted (e.g. 暴头 2 or 自摸 1)."""
-    by: dict[tuple[str, ...], list[Scored]] = {}
-    for s in result.candidates:
-        key = (s.reading.shape, *group_texts(result, s))
-        alts = by.setdefault(key, [])
-        pats = _pats(s, "en")
-        if all(_pats(x, "en") != pats or x.score != s.score for x in alts):
-            alts.append(s)
-    return list(by.values())
-
-
-def _pats(s: Scored, lang: str) -> str:
-    return ", ".join(f"{pattern_name(h, lang)} {h.value}" + (f"×{h.count}" if h.count > 1
-                                                              else "") for h in s.hits)
-
-
-def why_lost(result: Result, s: Scored, lang: str = "zh") -> str:
-    """Why a candidate is not the reading chosen: ``best``, it pays the winner less, its
-    headline is lower, it substitutes more wildcards, or it ranks later on a tie."""
-    best, w = result.best, result.winner
-    if s is best:
-        return t("lost_best", lang)
-    if s.payments[w] < best.payments[w]:
-        return t("lost_pays", lang, gets=f"{s.payments[w]:+d}", best=f"{best.payments[w]:+d}")
-    if s.score < best.score:
-        return t("lost_lower", lang, score=s.score, best=best.score)
-    return t("lost_tie", lang)
-
-
-def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> str:
-    """The readings considered, best first, one row per distinct reading: its patterns
-    (the alternatives it could count joined by "or"), score, what the winner gets and why
-    it was not chosen; the best ``top`` (:data:`DEFAULT_TOP`), then "and K more"."""
-    from tabulate import tabulate
-
-    groups = distinct_readings(result)
-    ruled_out = excluded_readings(result, lang)
-    n = DEFAULT_TOP if top is None else max(top, 1)
-    rows: list[list[Any]] = []
-    w = result.winner
-    sep = f" {t('or', lang)} "
-    for k, alts in enumerate(groups[:n]):
-        s = alts[0]
-        shape = _shape_word(s.reading.shape, lang)
-        pats = sep.join(_pats(x, lang) or "—" for x in alts)
-        rows.append([k + 1, shape, " ".join(group_texts(result, s)), pats,
-                     " / ".join(str(x.score) for x in alts),
-                     " / ".join(f"{x.payments[w]:+d}" for x in alts), why_lost(result, s, lang)])
-    for k, (reading, message) in enumerate(ruled_out[:max(0, n - len(groups))]):
-        rows.append([len(groups) + k + 1, _shape_word(reading.shape, lang),
-                     " ".join(_group_texts(result, reading)), "—", "—", "—",
-                     t("lost_excluded", lang, msg=message)])
-    total = len(groups) + len(ruled_out)
-    head = t("explain_head", lang, n=total)
-    table = tabulate(rows, headers=[t(c, lang) for c in (
-        "col_num", "col_shape", "col_reading", "col_patterns", "col_score", "col_winner",
-        "col_why_lost")], tablefmt="simple", maxcolwidths=[None, None, 40, 36, None, None, 24])
-    out = head + "\n" + table
-    if total > n:
-        out += "\n" + t("explain_more", lang, k=total - n, total=total)
-    return out
-
-
-def excluded_readings(result: Result, lang: str = "zh") -> list[tuple[Reading, str]]:
-    """The readings a rule of the ruleset ruled out (a reading-level ``not_a_win`` check),
-    each once, with the rule's message in ``lang``."""
-    seen: set[tuple[str, ...]] = set()
-    out = []
-    for reading, params in getattr(result, "excluded", ()):
-        key = (reading.shape, *_group_texts(result, reading))
-        if key not in seen:
-            seen.add(key)
-            out.append((reading, body("rule.refused", params, lang) if params else ""))
-    return out
-
-
-# ----------------------------------------------------------------------------- JSON
-def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
-    """The machine form of docs/contract.md#json (plus extra fields).
-
-    Besides the contract's fields: ``written`` (the hand as typed), ``best.reading``
-    (the groups as the report marks them), ``best.stand_ins`` and ``best.wildcard_detail``
-    (each physical wildcard or stand-in: its index and position as typed, what it reads
-    as, the group it sits in), ``best.legend``, ``best.why`` and each pattern's ``tier``.
-    """
-    rs, s = result.ruleset, result.best
-    wm = wildcard_map(result)
-    return {
-        "ruleset": rs.id,
-        "hand": result.hand.notation(),
-        "written": result.hand.as_written(),
-        "best": {
-            "score": s.score,
-            "patterns": [hit_json(h, s) for h in s.hits],
-            "decomposition": s.reading.describe(),
-            "wildcards": {str(w["index"]): w["reads"] for w in wm},
-            "shape": s.reading.shape,
-            "tallies": s.tallies,
-            "replaced": [{"id": h.pattern.id, "by": h.replaced_by} for h in s.replaced],
-            "wildcard_detail": wm,
-            "stand_ins": stand_in_map(result, s),
-            "reading": group_texts(result, s),
-            "win_group": s.reading.win,
-            "legend": legend(result, lang, s),
-            "why": why_lines(result, lang, s),
-            "chain": patterns_chain(rs, s, lang),
-            "payment_chain": payment_lines(result, s, lang),
-        },
-        "payments": dict(s.payments),
-        "winner": result.winner,
-        "self_draw": result.table.self_draw,
-        "readings": len(result.candidates),
-        "flags": echo(result.table.context),
-        # provenance (docs/robustness.md#provenance): a built-in ruleset, or the file it was
-        # loaded from (its id is the file's own: no file may take a built-in id)
-        "source": "builtin" if rs.trusted else "file",
-        **({} if rs.trusted else {"path": rs.file}),
-    }
-
-
-def hit_json(h: Hit, s: Scored | None = None, lang: str = "zh") -> dict[str, Any]:
-    """One pattern of a reading; a pattern with ``each`` also lists what it counted, one
-    that reached a named tier gives it (``"tier": {"zh": "双财飘", "en": ...}``).
-
-    e.g. ``{"id": "fengank", ..., "value": 2, "count": 1, "items": ["NNN"]}``.
-    """
-    out: dict[str, Any] = {"id": h.pattern.id, "name": h.pattern.name,
-                           "name_en": h.pattern.name_en, "value": h.value, "count": h.count}
-    if h.pattern.each is not None:
-        elem = elem_of(h.pattern.each.type)
-        out["items"] = [_item_text(x, elem) for x in h.items]
-    if s is not None:
-        zh, en = tier_name(h, s, "zh"), tier_name(h, s, "en")
-        if zh or en:
-            out["tier"] = {"zh": zh or h.pattern.name, "en": en or h.pattern.name_en}
-    return out
-
-
-def error_json(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
-    """``{"error": {"kind": ..., "message": ...}}``, with the fans found for a below-minimum win."""
-    out: dict[str, Any] = {"error": error_fields(e, lang)}
-    if isinstance(e, NotAWin) and isinstance(e.details, Result):
-        found = to_json(e.details, lang)
-        found["best"].pop("payment_chain", None)  # nobody pays for a hand that is no win
-        out.update({k: v for k, v in found.items() if k != "payments"})
-    return out
-
-
-def error_fields(e: MjscoreError, lang: str = "zh") -> dict[str, Any]:
-    """The ``error`` member of :func:`error_json`: kind, message (in ``lang``), the stable
-    ``code`` and its ``params`` (docs/contract.md#errors), and what else is known (a
-    refusal's reason and why, the position in the hand).
-
-    >>> from scorer.errors import NotationError
-    >>> f = error_fields(NotationError("notation.no_suit", 7, digit="8"), "en")
-    >>> f["position"], f["code"], f["params"], f["message"]
-    (7, 'notation.no_suit', {'digit': '8', 'position': 7}, "position 7: '8' has no suit letter after it")
-    """
-    err: dict[str, Any] = {"kind": e.kind, "message": e.render(lang), "code": e.code,
-                           "params": json_params(e.params)}
-    if isinstance(e, NotAWin):
-        err["reason"] = e.reason
-        why = refusal_why(e, lang)
-        if why:
-            err["why"] = why
-    pos = getattr(e, "position", None)
-    if pos is not None:
-        err["position"] = pos
-    return err
-
-
-def json_params(v: Any) -> Any:
-    """Parameters as JSON values: lists for tuples and sets, text for anything else that
-    JSON has no form for.
-
-    >>> json_params({"tiles": ("1m", "2m"), "n": 3, "x": None, "s": frozenset({"E"})})
-    {'tiles': ['1m', '2m'], 'n': 3, 'x': None, 's': ['E']}
-    """
-    if v is None or isinstance(v, bool | int | float | str):
-        return v
-    if isinstance(v, dict):
-        return {str(k): json_params(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [json_params(x) for x in v]
-    if isinstance(v, set | frozenset):
-        return sorted(json_params(x) for x in v)
-    return str(v)
-
-
-def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
-    """Every distinct reading considered, best first (for ``--explain --json``); a reading
-    that could count other patterns lists them under ``alternatives``."""
-    out = []
-    for alts in distinct_readings(result):
-        s = alts[0]
-        item: dict[str, Any] = {
-            "shape": s.reading.shape, "decomposition": s.reading.describe(),
-            "reading": group_texts(result, s), "patterns": [hit_json(h, s) for h in s.hits],
-            "score": s.score, "payments": dict(s.payments),
-            "why_not": None if s is result.best else why_lost(result, s, "en")}
-        if len(alts) > 1:
-            item["alternatives"] = [{"patterns": [hit_json(h, x) for h in x.hits],
-                                     "score": x.score, "payments": dict(x.payments)}
-                                    for x in alts[1:]]
-        out.append(item)
-    for reading, message in excluded_readings(result, lang):
-        out.append({"shape": reading.shape, "decomposition": reading.describe(),
-                    "reading": _group_texts(result, reading), "excluded": message})
-    return out

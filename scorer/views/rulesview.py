@@ -125,7 +125,7 @@ def wildcard_words(rs: Ruleset, lang: str = "zh") -> str:
     """The wildcard in words, the expression beside, e.g. ``白板 P by default (--wild with
     wild_mode=flip); 4 in play — `tile('P') if wild_mode == 'fixed' else wild` ``; '' when
     the ruleset has none."""
-    from .report import labels
+    from .pieces import labels
 
     w = rs.wildcard
     if w is None:
@@ -144,7 +144,7 @@ def wildcard_words(rs: Ruleset, lang: str = "zh") -> str:
         what += f"，{n} 张在场" if zh else f"; {n} in play"
     if w.stand_in is not None:
         st = T.name(w.stand_in)
-        from .report import wildcard_word
+        from .pieces import wildcard_word
 
         what += (f"；{st} 当{wildcard_word(rs, lang)}本来的牌用" if zh else
                  f"; {st} stands in for the {wildcard_word(rs, lang)}'s own face")
@@ -163,7 +163,7 @@ def suits_words(rs: Ruleset, lang: str = "zh") -> str:
 
 def payment_words(rs: Ruleset, lang: str = "zh") -> str:
     """Who pays and how much, in the table's words with the expression beside."""
-    from .report import labels
+    from .pieces import labels
 
     names = labels(rs, lang)
     names.setdefault("score", rs.label("score", lang))
@@ -242,17 +242,17 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
     if rs.chain and len(rs.chain) > 1:
         out.append(t("rules_extends", lang, chain=" → ".join(reversed(rs.chain))))
     conds = dict(rs.shape_when)
-    from .report import _shape_word
+    from .pieces import shape_word
 
-    shapes = ", ".join(t("rules_when", lang, shape=_shape_word(x, lang), cond=conds[x].src)
-                       if x in conds else _shape_word(x, lang) for x in rs.shapes)
+    shapes = ", ".join(t("rules_when", lang, shape=shape_word(x, lang), cond=conds[x].src)
+                       if x in conds else shape_word(x, lang) for x in rs.shapes)
     out.append(t("rules_hand", lang, n=rs.hand_size, shapes=shapes))
     suits = suits_words(rs, lang)
     if suits:
         out.append(t("rules_suits", lang, suits=suits))
     wild = wildcard_words(rs, lang)
     if wild:
-        from .report import wildcard_word
+        from .pieces import wildcard_word
 
         word = wildcard_word(rs, lang)
         out.append(t("rules_wildcard", lang, text=wild).replace(

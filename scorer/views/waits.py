@@ -16,7 +16,8 @@ from ..engine.ready import DISCARD, Entry, Outcome, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
 from .i18n import MESSAGES
-from .report import hit_json, pattern_name
+from .jsondata import hit_json
+from .pieces import pattern_name
 
 PATTERN_WIDTH = 48  # columns of the patterns column before it wraps
 

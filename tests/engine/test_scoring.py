@@ -12,7 +12,7 @@ from scorer.engine.context import Context
 from scorer.engine.scoring import score
 from scorer.errors import RulesetError
 from scorer.rules.load import compile_ruleset
-from scorer.views.report import chain_lines
+from scorer.views.pieces import chain_lines
 
 # A small table: a base pattern (max) times doublings (product). 'flat' is worth 10 but
 # takes no doubling; 'big' is worth 4. A self-drawn hand doubles; a hand holding 5m doubles.

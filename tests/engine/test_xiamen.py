@@ -22,7 +22,8 @@ from scorer.errors import HandError, NotAWin, RulesetError
 from scorer.model.notation import parse_tiles
 from scorer.rules.load import compile_ruleset
 from scorer.search.decompose import as_held
-from scorer.views.report import chain_lines, human, payment_lines, wildcard_map
+from scorer.views.pieces import chain_lines, payment_lines, wildcard_map
+from scorer.views.report import human
 from tests.conftest import run_line
 
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from scorer.errors import MjscoreError
-from scorer.views.report import patterns_chain, payment_lines
+from scorer.views.pieces import patterns_chain, payment_lines
 from tests.conftest import run_line
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 from scorer.engine.scoring import Result
 from scorer.errors import MjscoreError, NotAWin
 from scorer.model import tiles as T
-from scorer.views.report import explain_json, wildcard_map
+from scorer.views.explain import explain_json
+from scorer.views.pieces import wildcard_map
 from tests.helpers.handgen import SUIT_TILES, GenHand, ruleset_ids, setups, winning_hands
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,

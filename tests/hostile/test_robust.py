@@ -598,7 +598,7 @@ def test_a_cached_settlement_still_explains_its_payment() -> None:
     # the second hand takes the first one's settlement from the cache: its chain is whole
     from scorer.engine.scoring import score
     from scorer.lines.grammar import parse
-    from scorer.views.report import payment_lines
+    from scorer.views.pieces import payment_lines
 
     def scored(hand: str):  # type: ignore[no-untyped-def]
         args = parse([hand, "--rules", "hangzhou", "--self-draw", "--base", "3"])

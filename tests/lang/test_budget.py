@@ -24,7 +24,7 @@ import yaml
 from scorer.errors import EvaluationError, MjscoreError
 from scorer.lang import budget
 from scorer.rules.load import load_ruleset
-from scorer.views.report import to_json
+from scorer.views.jsondata import to_json
 from tests.conftest import ROOT, run_line
 
 HZ = ROOT / "rulesets" / "hangzhou.yaml"

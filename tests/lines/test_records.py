@@ -20,7 +20,7 @@ from scorer.lines import pool as batch
 from scorer.rules.load import load_ruleset
 from scorer.rules.plan import plan_of, with_plan
 from scorer.rules.store import LOADED
-from scorer.views.report import to_json
+from scorer.views.jsondata import to_json
 from tests.helpers.handgen import GenHand, winning_hands
 
 ASCII = st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=40)

@@ -26,7 +26,7 @@ from scorer.rules.facts import Env
 from scorer.rules.plan import plan_of
 from scorer.search import decompose as D
 from scorer.search.readings import NO_WILD, WildSpec, interpret
-from scorer.views.report import to_json
+from scorer.views.jsondata import to_json
 from tests.helpers.handgen import GenHand, winning_hands
 
 # The classes of tiles, written out by hand from docs/facts.md (tile t: 0-8 m, 9-17 p,

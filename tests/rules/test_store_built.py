@@ -34,7 +34,8 @@ from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset
 from scorer.rules.model import Ruleset
 from scorer.rules.plan import plan_of, with_plan
-from scorer.views.report import human, to_json
+from scorer.views.jsondata import to_json
+from scorer.views.report import human
 from scorer.views.rulesview import markdown, show_text, with_options, yaml_text
 from tests.helpers.handgen import ruleset_ids, winning_hands
 

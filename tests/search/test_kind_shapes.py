@@ -30,7 +30,7 @@ from scorer.search import decompose as D
 from scorer.search import kind_shapes as K
 from scorer.search.readings import WildSpec, interpret, readings, tile_codes
 from scorer.search.shapes import SHAPES
-from scorer.views.report import payment_lines, stand_in_text
+from scorer.views.pieces import payment_lines, stand_in_text
 from tests.conftest import run_line
 
 HONORS = list(range(27, 34))

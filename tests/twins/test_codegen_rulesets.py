@@ -33,7 +33,7 @@ from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
 from scorer.rules.model import Ruleset
 from scorer.rules.plan import plan_of, with_plan
 from scorer.search.decompose import Group
-from scorer.views.report import to_json
+from scorer.views.jsondata import to_json
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"

@@ -27,7 +27,8 @@ from scorer.rules import facts as F
 from scorer.rules import profile as P
 from scorer.rules.facts import Env
 from scorer.rules.plan import plan_of
-from scorer.views.report import explain_json, to_json
+from scorer.views.explain import explain_json
+from scorer.views.jsondata import to_json
 from tests.helpers.handgen import GenHand, winning_hands
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,7 +20,7 @@ from scorer.model import tiles as T
 from scorer.model.hand import format_tiles
 from scorer.model.notation import parse_tiles
 from scorer.rules.facts import WAIT_FACTS
-from scorer.views import report
+from scorer.views import pieces as report
 from scorer.views.rows import jsonl_text
 from tests.helpers.handgen import GenHand, winning_hands
 

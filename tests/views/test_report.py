@@ -22,7 +22,10 @@ from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
 from scorer.table.dispute import dispute, dispute_text
 from scorer.views import waits as waits_view
 from scorer.views.i18n import MESSAGES, display_width, t
-from scorer.views.report import explain_json, explain_text, human, legend, to_json
+from scorer.views.explain import explain_json, explain_text
+from scorer.views.jsondata import to_json
+from scorer.views.pieces import legend
+from scorer.views.report import human
 from scorer.views.rulesview import list_text, show_text
 from tests.cli.test_app import run
 
