@@ -29,6 +29,9 @@ _CACHE_HOME = tempfile.mkdtemp(prefix="mjscore-test-cache-")
 os.environ["MJSCORE_CACHE_DIR"] = os.path.join(_CACHE_HOME, "mjscore")
 os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
 os.environ.pop("MJSCORE_NO_CACHE", None)
+# Text output folds to COLUMNS (scorer.text.width.columns): the suite's is a page's, 80,
+# whatever terminal runs it; a test of another width sets its own.
+os.environ["COLUMNS"] = "80"
 atexit.register(shutil.rmtree, _CACHE_HOME, True)
 
 

@@ -48,7 +48,8 @@ def run(args: ScoreArgs) -> None:
 
 def dispute(args: ScoreArgs) -> None:
     """Score under both sides and print the comparison (exit 0 if at least one side scored)."""
-    from ..table.dispute import dispute_json, dispute_of, dispute_text
+    from ..lines.disputes import dispute_of
+    from ..views.dispute import dispute_json, dispute_text
 
     d, lang = dispute_of(args), args.lang
     if args.as_json:

@@ -27,8 +27,8 @@ from ..memo import Memo
 from ..rules.files import is_path
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
-from ..views.jsontext import BODY, error_record, json_body, jsonl_line
 from ..views.jsondata import error_json, to_json
+from ..views.jsontext import BODY, error_record, json_body, jsonl_line
 from ..views.rows import record_text, table_rows
 from .grammar import ArgvError, ScoreArgs, parse
 from .reader import MAX_LINE, LongLine
@@ -241,7 +241,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     ``players`` is the seating in force for this line (from a ``# players:`` line above
     it); a ``--players`` of the line overrides it, and it overrides one in ``defaults``.
     A record of a hand has ``"kind": "hand"``, one with ``--vs`` is a dispute
-    (``"kind": "dispute"``, :func:`scorer.table.dispute.dispute_json` plus the payment
+    (``"kind": "dispute"``, :func:`scorer.views.dispute.dispute_json` plus the payment
     differences); with a seating, ``"players": {"E": "Ann", ...}``. A blank or comment
     line gives ``{"skip": True}``. Never raises for bad input: every failure becomes an
     error record, which keeps the line as typed (``"input"``, ``"input_hand"``).
@@ -422,7 +422,8 @@ def _dispute_record(args: Any, lang: str, resolve: Callable[[str], Ruleset] | No
                     ) -> dict[str, Any]:
     """A ``--vs`` line: both sides (as ``score --vs --json``), the rows that differ and each
     seat's payment difference B − A; raises the error when neither side scores."""
-    from ..table.dispute import dispute_json, dispute_of
+    from ..views.dispute import dispute_json
+    from .disputes import dispute_of
 
     d = dispute_of(args) if resolve is None else dispute_of(args, resolve)
     rec: dict[str, Any] = {"kind": "dispute", **dispute_json(d, lang)}

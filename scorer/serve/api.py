@@ -453,9 +453,10 @@ class Api:
         return to_json(waits(args.hand, self.ruleset(args.rules, files), args.context), args.lang)
 
     def _dispute(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
-        """As ``mjscore score --vs … --json``: the same :func:`scorer.table.dispute.dispute_of`, its
+        """As ``mjscore score --vs … --json``: the same :func:`scorer.lines.disputes.dispute_of`, its
         rulesets named by the request (uploads, the server's, built-ins)."""
-        from ..table.dispute import dispute_json, dispute_of
+        from ..lines.disputes import dispute_of
+        from ..views.dispute import dispute_json
 
         return dispute_json(dispute_of(args, lambda spec: self.ruleset(spec, files)), args.lang)
 

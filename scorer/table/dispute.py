@@ -16,15 +16,16 @@ or 64 with 封顶 64.)
 
 Each side is scored independently; a side that fails (not a legal win there, or a flag
 that ruleset has no use for) keeps its error instead of a result, so the comparison
-still shows the other side. The CLI (``mjscore score HAND --rules A --vs B``) renders a
-:class:`Dispute` with :func:`dispute_text` or :func:`dispute_json`.
+still shows the other side. The sides are compared as data (:func:`compared`); the views
+word a :class:`Dispute` (:mod:`scorer.views.dispute`: ``dispute_text``, ``dispute_json``),
+and :func:`scorer.lines.disputes.dispute_of` makes one from a command line (``mjscore
+score HAND --rules A --vs B``, a batch ``--vs`` line, the page's API).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.context import Context
 from ..engine.scoring import Result, score
@@ -34,9 +35,7 @@ from ..model.notation import parse_hand
 from ..record import record
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
-
-if TYPE_CHECKING:
-    from ..lines.grammar import ScoreArgs
+from ..search.slots import wildcard_slots
 
 # The rows compared, in the order shown ("result" is "scored" or the side's error).
 ROWS = ("result", "decomposition", "wildcards", "patterns", "chain", "score", "payment",
@@ -152,181 +151,47 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
     return d
 
 
-def dispute_of(args: ScoreArgs, load: Callable[[str], Ruleset] = load_ruleset) -> Dispute:
-    """The dispute that ``score HAND --rules A --vs B`` (or ``--vs-option``) asks for.
-
-    Returns the :class:`Dispute` with each side's ``spec`` as written; raises when neither
-    side scored (:meth:`Dispute.raise_if_both_failed`), when ``--explain`` is given, and for
-    a bad ``--vs-option`` (naming that flag). ``load`` turns a ``--rules``/``--vs`` value into
-    a ruleset: :func:`load_ruleset` for the CLI and batch, the server's own for uploads.
-    ``score --vs``, a batch ``--vs`` line and ``POST /api/score`` all come here.
-
-    >>> from scorer.lines.grammar import parse
-    >>> d = dispute_of(parse(["1111m2222m3333p55s", "--rules", "hangzhou", "--self-draw",
-    ...                       "--vs-option", "cap=64", "--dealer-streak", "3"]))
-    >>> d.a.spec, d.b.spec, d.b.result.payments["E"] if d.b.result else None
-    ('hangzhou', 'hangzhou', 192)
-    """
-    from ..engine.context import parse_options
-    from ..errors import ContextError
-
-    if args.explain:
-        raise ContextError("--explain does not combine with --vs / --vs-option", "--explain")
-    rs_a = load(args.rules)
-    rs_b = load(args.vs) if args.vs is not None else rs_a
-    parse_options(rs_b, args.vs_options, "--vs-option")  # its mistakes name --vs-option
-    d = dispute(args.hand, rs_a, args.context, rs_b,
-                vs_context(args.context, rs_a, rs_b, args.vs_options))
-    d.a.spec, d.b.spec = args.rules, args.vs if args.vs is not None else args.rules
-    d.raise_if_both_failed()
-    return d
-
-
 def compared(side: Side) -> dict[str, Any]:
-    """The values of one side that are compared (see :data:`ROWS`): patterns by id, value
-    and count, not by name, so two regional spellings of one pattern (暴头, 爆头) are the
-    same; the chain as the tallies and the patterns in each."""
-    out = rows(side, "en")
-    res = side.result
-    if res is None and isinstance(side.error, NotAWin) and isinstance(side.error.details, Result):
-        res = side.error.details
-    if res is None or "patterns" not in out:
-        return out
-    s = res.best
+    """The values of one side that are compared, by row (:data:`ROWS`), as data: the
+    refusal as its error's code and parameters, the reading as its shape and groups, the
+    wildcards as the tiles they played, the patterns by id, value and count (two regional
+    spellings of one pattern, 暴头 and 爆头, are the same), the chain as the tallies and the
+    patterns in each, the payment as each payer's calculation (the formula, the values it
+    read, the amount) and 承包, the payments by seat. Nothing is worded: the views word the
+    rows (:mod:`scorer.views.dispute`).
+
+    >>> from scorer.engine.context import Context
+    >>> d = dispute("1111m2222m3333p55s", "hangzhou", Context(self_draw=True), "hangzhou",
+    ...             Context(discarder="S"))  # 清七对, three 豪华: 2^(2+3) = 32; no 放铳 win
+    >>> compared(d.a)["patterns"], compared(d.b)["result"][:2]
+    ((('qingqidui', 32, 1),), ('error', 'rule.refused'))
+    """
+    res, err = side.result, side.error
+    found = err.details if isinstance(err, NotAWin) and isinstance(err.details, Result) else None
+    if res is None and found is None:
+        return {"result": ("error", err.code, err.params) if err is not None else ("none",)}
+    r = res if res is not None else found
+    assert r is not None
+    s = r.best
     ids = tuple((h.pattern.id, h.value, h.count) for h in s.hits)
-    out["patterns"] = ids
-    out["chain"] = (tuple(sorted(s.tallies.items())), ids,
-                    tuple((t, p.id, v) for t, p, v in s.also))
-    return out
-
-
-def rows(side: Side, lang: str = "zh") -> dict[str, Any]:
-    """The shown values of one side (see :data:`ROWS`); an error fills every row."""
-    from ..views.i18n import t
-    from ..views.pieces import chain_lines, payment_lines, wildcard_map
-
-    res = side.result
-    found = side.error.details if isinstance(side.error, NotAWin) else None
-    if res is None and not isinstance(found, Result):
-        msg = side.error.render(lang) if side.error else "—"
-        return {"result": t("vs_not_scored", lang, msg=msg)}
-    if res is None:
-        # not a legal win on its result (e.g. below a minimum): show what was found, no payments
-        assert isinstance(found, Result) and side.error is not None
-        out = rows(Side(side.spec, side.ruleset, side.context, result=found), lang)
-        out.update(result=t("vs_not_a_win", lang, msg=side.error.render(lang)), payment="—")
-        del out["payments"]
-        return out
-    s = res.best
-    open_, close = ("（", "）") if lang == "zh" else ("(", ")")
-    from ..views.pieces import shape_word
-
-    return {
-        "result": t("vs_scored", lang),
-        "decomposition": " ".join(s.reading.describe())
-        + f" {open_}{shape_word(s.reading.shape, lang)}{close}",
-        "wildcards": ", ".join(f"{w['face']}→{w['reads']}" for w in wildcard_map(res))
-        or t("vs_none", lang),
-        "patterns": ", ".join(f"{h.pattern.name if lang == 'zh' else h.pattern.name_en} "
-                              f"{h.value}" + (f"×{h.count}" if h.count > 1 else "")
-                              for h in s.hits) or t("vs_none", lang),
-        "chain": tuple(chain_lines(res.ruleset, s, lang)),
+    out: dict[str, Any] = {
+        "result": ("scored",) if res is not None else (
+            "not_a_win", err.code if err else "", err.params if err else {}),
+        "decomposition": (s.reading.shape, tuple(s.reading.describe())),
+        "wildcards": tuple((x.tile, x.reads) for x in wildcard_slots(
+            r.hand, s.reading, r.table.wild.face)),
+        "patterns": ids,
+        "chain": (tuple(sorted(s.tallies.items())), ids,
+                  tuple((t, p.id, v) for t, p, v in s.also)),
         "score": s.score,
-        "payment": tuple(payment_lines(res, s, lang)),
-        "payments": dict(s.payments),
     }
-
-
-def _side_title(side: Side, lang: str = "zh") -> str:
-    from ..views.i18n import t
-
-    rs = side.ruleset
-    if rs is None:
-        return side.spec
-    title = f"{side.spec} ({rs.name} {rs.name_en})" if side.spec != rs.id else (
-        f"{rs.id} ({rs.name} {rs.name_en})")
-    opts = [f"{k}={v}" for k, v in side.context.options]
-    title += t("vs_with", lang, opts=", ".join(opts)) if opts else ""
-    return title + (t("vs_ignored", lang, flags=" ".join(side.ignored)) if side.ignored else "")
-
-
-def dispute_text(d: Dispute, lang: str = "zh") -> str:
-    """Side by side: the rows that are the same once, the rows that differ as A and B,
-    then each seat's points under A and B and the difference."""
-    from tabulate import tabulate
-
-    from ..views.i18n import display_width, t
-
-    va, vb = rows(d.a, lang), rows(d.b, lang)
-    out = [f"A = {_side_title(d.a, lang)}", f"B = {_side_title(d.b, lang)}", ""]
-    if not d.differences:
-        out.append(t("vs_same_result", lang))
-    names = {r: t(f"vs_row_{r}", lang) for r in ROWS if r != "payments"}
-    width = max(display_width(n) for n in names.values()) + 1
-    same = t("vs_same", lang)
-    for r in ROWS:
-        if r == "payments" or (r == "result" and r not in d.differences):
-            continue
-        label = names[r] + " " * (width - display_width(names[r]))
-        if r not in d.differences:
-            out += _lines(label + "  " + same, va[r])
-            continue
-        out += _lines(label + "≠ A: ", va.get(r, "—"))
-        out += _lines(" " * (width + 2) + "B: ", vb.get(r, "—"))
-    out.append("")
-    pa = va.get("payments")
-    pb = vb.get("payments")
-    seats = [s for s in "ESWN" if (pa and s in pa and (pa[s] or s in _seats(d.a))) or
-             (pb and s in pb and (pb[s] or s in _seats(d.b)))]
-    table = []
-    for seat in seats:
-        a_pts = pa.get(seat, 0) if pa else None
-        b_pts = pb.get(seat, 0) if pb else None
-        diff = f"{b_pts - a_pts:+d}" if a_pts is not None and b_pts is not None else ""
-        table.append([t("seat_dealer", lang, seat=seat) if seat == "E" else seat,
-                      "—" if a_pts is None else f"{a_pts:+d}",
-                      "—" if b_pts is None else f"{b_pts:+d}", diff])
-    out.append(tabulate(table, headers=[t("col_seat", lang), "A", "B", "B − A"],
-                        tablefmt="simple", colalign=("left", "right", "right", "right")))
-    return "\n".join(out)
-
-
-def _lines(head: str, value: Any, width: int = 100) -> list[str]:
-    """A row value after its head: one line per item of a tuple (a chain of tallies, a
-    payment per payer), each wrapped at ``width``, continuations indented under the text."""
-    import textwrap
-
-    items = list(value) if isinstance(value, tuple) else [value]
-    from ..views.i18n import display_width
-
-    pad = " " * display_width(head)
-    out: list[str] = []
-    for i, item in enumerate(items or ["—"]):
-        text = textwrap.wrap(str(item), max(width - display_width(head), 30)) or [""]
-        out.append((head if i == 0 else pad) + text[0])
-        out += [pad + "  " + t for t in text[1:]]
+    if res is None:  # not a legal win on what was found: nobody pays
+        out["payment"] = None
+        return out
+    amount = r.ruleset.payment.amount
+    names = sorted(amount.names)
+    out["payment"] = (amount.src, tuple(
+        (sh.payer, sh.amount, tuple((n, dict.get(sh.env, n)) for n in names))
+        for sh in s.settlement.shares if sh.pays), tuple(s.settlement.chengbao))
+    out["payments"] = dict(s.payments)
     return out
-
-
-def _seats(side: Side) -> tuple[str, ...]:
-    return side.result.table.seats if side.result is not None else ()
-
-
-def dispute_json(d: Dispute, lang: str = "zh") -> dict[str, Any]:
-    """Both results in the JSON of ``score --json`` (or the error object), and the rows
-    that differ: ``{"a": {...}, "b": {...}, "differences": [...]}``."""
-    from ..views.jsondata import error_json, to_json
-
-    def one(side: Side) -> dict[str, Any]:
-        body: dict[str, Any]
-        if side.result is not None:
-            body = to_json(side.result, lang)
-        else:
-            assert side.error is not None
-            body = error_json(side.error, lang)
-        body["rules"] = side.spec
-        body["options"] = dict(side.context.options)
-        body["ignored_flags"] = list(side.ignored)
-        return body
-
-    return {"a": one(d.a), "b": one(d.b), "differences": list(d.differences)}

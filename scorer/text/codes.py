@@ -62,6 +62,8 @@ CODES: dict[str, tuple[str, str]] = {
     "win.no_reading": ("不是胡牌", "not a winning hand"),
 
     # ---- score --vs: both sides failed
+    "vs.no_explain": ("--explain 不能和 --vs / --vs-option 一起用",
+                      "--explain does not combine with --vs / --vs-option"),
     "dispute.both_failed": ("A（{a}）：{a_error:error}；B（{b}）：{b_error:error}",
                             "A ({a}): {a_error:error}; B ({b}): {b_error:error}"),
     # ---- the flags of a win (exit 2)

@@ -103,6 +103,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "vs_row_chain": ("算法", "chain"),
     "vs_row_score": ("分", "score"),
     "vs_row_payment": ("付分", "payment"),
+    "vs_row_payments": ("各家得失", "payments"),
     "vs_scored": ("算出", "scored"),
     "vs_not_scored": ("算不出：{msg}", "not scored: {msg}"),
     "vs_not_a_win": ("不能胡：{msg}", "not a legal win: {msg}"),

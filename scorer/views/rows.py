@@ -139,7 +139,9 @@ def table_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
         names = ""  # a dispute's B row sits at the same table
     if data.get("kind") == "dispute" and "payment_differences" in data:
         d = data["payment_differences"]
-        rows.append(["", "", "B − A", "", "", " ".join(data.get("differences", ())),
+        from .dispute import differences_text
+
+        rows.append(["", "", "B − A", "", "", differences_text(data.get("differences", ()), lang),
                      *(f"{d[s]:+d}" if s in d else "" for s in SEATS), "", ""])
     return rows
 

@@ -19,10 +19,11 @@ from scorer.engine.ready import waits
 from scorer.engine.scoring import score
 from scorer.errors import RulesetError
 from scorer.rules.load import compile_ruleset, list_builtin, load_ruleset
-from scorer.table.dispute import dispute, dispute_text
+from scorer.table.dispute import dispute
 from scorer.views import waits as waits_view
-from scorer.views.i18n import MESSAGES, display_width, t
+from scorer.views.dispute import dispute_text
 from scorer.views.explain import explain_json, explain_text
+from scorer.views.i18n import MESSAGES, display_width, t
 from scorer.views.jsondata import to_json
 from scorer.views.pieces import legend
 from scorer.views.report import human
