@@ -50,10 +50,6 @@ TWINS: dict[str, Twin] = {
     "keyed": Twin("readings scored by the values they read (reference: every reading "
                   "evaluated, scoring.KEYED off)", ("score",),
                   "import scorer.engine.scoring as S; S.KEYED = False"),
-    "families": Twin("fused fact families (reference: each fact computed alone)", ("score",),
-                     "import dataclasses, scorer.rules.env as E\n"
-                     "E.FACTS.update({n: dataclasses.replace(f, family=None) "
-                     "for n, f in E.FACTS.items() if f.family is not None})"),
     "exists": Twin("search.decompose.standard_exists, the standard shape's existence without "
                    "its groups (reference: standard())", ("waits", "cold-waits"),
                    "import scorer.search.decompose as D\n"

@@ -2,14 +2,13 @@
 
 :mod:`scorer.rules.facts` is the vocabulary itself (every fact's name, type, level and
 meaning, and how it is computed); this module is the machinery under it: :class:`Fact`,
-the registry :data:`FACTS`, the decorators that fill it (:func:`fact`, :func:`fuse`,
-:func:`given`) and the lazy :class:`Env` an expression reads its names from.
+the registry :data:`FACTS`, the decorators that fill it (:func:`fact`, :func:`given`) and
+the lazy :class:`Env` an expression reads its names from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..lang import Type
@@ -29,9 +28,6 @@ class Fact:
     doc: str
     fn: Callable[[Env], Any] | None = None
     eager: bool = False
-    # A fused family (see :func:`fuse`): asking for one of its facts computes them all in
-    # one pass; ``fn`` still computes this fact alone.
-    family: Callable[[Env], dict[str, Any]] | None = None
 
 
 FACTS: dict[str, Fact] = {}
@@ -44,26 +40,6 @@ def fact(name: str, typ: Type, level: str, doc: str, eager: bool = False) -> Cal
         FACTS[name] = Fact(name, typ, level, doc, fn, eager)
         return fn
     return deco
-
-
-def fuse(fn: Callable[[Env], dict[str, Any]], *names: str) -> None:
-    """Make the registered facts ``names`` one family: ``fn`` computes all of them in one
-    pass (a dict with a value for each), and :class:`Env` stores them all on the first use
-    of any. Each fact keeps its own ``fn``, which computes it alone (the same value).
-
-    >>> from scorer.lang import INT
-    >>> @fact("_demo_a", INT, "reading", "a")
-    ... def _a(env: Env) -> int: return 1
-    >>> @fact("_demo_b", INT, "reading", "b")
-    ... def _b(env: Env) -> int: return 2
-    >>> fuse(lambda env: {"_demo_a": 1, "_demo_b": 2}, "_demo_a", "_demo_b")
-    >>> env = Env(__reading__=None)
-    >>> env["_demo_b"], dict.get(env, "_demo_a")
-    (2, 1)
-    >>> del FACTS["_demo_a"], FACTS["_demo_b"]
-    """
-    for name in names:
-        FACTS[name] = replace(FACTS[name], family=fn)  # same place in the registry
 
 
 def given(name: str, typ: Type, doc: str, level: str = "context") -> None:
@@ -100,13 +76,6 @@ class Env(dict[str, Any]):
         if f is not None and f.fn is not None and (f.level == "reading") == (
             "__reading__" in self
         ):
-            if f.family is not None:
-                # the whole family at once; a name already here (an option or hand fact
-                # of the same name shadows the fact) keeps its value
-                for k, v in f.family(self).items():
-                    if k not in self and (parent is None or k not in parent):
-                        self[k] = v
-                return self[key]
             value = f.fn(self)
         elif parent is not None:
             value = parent[key]

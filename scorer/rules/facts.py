@@ -30,7 +30,7 @@ from ..search.waits import seven_pairs_wait, standard_waits
 from . import profile as P
 from .env import FACTS as FACTS
 from .env import Env as Env
-from .env import Fact, fact, fuse, given
+from .env import Fact, fact, given
 
 # Facts that depend on what the hand waited on (the hand without its winning tile): a
 # pattern or check whose expression reads one of them gets a "why" line in the report
@@ -398,16 +398,6 @@ def _pair(env: Env) -> Group | None:
     return found
 
 
-def _reading_family(env: Env) -> dict[str, Any]:
-    """The reading's shape, its winning group and its wildcards, in one pass (the facts of
-    the same names: shape, standard, seven_pairs, groups, win_group, win_tile, win_wild,
-    lone_wild, luxury, wild_substituted, wild_as_self): :func:`reading_facts` of the
-    reading in ``env``."""
-    return reading_facts(_reading(env), env["wild_face"], env.get("__win_natural__"))
-
-
-
-
 def fill_reading(env: Env, r: Reading, face: int | None, win_natural: int | None) -> None:
     """Put :func:`reading_facts` into ``env`` (the caller knows no name of the hand's
     shadows one of them); returns None."""
@@ -415,7 +405,9 @@ def fill_reading(env: Env, r: Reading, face: int | None, win_natural: int | None
 
 
 def reading_facts(r: Reading, face: int | None, win_natural: int | None) -> dict[str, Any]:
-    """The facts of :func:`_reading_family` of reading ``r`` at a table whose wildcard face
+    """The reading's shape, its winning group and its wildcards, in one pass (the facts
+    shape, standard, seven_pairs, groups, win_group, win_tile, win_wild, lone_wild, luxury,
+    wild_substituted, wild_as_self), of reading ``r`` at a table whose wildcard face
     is ``face``, the hand's natural winning tile being ``win_natural`` (the engine fills
     them into each reading's Env at once, see :data:`READING_FAMILY`).
 
@@ -474,14 +466,9 @@ READING_ORDER = ("shape", "standard", "luxury", "seven_pairs", "groups", "win_gr
                  "win_tile", "win_wild", "lone_wild", "wild_substituted", "wild_as_self")
 
 
-def _lists_family(env: Env) -> dict[str, Any]:
-    """The reading's groups sorted by kind, and its tiles, in one pass (the facts sets,
-    pairs, chows, pungs, kongs_held, tiles, pair): :func:`lists_facts` of its groups."""
-    return lists_facts(_reading(env).groups)
-
-
 def lists_facts(groups: tuple[Group, ...]) -> dict[str, Any]:
-    """The facts of :func:`_lists_family` of a reading's ``groups`` (the engine fills them
+    """A reading's groups sorted by kind, and its tiles, in one pass (the facts sets, pairs,
+    chows, pungs, kongs_held, tiles, pair) of a reading's ``groups`` (the engine fills them
     into each reading's Env at once where its ruleset reads them, see :data:`LISTS_FAMILY`).
 
     >>> f = lists_facts((Group("chow", (0, 1, 2)), Group("pung", (9, 9, 9)), Group("pair", (4, 4))))
@@ -517,9 +504,7 @@ def lists_facts(groups: tuple[Group, ...]) -> dict[str, Any]:
 # the facts of reading_facts(), which the engine fills into every reading's Env at once
 # where no name of the hand's shadows one of them
 READING_FAMILY = frozenset(READING_ORDER)
-fuse(_reading_family, *sorted(READING_FAMILY))
 LISTS_FAMILY = frozenset({"sets", "pairs", "chows", "pungs", "kongs_held", "tiles", "pair"})
-fuse(_lists_family, *sorted(LISTS_FAMILY))
 
 
 @fact("concealed_pungs", INT, "reading",
@@ -615,10 +600,6 @@ _profile_fact("quads", INT, "tile kinds held four times, as read (a kong counts;
               "quads minus kongs)")
 
 
-# the 14 profile facts in two families: a ruleset that reads only `suits` (Jinhua) does
-# not count tiles, one that reads only `honor_tiles` builds no mask
-fuse(P.profile_family, *P.MASKED)
-fuse(P.count_family, *P.COUNTED)
 PROFILE_NAMES = P.PROFILE_NAMES
 
 

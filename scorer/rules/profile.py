@@ -2,9 +2,11 @@
 holds (``suits``, ``all_green``, ``min_number``, ``quads`` …), from its tiles as read.
 
 The facts themselves (names, types, meanings) are registered in :mod:`scorer.rules.facts`;
-this module computes them, in two fused families (:func:`profile_family`: one 34-bit mask
-of the kinds held tested against masks of the classes of tiles; :func:`count_family`: one
-count of the tiles), each fact also alone (:class:`Profiled`).
+this module computes each of them, on first use, from one count of the reading's tiles
+(:func:`profile`, :class:`Profiled`): a ruleset that reads ``suits`` alone does not pay
+for ``all_green``. (They were also computed in two fused families, by masks of the kinds
+held; benchmarks/twins.py found that worth 4-8 % of a steady hand at most, below the 10 %
+a second version must pay: docs/speed.md.)
 """
 
 from __future__ import annotations
@@ -12,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..memo import Memo
 from ..model import tiles as T
-from ..model.hand import Hand
 from .env import Env
 
 # Tiles of the kinds below (indices, see scorer.model.tiles).
@@ -77,8 +77,14 @@ def _profile_holder(env: Env) -> Env:
 
 
 def profile(env: Env, name: str) -> Any:
-    """One profile fact of the reading's tiles, computed alone by its scan of the counts
-    (the fused family :func:`profile_family` gives the same value with the others)."""
+    """One profile fact of the reading's tiles, by its scan of their counts; kept with the
+    counts (in the hand's Env at a table without wildcards, where every reading holds the
+    hand's own tiles).
+
+    >>> env = Env(wild_face=None, tiles=(0, 1, 2, 3, 4, 5, 6, 7, 8, 31, 31, 31, 32, 32))
+    >>> profile(env, "suits"), profile(env, "has_dragon"), profile(env, "honor_tiles")
+    (('m',), True, 5)
+    """
     holder = _profile_holder(env)
     key = "__profile_" + name
     if key in holder:
@@ -88,122 +94,9 @@ def profile(env: Env, name: str) -> Any:
     return value
 
 
-def _mask_of(tiles: frozenset[int] | range) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << t
-    return m
-
-
-# Classes of tiles as 34-bit masks (bit t for tile t): a reading's profile is its own mask
-# of the kinds it holds tested against these, instead of one scan of its tiles per fact.
-_SUIT_MASKS = tuple(_mask_of(range(9 * s, 9 * s + 9)) for s in range(3))
-_SUITED = _SUIT_MASKS[0] | _SUIT_MASKS[1] | _SUIT_MASKS[2]
-_HONORS = _mask_of(range(27, 34))
-_WINDS = _mask_of(range(27, 31))
-_DRAGONS = _mask_of(range(31, 34))
-_TERMINALS = _mask_of(frozenset({0, 8, 9, 17, 18, 26}))
-_SIMPLES = _SUITED & ~_TERMINALS
-_YAOJIU = _TERMINALS | _HONORS
-_GREEN = _mask_of(GREEN_TILES)
-_REVERSIBLE = _mask_of(REVERSIBLE_TILES)
-# the suits held, by which of the three suit masks the reading meets (bit s for suit s)
-_SUITS_BY_BITS = tuple(tuple(T.SUITS[s] for s in range(3) if bits >> s & 1) for bits in range(8))
-
-
-def _profile_tiles(env: Env, holder: Env) -> tuple[int, ...]:
-    """Every tile of the reading, as read (from the hand itself when ``holder`` is the
-    hand's Env: then every reading holds the hand's own tiles)."""
-    if holder is env:
-        tiles: tuple[int, ...] = env["tiles"]
-        return tiles
-    h: Hand = holder["__hand__"]
-    return (*h.concealed, h.winning, *(t for m in h.melds for t in m.tiles))
-
-
-def profile_family(env: Env) -> dict[str, Any]:
-    """The tile-profile facts that depend only on which kinds the reading holds (suits,
-    has_wind, …, all_reversible, min_number, max_number): one 34-bit mask of those kinds
-    tested against class masks.
-
-    >>> env = Env(wild_face=None, tiles=(0, 1, 2, 3, 4, 5, 6, 7, 8, 31, 31, 31, 32, 32))
-    >>> f = profile_family(env)  # 123456789m CCC FF
-    >>> f["suits"], f["has_dragon"], f["all_honors"], f["min_number"], f["max_number"]
-    (('m',), True, False, 1, 9)
-    """
-    holder = _profile_holder(env)
-    got: dict[str, Any] | None = holder.get("__profile__")
-    if got is not None:
-        return got
-    tiles = _profile_tiles(env, holder)
-    got = _PROFILES.get(tiles)  # the readings of a hand mostly hold the same tiles
-    if got is not None:
-        holder["__profile__"] = got
-        return got
-    mask = 0
-    for t in set(tiles):
-        mask |= 1 << t
-    suited = mask & _SUITED
-    # the numbers held in any suit, as bits 0-8 (number n at bit n-1)
-    numbers = (suited | suited >> 9 | suited >> 18) & 0x1FF
-    got = {
-        "suits": _SUITS_BY_BITS[bool(mask & _SUIT_MASKS[0]) | bool(mask & _SUIT_MASKS[1]) << 1
-                                | bool(mask & _SUIT_MASKS[2]) << 2],
-        "has_wind": bool(mask & _WINDS),
-        "has_dragon": bool(mask & _DRAGONS),
-        "all_honors": not mask & ~_HONORS,
-        "all_terminals": not mask & ~_TERMINALS,
-        "all_yaojiu": not mask & ~_YAOJIU,
-        "all_simples": not mask & ~_SIMPLES,
-        "all_green": not mask & ~_GREEN,
-        "all_reversible": not mask & ~_REVERSIBLE,
-        "min_number": (numbers & -numbers).bit_length(),
-        "max_number": numbers.bit_length(),
-    }
-    _PROFILES.put(tiles, got)
-    holder["__profile__"] = got
-    return got
-
-
-# The tile-profile families by the reading's tiles as read (in group order), shared by
-# every reading and hand that holds them: read-only dicts, emptied when full
-PROFILES_SIZE = 4096
-_PROFILES: Memo[tuple[int, ...], dict[str, Any]] = Memo(PROFILES_SIZE, "rules.profile.masked")
-_COUNTS: Memo[tuple[int, ...], dict[str, Any]] = Memo(PROFILES_SIZE, "rules.profile.counted")
-
-
-def count_family(env: Env) -> dict[str, Any]:
-    """The tile-profile facts that count tiles (honor_tiles, suited_tiles, quads), from one
-    count of the reading's tiles.
-
-    >>> count_family(Env(wild_face=None, tiles=(0, 0, 0, 0, 1, 2, 31, 31, 31, 32, 32)))
-    {'honor_tiles': 5, 'suited_tiles': 6, 'quads': 1}
-    """
-    holder = _profile_holder(env)
-    got: dict[str, Any] | None = holder.get("__profile_counts__")
-    if got is not None:
-        return got
-    tiles = _profile_tiles(env, holder)
-    got = _COUNTS.get(tiles)
-    if got is not None:
-        holder["__profile_counts__"] = got
-        return got
-    counts = [0] * T.NUM_KINDS
-    honors = 0
-    for t in tiles:
-        counts[t] += 1
-        if t >= 27:
-            honors += 1
-    got = {"honor_tiles": honors, "suited_tiles": len(tiles) - honors,
-           "quads": counts.count(4)}
-    _COUNTS.put(tiles, got)
-    holder["__profile_counts__"] = got
-    return got
-
-
 class Profiled:
-    """A profile fact computed alone (:func:`profile`); a class, not a closure, so that the
-    compiled build can take it."""
+    """A profile fact's function (:func:`profile` of its name); a class, not a closure, so
+    that the compiled build can take it."""
 
     __slots__ = ("name",)
 
@@ -212,9 +105,3 @@ class Profiled:
 
     def __call__(self, env: Env) -> Any:
         return profile(env, self.name)
-
-
-# the 14 profile facts in two families: a ruleset that reads only `suits` (Jinhua) does
-# not count tiles, one that reads only `honor_tiles` builds no mask
-COUNTED = ("honor_tiles", "suited_tiles", "quads")
-MASKED = tuple(n for n in _PROFILE if n not in COUNTED)

@@ -1,11 +1,12 @@
-"""The fused fact families, the existence test of the standard shape and the memo of
-reading outcomes give what the straightforward computations give.
+"""The tile-profile facts, the hand facts filled in at once, the existence test of the
+standard shape and the memo of reading outcomes give what the straightforward
+computations give.
 
 Oracles: the tile-profile facts are scanned here from their descriptions in
 docs/facts.md (a tile-by-tile reading of each definition, nothing from
-scorer.rules.facts); every other fused fact is compared with its own function computed
-alone; standard_exists with the full enumeration scorer.search.decompose.standard; the
-outcome memo with scoring after it is emptied.
+scorer.rules.facts); the eager hand facts are each fact's own function; standard_exists
+the full enumeration scorer.search.decompose.standard; the outcome memo scoring after it
+is emptied.
 """
 
 from __future__ import annotations
@@ -58,13 +59,6 @@ def profile_by_scan(tiles: list[int]) -> dict[str, Any]:
 
 
 PROFILE = tuple(profile_by_scan([]))
-FUSED = tuple(n for n, f in F.FACTS.items() if f.family is not None)
-
-
-def test_every_profile_fact_is_fused() -> None:
-    fams = {F.FACTS[n].family for n in PROFILE}
-    assert len(fams) == 2 and None not in fams  # by kinds held (a mask), and by counts
-    assert set(PROFILE) <= set(FUSED)
 
 
 def reading_envs(g: GenHand) -> list[Env]:
@@ -98,19 +92,6 @@ def test_profile_facts_match_a_scan_of_the_tiles(g: GenHand) -> None:
             assert fresh_env(renv)[n] == want[n], (n, g.line)
 
 
-@settings(max_examples=50, deadline=None)
-@given(winning_hands())
-def test_fused_facts_match_each_fact_computed_alone(g: GenHand) -> None:
-    for renv in reading_envs(g):
-        for first in FUSED:
-            env = fresh_env(renv)
-            env[first]  # computes first's whole family
-            for n in FUSED:
-                if F.FACTS[n].family is F.FACTS[first].family:
-                    alone = F.FACTS[n].fn(fresh_env(renv))  # type: ignore[misc]
-                    assert dict.get(env, n) == alone, (first, n, g.line)
-
-
 @settings(max_examples=100, deadline=None)
 @given(winning_hands())
 def test_fill_hand_matches_each_eager_fact_alone(g: GenHand) -> None:
@@ -129,10 +110,10 @@ def test_fill_hand_matches_each_eager_fact_alone(g: GenHand) -> None:
         assert env[f.name] == f.fn(env), (f.name, g.line)  # type: ignore[misc]
 
 
-def test_an_option_named_like_a_fact_of_the_family_keeps_its_value() -> None:
+def test_an_option_named_like_a_profile_fact_keeps_its_value() -> None:
     reading = score("123m456p789s234sPP", "hangzhou", Context(self_draw=True)).best.reading
     env = Env(Env(wild_face=33), wild_face=33, suits="an option", __reading__=reading)
-    assert env["has_wind"] is False  # the family is computed ...
+    assert env["has_wind"] is False  # the other profile facts are computed ...
     assert env["suits"] == "an option"  # ... without overwriting a name already there
 
 

@@ -24,7 +24,6 @@ from scorer.engine import scoring
 from scorer.errors import EvaluationError, MjscoreError
 from scorer.model.notation import parse_hand
 from scorer.rules import facts as F
-from scorer.rules import profile as P
 from scorer.rules.facts import Env
 from scorer.rules.plan import plan_of
 from scorer.views.explain import explain_json
@@ -143,7 +142,7 @@ def test_a_reading_env_sees_the_hand_names_it_does_not_copy() -> None:
     renv = Env(hand, __reading__=reading)
     assert renv["self_draw"] is True
     assert renv["luxury"] == "an option"  # a hand name shadows the reading fact
-    # the family asked for by another of its facts keeps the shadowed one too
+    # a fact asked for beside it keeps the shadowed one too
     other = Env(hand, __reading__=reading)
     assert other["standard"] is True and other["luxury"] == "an option"
     assert Env(Env(wild_face=33), __reading__=reading)["luxury"] == 0
@@ -250,18 +249,6 @@ def test_the_facts_filled_in_are_each_fact_computed_alone(g: GenHand) -> None:
 @given(winning_hands("hangzhou", wild=True))
 def test_keyed_readings_facts_are_each_fact_computed_alone(g: GenHand) -> None:
     facts_alone(g)
-
-
-def test_remembered_tile_profiles_are_the_profile_of_the_tiles() -> None:
-    P._PROFILES.clear()
-    P._COUNTS.clear()
-    reading = score("123m456p789s234s99m", "hangzhou", Context(self_draw=True)).best.reading
-    first = Env(Env(wild_face=33), __reading__=reading)
-    again = Env(Env(wild_face=33), __reading__=reading)
-    assert first["suits"] == ("m", "p", "s") and first["honor_tiles"] == 0
-    assert again["suits"] == first["suits"] and again["max_number"] == 9
-    assert again["__profile__"] is first["__profile__"]  # from the memo
-    assert len(P._PROFILES) == len(P._COUNTS) == 1
 
 
 @settings(max_examples=40, deadline=None)
