@@ -1,6 +1,7 @@
 """mjscore benchmarks: one script, one machine, one run.
 
     python benchmarks/run.py [--hands N] [--seed S] [--quick]
+    python benchmarks/run.py --twins [--rulesets mcr,hangzhou]
 
 For every built-in ruleset it prints: in-process hands/second on a fixed
 seeded set of generated winning hands (by number of wildcards where the ruleset
@@ -518,7 +519,20 @@ def main() -> None:
     ap.add_argument("--save", metavar="FILE", help="write the figures as JSON, to compare later")
     ap.add_argument("--baseline", metavar="FILE",
                     help="figures saved by an earlier --save: print today's over them as ratios")
+    ap.add_argument("--twins", action="store_true",
+                    help="only each speed twin's worth: the instructions of the path it serves "
+                         "with it and with its reference (benchmarks/twins.py; valgrind)")
     args = ap.parse_args()
+    if args.twins:
+        import twins
+
+        print("speed twins: instructions of the path each serves, off (the reference) over on")
+        for name, twin in twins.TWINS.items():
+            print(f"{name}: {twin.what}", flush=True)
+            for rid in args.rulesets.split(","):
+                figs = ", ".join(f"{p} ×{r:.3f}" for p, r in twins.worth(name, rid))
+                print(f"  {rid}: {figs}", flush=True)
+        return
     n = 200 if args.quick else args.hands
     cores = os.cpu_count() or 1
     jobs = max(2, min(cores, 2))  # the target is stated for 2 cores

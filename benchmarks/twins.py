@@ -144,15 +144,13 @@ sys.path.insert(0, here)
 FAST = True
 exec(off)
 from scorer.cli.entry import main
-from gen import winning_hand
-import random, run
-setup = run.SETUPS[rid]
-text = winning_hand(random.Random(2026), wilds=0, wild_face=setup.wild_face,
-                    seven_pairs=setup.seven_pairs).text
+import run
+sets = run.gen_lines(rid, 1, 2026)
+text, *flags = sets[min(sets)][0].split()
 import io, contextlib
 with contextlib.redirect_stdout(io.StringIO()):
     try:
-        main(["score", text, "--rules", rid, *setup.flags], fast=FAST)
+        main(["score", text, "--rules", rid, *flags], fast=FAST)
     except SystemExit:
         pass
 """
