@@ -88,10 +88,9 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
         from ..serve.workers import Pool
 
         if not 0 <= port <= 65535:
-            raise ContextError(f"--port {port}: use 0..65535", "--port")
+            raise ContextError("serve.port", "--port", value=port)
         if not 0 <= workers <= 64:
-            raise ContextError(f"--workers {workers}: use 1..64 (0: the number of cores)",
-                               "--workers")
+            raise ContextError("serve.workers", "--workers", value=workers)
         for spec in rules:
             load_ruleset(spec)  # a bad one is refused here, before anything listens
         say_notices([])  # (an old spelling in one: said now, the server runs until stopped)
@@ -99,10 +98,9 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
         try:
             store = Store(path)
         except (OSError, RuntimeError) as e:
-            raise ContextError(f"--db {path}: cannot open the tables' database: {e}",
-                               "--db") from None
+            raise ContextError("serve.db_open", "--db", path=path, error=str(e)) from None
         except Exception as e:  # sqlite3.DatabaseError: not a database
-            raise ContextError(f"--db {path}: not a tables' database ({e})", "--db") from None
+            raise ContextError("serve.db_bad", "--db", path=path, error=str(e)) from None
         sock = _listen(host, port)
         pool = Pool(size=workers or max(2, os.cpu_count() or 2), extra=rules)
         app = create_app(pool, store)
@@ -149,6 +147,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as e:
         sock.close()
-        raise ContextError(f"cannot listen on {host}:{port}: {e.strerror or e}", "--port") from None
+        raise ContextError("serve.listen", "--port", host=host, port=port,
+                           error=str(e.strerror or e)) from None
     sock.set_inheritable(True)
     return sock

@@ -27,7 +27,6 @@ def run(args: ScoreArgs) -> None:
     unused = [f for f, given in (("--vs", args.vs is not None), ("--vs-option", bool(args.vs_options)),
                                  ("--explain", args.explain)) if given]
     if unused:
-        raise ContextError(f"{unused[0]} has no meaning for waits (it belongs to score)",
-                           unused[0])
+        raise ContextError("waits.score_flag", unused[0])
     w = waits(args.hand, args.rules, args.context)
     print(dumps(to_json(w, args.lang)) if args.as_json else human(w, args.lang, unicode=args.unicode))

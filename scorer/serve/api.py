@@ -30,11 +30,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import ContextError, MjscoreError, NotAWin, RulesetError
+from ..errors import ContextError, MjscoreError, NotAWin, Problem, RulesetError
 from ..lines.grammar import ScoreArgs, parse
 from ..rules.files import MAX_BYTES, is_path, list_builtin
 from ..rules.flags import FLAGS, Flag
 from ..rules.model import Ruleset
+from ..text.lang import LANGS
 from .labels import NAMES
 
 # A hand is at most 18 tiles with brackets and offers: a few hundred characters is plenty.
@@ -42,19 +43,37 @@ MAX_HAND = 400
 MAX_FLAGS = 80
 MAX_FLAG_TEXT = 400
 MAX_FILES = 2
+CACHE_TEXT = 64 * 1024  # an uploaded file larger than this is compiled each time, not kept
 UPLOAD_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # Requests queue for the one scoring thread at most this long before a 503 "busy".
 BUSY_WAIT = 15.0
 
 
 class RequestError(MjscoreError):
-    """A request the API cannot read (not the JSON it expects); HTTP 400 unless ``status``."""
+    """A request the API cannot read (not the JSON it expects); HTTP 400 unless ``status``.
+    ``code`` and ``params`` as every error's (the ``serve.*`` codes of scorer/text/codes.py).
+
+    >>> e = RequestError("serve.hand_too_long", 413, limit=400)
+    >>> e.status, e.render("en"), e.render("zh")
+    (413, 'hand: longer than 400 characters', '手牌超过 400 个字符')
+    """
 
     kind = "request"
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, status: int = 400, **params: Any) -> None:
+        super().__init__(code, **params)
         self.status = status
+
+
+def job_lang(job: tuple[Any, ...]) -> str:
+    """The language a job's answers are in: its last member when that is zh or en (every
+    job of scorer.serve.workers ends with the request's language), else zh.
+
+    >>> job_lang(("get", "/api/flags", "en")), job_lang(("get", "/api/flags"))
+    ('en', 'zh')
+    """
+    lang = job[-1] if job else None
+    return lang if isinstance(lang, str) and lang in LANGS else "zh"
 
 
 def status_of(e: BaseException) -> int:
@@ -80,12 +99,39 @@ def error_body(e: BaseException, lang: str = "zh") -> dict[str, Any]:
     """
     from ..views.jsondata import error_json
 
-    if isinstance(e, MjscoreError):
+    if not isinstance(e, MjscoreError):
+        e = RequestError("serve.internal", 500, type=type(e).__name__)
         out = error_json(e, lang)
-        out["error"]["message"] = _one_line(out["error"]["message"])
+        out["error"]["kind"] = "internal"
         return out
-    return {"error": {"kind": "internal", "message": f"internal error ({type(e).__name__}); "
-                      "please report this hand"}}
+    out = error_json(e, lang)
+    out["error"]["message"] = _one_line(out["error"]["message"])
+    return out
+
+
+def flag_lang(flags: Any, lang: str) -> str:
+    """The language a request's flags ask for (``--lang en``, ``--lang=en``), else ``lang``:
+    it words the errors found before the flags are parsed too.
+
+    >>> flag_lang(["--self-draw", "--lang", "en"], "zh"), flag_lang("x", "en")
+    ('en', 'en')
+    """
+    if isinstance(flags, list):
+        for i, f in enumerate(flags):
+            asked = flags[i + 1] if f == "--lang" and i + 1 < len(flags) else (
+                f[len("--lang="):] if isinstance(f, str) and f.startswith("--lang=") else None)
+            if asked in LANGS:
+                return str(asked)
+    return lang
+
+
+def number(x: float) -> int | float:
+    """A number of seconds as a message shows it: whole ones without '.0'.
+
+    >>> number(8.0), number(2.5)
+    (8, 2.5)
+    """
+    return int(x) if x == int(x) else x
 
 
 def _one_line(text: str) -> str:
@@ -185,31 +231,32 @@ class Api:
         it) or ``("round", text, rules, files, lang)`` (a 血战 round settled as ``round``).
         Returns ``(status, object)``; never raises for bad input.
 
-        >>> Api().handle(("get", "/api/nothing"))[0]
-        404
+        >>> Api().handle(("get", "/api/nothing", "en"))[1]["error"]["message"]
+        'no such endpoint: GET /api/nothing'
         """
         what = job[0] if job else None
+        lang = job_lang(job)
         try:
             if what == "get":
-                return self.get(job[1])
+                return self.get(job[1], lang)
             if what == "post":
-                return self.post(job[1], job[2])
+                return self.post(job[1], job[2], lang)
             if what == "record":
                 return self.record(job[1], job[2], job[3])
             if what == "round":
                 return self.round(job[1], job[2], job[3], job[4])
-            raise RequestError(f"no such job {what!r}", 500)
+            raise RequestError("serve.no_job", 500, job=str(what)[:40])
         except Exception as e:  # a bug: named by its type only, never a traceback
-            return status_of(e), error_body(e)
+            return status_of(e), error_body(e, lang)
 
     def cpu_exceeded(self, job: tuple[Any, ...], seconds: float) -> tuple[int, Any]:
         """The answer to a job stopped at its CPU limit (a 400: the request asked too much).
 
-        >>> Api().cpu_exceeded(("get", "/"), 8)[1]["error"]["message"]
+        >>> Api().cpu_exceeded(("get", "/", "en"), 8)[1]["error"]["message"]
         'the request ran for more than 8 s of CPU and was stopped'
         """
-        e = RequestError(f"the request ran for more than {seconds:g} s of CPU and was stopped")
-        return e.status, error_body(e)
+        e = RequestError("serve.cpu_limit", seconds=number(seconds))
+        return e.status, error_body(e, job_lang(job))
 
     def record(self, line: str, files: dict[str, str], lang: str) -> tuple[int, Any]:
         """A sheet's hand line scored exactly as ``mjscore batch`` scores it
@@ -241,10 +288,10 @@ class Api:
         from ..views.round import round_json
 
         if len(text) > 64 * 1024:
-            raise RequestError("a round is at most 64 KiB of events", 413)
+            raise RequestError("serve.round_too_long", 413, limit_kib=64)
         if rules in files:
             self.ruleset(rules, files)
-            raise RequestError("a round is settled with a built-in ruleset (sichuan)")
+            raise RequestError("serve.round_builtin")
         result = settle_round(text, rules)
         out = round_json(result, lang)
         won = [s for s, st in result.status.items() if st == "won"]
@@ -259,18 +306,19 @@ class Api:
         if spec in self.extra:
             return self.extra[spec]
         if is_path(spec):
-            raise RulesetError(f"{spec}: the server reads no files; upload the file's text "
-                               "(\"files\": {\"" + Path(spec).name + "\": TEXT}) or name a "
-                               "built-in ruleset (" + ", ".join(list_builtin()) + ")")
+            raise RulesetError("serve.reads_no_files", spec=spec[:200], name=Path(spec).name[:64],
+                               known=", ".join(list_builtin()))
         from ..rules.load import load_ruleset
 
         return load_ruleset(spec)  # a built-in id (an unknown id: RulesetError listing them)
 
     def upload(self, name: str, text: str) -> Ruleset:
-        """Compile an uploaded ruleset file (cached by its text); raise RulesetError.
+        """Compile an uploaded ruleset file (cached by its text, when at most
+        :data:`CACHE_TEXT` bytes); raise RulesetError.
 
         Its ``extends:`` may name a built-in ruleset only: a path would read the server's
-        files.
+        files. A table's house file is a few KiB; a large one compiled into tens of MiB and
+        is compiled again when asked again, rather than kept.
         """
         key = hashlib.sha256(f"{name}\0{text}".encode()).hexdigest()
         hit = self._uploads.get(key)
@@ -282,15 +330,18 @@ class Api:
 
         shown = f"upload/{name}"  # never a built-in's folder: the file is untrusted
         if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
-            raise RequestError(f"{name}: file is larger than {MAX_BYTES // 1024} KiB; refused", 413)
+            raise RequestError("serve.upload_too_big", 413, name=name, limit_kib=MAX_BYTES // 1024)
         data = load(text, shown, problems=[])
         parent = data.get("extends") if hasattr(data, "get") else None
         if isinstance(parent, str) and is_path(parent):
             m = getattr(data, "vmarks", {}).get("extends")
-            at = f":{m.line}:{m.column}" if m is not None else ""
-            raise RulesetError(f"{shown}{at} extends: '{parent}': an uploaded file may extend a "
-                               "built-in ruleset only (" + ", ".join(list_builtin()) + ")")
+            raise RulesetError(Problem(shown, m.line if m is not None else None,
+                                       m.column if m is not None else None, "extends",
+                                       "serve.extends_builtin_only",
+                                       {"parent": parent[:200], "known": ", ".join(list_builtin())}))
         rs = replace(compile_ruleset(text, shown), trusted=False)
+        if len(text) > CACHE_TEXT:
+            return rs
         self._uploads[key] = rs
         while len(self._uploads) > self._cache:
             self._uploads.popitem(last=False)
@@ -311,8 +362,9 @@ class Api:
         return out
 
     # -- the endpoints ---------------------------------------------------------------------
-    def get(self, path: str) -> tuple[int, Any]:
-        """Answer ``GET path``: ``/api/rules``, ``/api/rules/ID``, ``/api/flags``."""
+    def get(self, path: str, lang: str = "zh") -> tuple[int, Any]:
+        """Answer ``GET path``: ``/api/rules``, ``/api/rules/ID``, ``/api/flags`` (errors in
+        ``lang``)."""
         try:
             if path == "/api/rules":
                 return 200, self.rules_list()
@@ -320,68 +372,67 @@ class Api:
                 return 200, [flag_json(f) for f in FLAGS]
             if path.startswith("/api/rules/"):
                 rid = path[len("/api/rules/"):]
-                if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", rid):
-                    raise RequestError(f"no ruleset '{rid[:64]}'", 404)
-                if rid not in self.extra and rid not in list_builtin():
-                    raise RequestError(f"no ruleset '{rid}'; offered: "
-                                       f"{', '.join(r['id'] for r in self.rules_list())}", 404)
+                if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", rid) or (
+                        rid not in self.extra and rid not in list_builtin()):
+                    raise RequestError("serve.no_ruleset", 404, id=rid[:64], known=", ".join(
+                        r["id"] for r in self.rules_list()))
                 return 200, ruleset_json(self.ruleset(rid, {}))
-            raise RequestError(f"no such endpoint: GET {path[:80]}", 404)
+            raise RequestError("serve.no_endpoint", 404, method="GET", path=path[:80])
         except Exception as e:
-            return status_of(e), error_body(e)
+            return status_of(e), error_body(e, lang)
 
-    def post(self, path: str, body: Any) -> tuple[int, Any]:
-        """Answer ``POST path`` with a decoded JSON ``body``."""
-        routes: dict[str, Callable[[Any], tuple[int, Any]]] = {
+    def post(self, path: str, body: Any, lang: str = "zh") -> tuple[int, Any]:
+        """Answer ``POST path`` with a decoded JSON ``body``, in ``lang`` unless the flags
+        name another (``--lang``)."""
+        routes: dict[str, Callable[[Any, str], tuple[int, Any]]] = {
             "/api/score": self.score, "/api/waits": self.waits, "/api/dispute": self.dispute,
             "/api/rules": self.rules_upload}
         handler = routes.get(path)
         if handler is None:
             status = 405 if path in ("/api/flags",) or path.startswith("/api/rules/") else 404
-            e = RequestError(f"no such endpoint: POST {path[:80]}", status)
-            return e.status, error_body(e)
-        return handler(body)
+            e = RequestError("serve.no_endpoint", status, method="POST", path=path[:80])
+            return e.status, error_body(e, lang)
+        return handler(body, lang)
 
-    def rules_upload(self, body: Any) -> tuple[int, Any]:
+    def rules_upload(self, body: Any, lang: str = "zh") -> tuple[int, Any]:
         """``POST /api/rules`` ``{"name": "my.yaml", "text": "..."}``: check an uploaded file and
         describe it like ``GET /api/rules/ID`` (errors name the file, line and key)."""
         try:
             if not isinstance(body, dict):
-                raise RequestError('the body must be a JSON object {"name": ..., "text": ...}')
+                raise RequestError("serve.body_object", keys='"name", "text"')
             name, text = body.get("name", "house.yaml"), body.get("text")
             if not isinstance(name, str) or not UPLOAD_NAME.fullmatch(name):
-                raise RequestError("name: a file name of letters, digits, '.', '_', '-'")
+                raise RequestError("serve.upload_name")
             if not isinstance(text, str):
-                raise RequestError("text: the ruleset file's text, as a string")
+                raise RequestError("serve.upload_text")
             with self._scoring():
                 return 200, ruleset_json(self.upload(name, text))
         except Exception as e:
-            return status_of(e), error_body(e)
+            return status_of(e), error_body(e, lang)
 
-    def score(self, body: Any) -> tuple[int, Any]:
+    def score(self, body: Any, lang: str = "zh") -> tuple[int, Any]:
         """``POST /api/score``: the object of ``mjscore score HAND FLAGS --json``."""
-        return self._run(body, "score")
+        return self._run(body, "score", lang)
 
-    def waits(self, body: Any) -> tuple[int, Any]:
+    def waits(self, body: Any, lang: str = "zh") -> tuple[int, Any]:
         """``POST /api/waits``: the object of ``mjscore waits HAND FLAGS --json``."""
-        return self._run(body, "waits")
+        return self._run(body, "waits", lang)
 
-    def dispute(self, body: Any) -> tuple[int, Any]:
+    def dispute(self, body: Any, lang: str = "zh") -> tuple[int, Any]:
         """``POST /api/dispute``: the object of ``mjscore score HAND FLAGS --vs … --json``."""
-        return self._run(body, "dispute")
+        return self._run(body, "dispute", lang)
 
-    def _run(self, body: Any, what: str) -> tuple[int, Any]:
-        lang = "zh"
+    def _run(self, body: Any, what: str, lang: str) -> tuple[int, Any]:
+        lang = flag_lang(body.get("flags") if isinstance(body, dict) else None, lang)
         try:
-            args, files = self._read(body)
+            args, files = self._read(body, lang)
             lang = args.lang
             with self._scoring():
                 if what == "waits":
                     return 200, self._waits(args, files)
                 if what == "dispute" or args.vs is not None or args.vs_options:
                     if args.vs is None and not args.vs_options:
-                        raise ContextError("a dispute needs --vs ID or --vs-option KEY=VALUE in "
-                                           "the flags", "--vs")
+                        raise ContextError("serve.dispute_needs_vs", "--vs")
                     return 200, self._dispute(args, files)
                 return 200, self._score(args, files)
         except Exception as e:
@@ -389,34 +440,36 @@ class Api:
 
     def _scoring(self) -> _Held:
         if not self._lock.acquire(timeout=BUSY_WAIT):
-            raise RequestError("the server is busy; try again in a moment", 503)
+            raise RequestError("serve.busy", 503)
         return _Held(self._lock)
 
-    def _read(self, body: Any) -> tuple[ScoreArgs, dict[str, str]]:
-        """The request's hand and flags, parsed as ``mjscore score`` parses them."""
+    def _read(self, body: Any, lang: str = "zh") -> tuple[ScoreArgs, dict[str, str]]:
+        """The request's hand and flags, parsed as ``mjscore score`` parses them; in the
+        request's language ``lang`` unless the flags name one (``--lang``)."""
         if not isinstance(body, dict):
-            raise RequestError('the body must be a JSON object {"hand": ..., "flags": [...]}')
+            raise RequestError("serve.body_object", keys='"hand", "flags", "files"')
         unknown = sorted(set(body) - {"hand", "flags", "files"})
         if unknown:
-            raise RequestError(f"unknown key '{unknown[0][:40]}' (the keys are hand, flags, files)")
+            raise RequestError("serve.unknown_key", name=unknown[0][:40],
+                               keys='"hand", "flags", "files"')
         hand, flags, files = body.get("hand"), body.get("flags", []), body.get("files", {})
         if not isinstance(hand, str):
-            raise RequestError("hand: the hand's notation, as a string (e.g. '123m456p789s234sP9m')")
+            raise RequestError("serve.hand_string")
         if len(hand) > MAX_HAND:
-            raise RequestError(f"hand: longer than {MAX_HAND} characters", 413)
+            raise RequestError("serve.hand_too_long", 413, limit=MAX_HAND)
         if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
-            raise RequestError('flags: a list of strings, as on the command line, e.g. '
-                               '["--rules", "hangzhou", "--self-draw"]')
+            raise RequestError("serve.flags_list")
         if len(flags) > MAX_FLAGS or any(len(f) > MAX_FLAG_TEXT for f in flags):
-            raise RequestError(f"flags: at most {MAX_FLAGS}, each under {MAX_FLAG_TEXT} "
-                               "characters", 413)
+            raise RequestError("serve.flags_too_many", 413, limit=MAX_FLAGS,
+                               length=MAX_FLAG_TEXT)
         if not isinstance(files, dict) or len(files) > MAX_FILES or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-            raise RequestError(f'files: at most {MAX_FILES} uploaded rulesets, {{"my.yaml": TEXT}}')
+            raise RequestError("serve.files", limit=MAX_FILES)
         for name in files:
             if not UPLOAD_NAME.fullmatch(name):
-                raise RequestError(f"files: '{name[:64]}' is not a plain file name (letters, "
-                                   "digits, '.', '_', '-')")
+                raise RequestError("serve.file_name", name=name[:64])
+        if not any(f == "--lang" or f.startswith("--lang=") for f in flags):
+            flags = [*flags, "--lang", lang]  # the request's language (the page's)
         # the hand first, as typed on the command line; "--" keeps a hand that starts with
         # '-' from being read as a flag (the parser then names it as a notation error)
         args = parse([*flags, "--", hand] if hand.startswith("-") else [hand, *flags])
@@ -448,8 +501,7 @@ class Api:
                                      ("--vs-option", bool(args.vs_options)),
                                      ("--explain", args.explain)) if given]
         if unused:  # as mjscore waits refuses them
-            raise ContextError(f"{unused[0]} has no meaning for waits (it belongs to score)",
-                               unused[0])
+            raise ContextError("waits.score_flag", unused[0])
         return to_json(waits(args.hand, self.ruleset(args.rules, files), args.context), args.lang)
 
     def _dispute(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:

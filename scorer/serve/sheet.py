@@ -60,11 +60,11 @@ def check_flags(flags: Any) -> list[str]:
     scorer.serve.api.RequestError: flags: --rules belongs to the table, not to a hand
     """
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags) or len(flags) > 80:
-        raise RequestError('flags: a list of strings, as on the command line, e.g. ["--self-draw"]')
+        raise RequestError("serve.flags_list")
     for f in flags:
         name = f.partition("=")[0]
         if name in TABLE_FLAGS:
-            raise RequestError(f"flags: {name} belongs to the table, not to a hand")
+            raise RequestError("serve.table_flag", flag=name)
     return list(flags)
 
 
@@ -73,12 +73,12 @@ def line_of(hand: Any, flags: Sequence[str], settings: Mapping[str, Any]) -> str
     table-wide flags last). Raises RequestError for a hand that is not a string or a line
     too long for a batch file."""
     if not isinstance(hand, str) or not hand.strip():
-        raise RequestError("hand: the hand's notation, as a string (e.g. '123m456p789s234sP9m')")
+        raise RequestError("serve.hand_string")
     words = [hand.strip(), *flags, *settings.get("flags", []), "--rules", settings["rules"]]
     line = shlex.join(words) if any(not w or any(c in w for c in " \t'\"#\\$`") for w in words) \
         else " ".join(words)
     if len(line) > MAX_LINE:
-        raise RequestError(f"the hand and its flags are longer than {MAX_LINE} characters", 413)
+        raise RequestError("serve.line_too_long", 413, limit=MAX_LINE)
     return line
 
 
@@ -109,12 +109,11 @@ def penalty_record(settings: Mapping[str, Any], seat: Any, amount: Any) -> dict[
     """
     seats = [s for s in SEATS if s in settings["seating"]]
     if seat not in seats:
-        raise RequestError(f"seat: one of {' '.join(seats)}")
+        raise RequestError("serve.seat", seats=seats)
     if amount is None and settings.get("rules") in ("mcr", "mcr-house"):
         amount = MCR_PENALTY
     if not isinstance(amount, int) or isinstance(amount, bool) or not 0 < amount <= MAX_PENALTY:
-        raise RequestError(f"amount: the points the false win pays each other player "
-                           f"(1..{MAX_PENALTY})")
+        raise RequestError("serve.penalty_amount", limit=MAX_PENALTY)
     from ..table.penalty import false_win
 
     # the ledger's record (scorer.table.penalty): booked as a penalty, not as a hand

@@ -69,7 +69,16 @@ class Conflict(Exception):
 
 
 class NotFound(Exception):
-    """No such table (or line of it)."""
+    """No such table (or line of it, or kept upload): ``code`` and ``params`` say which
+    (scorer/text/codes.py words them)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code, self.params = code, params
+
+
+class Full(NotFound):
+    """The database holds as many tables (or the table as many lines) as it may."""
 
 
 def default_path() -> str:
@@ -152,7 +161,7 @@ class Store:
         row = self._conn().execute("SELECT name, text FROM uploads WHERE hash = ?",
                                    (key,)).fetchone()
         if row is None:
-            raise NotFound(f"no uploaded ruleset {key[:24]}")
+            raise NotFound("serve.no_upload")
         return str(row[0]), str(row[1])
 
     # -- tables ---------------------------------------------------------------------------
@@ -162,7 +171,7 @@ class Store:
         with self._db() as db:
             (count,) = db.execute("SELECT count(*) FROM tables").fetchone()
             if count >= MAX_TABLES:
-                raise Conflict(0)
+                raise Full("serve.tables_full", limit=MAX_TABLES)
             while True:
                 tid = "".join(secrets.choice(ID_ALPHABET) for _ in range(6))
                 if db.execute("SELECT 1 FROM tables WHERE id = ?", (tid,)).fetchone() is None:
@@ -175,7 +184,7 @@ class Store:
         """The table's version now; raises :class:`NotFound`."""
         row = self._conn().execute("SELECT version FROM tables WHERE id = ?", (tid,)).fetchone()
         if row is None:
-            raise NotFound(f"no table {tid[:16]}")
+            raise NotFound("serve.no_table")
         return int(row[0])
 
     def table(self, tid: str) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
@@ -187,7 +196,7 @@ class Store:
             row = conn.execute("SELECT version, settings FROM tables WHERE id = ?",
                                (tid,)).fetchone()
             if row is None:
-                raise NotFound(f"no table {tid[:16]}")
+                raise NotFound("serve.no_table")
             entries = [{**json.loads(d), "n": n, "deleted": bool(x), "changed": c}
                        for n, d, x, c in conn.execute(
                            "SELECT n, data, deleted, changed FROM entries WHERE table_id = ? "
@@ -199,7 +208,7 @@ class Store:
     def _bump(self, db: sqlite3.Connection, tid: str, version: int) -> int:
         row = db.execute("SELECT version FROM tables WHERE id = ?", (tid,)).fetchone()
         if row is None:
-            raise NotFound(f"no table {tid[:16]}")
+            raise NotFound("serve.no_table")
         if int(row[0]) != version:
             raise Conflict(int(row[0]))
         db.execute("UPDATE tables SET version = version + 1 WHERE id = ?", (tid,))
@@ -214,7 +223,7 @@ class Store:
             (n,) = db.execute("SELECT coalesce(max(n), 0) + 1 FROM entries WHERE table_id = ?",
                               (tid,)).fetchone()
             if n > MAX_ENTRIES:
-                raise Conflict(new - 1)
+                raise Full("serve.sheet_full", limit=MAX_ENTRIES)
             db.execute("INSERT INTO entries VALUES (?, ?, ?, 0, ?)",
                        (tid, n, json.dumps(data, ensure_ascii=False), time.time()))
             if settings is not None:
@@ -230,7 +239,7 @@ class Store:
             new = self._bump(db, tid, version)
             if db.execute("SELECT 1 FROM entries WHERE table_id = ? AND n = ?",
                           (tid, n)).fetchone() is None:
-                raise NotFound(f"table {tid[:16]} has no line {n}")
+                raise NotFound("serve.no_line", n=n)
             if data is not None:
                 db.execute("UPDATE entries SET data = ?, changed = ? WHERE table_id = ? AND n = ?",
                            (json.dumps(data, ensure_ascii=False), time.time(), tid, n))

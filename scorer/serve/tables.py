@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from ..model.tiles import SEATS
 from ..table.ledger import LedgerError, parse_players, parse_stake
-from .api import RequestError
+from .api import RequestError, error_body
 from .app import HEADERS, HOST, TABLE_ID, Server, answer, read_json, stream
 from .sheet import (
     ROTATE,
@@ -52,20 +52,20 @@ Endpoint = Callable[[Server, Request], Awaitable[Response]]
 def _tid(request: Request) -> str:
     tid = str(request.path_params.get("tid", ""))
     if not TABLE_ID.fullmatch(tid):
-        raise RequestError("no such table", 404)
+        raise RequestError("serve.no_table", 404)
     return tid
 
 
 def _obj(body: Any, keys: str) -> dict[str, Any]:
     if not isinstance(body, dict):
-        raise RequestError(f"the body must be a JSON object {{{keys}}}")
+        raise RequestError("serve.body_object", keys=keys)
     return body
 
 
 def _version(body: dict[str, Any]) -> int:
     v = body.get("version")
     if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-        raise RequestError("version: the sheet's version the change was made on (a number)")
+        raise RequestError("serve.version")
     return v
 
 
@@ -77,24 +77,29 @@ def _seating(value: Any) -> dict[str, str]:
             seating = parse_players(",".join(f"{k}={v}" for k, v in value.items()
                                              if isinstance(v, str)))
             if len(seating) != len(value):
-                raise RequestError("seating: each seat's player needs a name")
+                raise RequestError("serve.seating_name")
         else:
-            raise RequestError('seating: {"E": "Ann", "S": "Bo", ...} or "Ann,Bo,Cy,Di"')
+            raise RequestError("serve.seating_shape")
     except LedgerError as e:
-        raise RequestError(f"seating: {e.message}") from None
+        raise RequestError("serve.seating", error=_nested(e)) from None
     if len(seating) < 2:
-        raise RequestError("seating: at least two players")
+        raise RequestError("serve.seating_two")
     return {s: seating[s] for s in SEATS if s in seating}
 
 
 def _stake(value: Any) -> str:
     if not isinstance(value, (int, str)) or isinstance(value, bool):
-        raise RequestError("stake: money per point, a number such as 1 or 0.5")
+        raise RequestError("serve.stake_shape")
     try:
         parse_stake(value)
     except LedgerError as e:
-        raise RequestError(f"stake: {e.message}") from None
+        raise RequestError("serve.stake", error=_nested(e)) from None
     return str(value)
+
+
+def _nested(e: LedgerError) -> dict[str, Any]:
+    """An error as the parameter of another (``{error:error}`` words it in the same language)."""
+    return {"code": e.code, "params": e.params}
 
 
 async def _sheet(srv: Server, tid: str) -> dict[str, Any]:
@@ -102,11 +107,11 @@ async def _sheet(srv: Server, tid: str) -> dict[str, Any]:
     return sheet_json(version, settings, entries, tid)
 
 
-async def _conflict(srv: Server, tid: str, body: Any, e: Conflict) -> Response:
-    return answer(409, {"error": {"kind": "conflict", "message": "another phone changed the "
-                                  f"sheet first (now version {e.version}); here it is, with "
-                                  "your change to send again"},
-                        "sheet": await _sheet(srv, tid), "yours": body})
+async def _conflict(srv: Server, request: Request, tid: str, body: Any, e: Conflict
+                    ) -> Response:
+    err = error_body(RequestError("serve.conflict", 409, version=e.version), request.state.lang)
+    err["error"]["kind"] = "conflict"
+    return answer(409, {**err, "sheet": await _sheet(srv, tid), "yours": body})
 
 
 async def _files(srv: Server, settings: dict[str, Any]) -> dict[str, str]:
@@ -125,18 +130,18 @@ async def create(srv: Server, request: Request) -> Response:
                                 "flags": check_flags(body.get("flags", [])),
                                 "title": body.get("title", "")}
     if settings["rotate"] not in ROTATE:
-        raise RequestError(f"rotate: one of {', '.join(ROTATE)}")
+        raise RequestError("serve.rotate", values=list(ROTATE))
     if not isinstance(settings["title"], str) or len(settings["title"]) > 80:
-        raise RequestError("title: at most 80 characters")
+        raise RequestError("serve.title", limit=80)
     if upload is not None:
         if not isinstance(upload, str) or len(upload) > 64:
-            raise RequestError("upload: the key POST /api/rules answered with")
+            raise RequestError("serve.upload_key")
         name, _ = await srv.db(srv.store.upload, upload)
         settings.update(rules=name, upload=upload)
     elif not isinstance(rules, str) or not rules:
-        raise RequestError("rules: a ruleset id (GET /api/rules lists them)")
+        raise RequestError("serve.rules_id")
     else:
-        status, info = await srv.work(request, ("get", f"/api/rules/{rules}"))
+        status, info = await srv.work(request, ("get", f"/api/rules/{rules}", request.state.lang))
         if status != 200:
             return answer(400 if status == 404 else status, info)  # a wrong value in the body
         settings.update(rules=rules, upload=None)
@@ -152,11 +157,13 @@ async def show(srv: Server, request: Request) -> Response:
 async def events(srv: Server, request: Request) -> Response:
     tid = _tid(request)
     await srv.db(srv.store.version, tid)  # 404 for no such table
-    from .app import PER_CLIENT_STREAMS, client_of
+    from .app import PER_ADDRESS_STREAMS, client_of
+    from .workers import address_of
 
-    if srv.streams[client_of(request)] >= PER_CLIENT_STREAMS:
-        raise RequestError("too many live sheets open on this device", 429)
-    return stream(srv, tid, client_of(request))
+    address = address_of(client_of(request))
+    if srv.streams[address] >= PER_ADDRESS_STREAMS:
+        raise RequestError("serve.streams", 429)
+    return stream(srv, tid, address)
 
 
 async def _scored(srv: Server, request: Request, settings: dict[str, Any],
@@ -164,7 +171,7 @@ async def _scored(srv: Server, request: Request, settings: dict[str, Any],
     """The line of the hand in ``body`` scored as batch scores it; an answer if it fails."""
     flags = check_flags(body.get("flags", []))
     line = line_of(body.get("hand"), flags, settings)
-    lang = body.get("lang", "zh") if body.get("lang") in ("zh", "en") else "zh"
+    lang = request.state.lang  # the body's "lang" (scorer.serve.app.lang_of)
     spec = ",".join(f"{s}={n}" for s, n in seating.items())
     status, rec = await srv.work(request, ("record", f"{line} --players {_quote(spec)}",
                                            await _files(srv, settings), lang))
@@ -190,16 +197,16 @@ async def book(srv: Server, request: Request) -> Response:
     entry = await _scored(srv, request, settings, body, dict(settings["seating"]))
     if isinstance(entry, Response):
         return entry
-    return await _append(srv, tid, version, body, settings, entry)
+    return await _append(srv, request, tid, version, body, settings, entry)
 
 
-async def _append(srv: Server, tid: str, version: int, body: Any, settings: dict[str, Any],
+async def _append(srv: Server, request: Request, tid: str, version: int, body: Any, settings: dict[str, Any],
                   entry: dict[str, Any]) -> Response:
     new = dict(settings, seating=seating_after(settings, entry["record"]))
     try:
         await srv.db(srv.store.append, tid, version, entry, new)
     except Conflict as e:
-        return await _conflict(srv, tid, body, e)
+        return await _conflict(srv, request, tid, body, e)
     srv.notify(tid)
     return answer(200, await _sheet(srv, tid))
 
@@ -212,14 +219,14 @@ async def edit(srv: Server, request: Request) -> Response:
     _, settings, entries = await srv.db(srv.store.table, tid)
     old = next((e for e in entries if e["n"] == n), None)
     if old is None or old["kind"] != "hand":
-        raise RequestError(f"no hand at line {n} to correct", 404)
+        raise RequestError("serve.no_hand_line", 404, n=n)
     entry = await _scored(srv, request, settings, body, old["seating"])
     if isinstance(entry, Response):
         return entry
     try:
         await srv.db(srv.store.change, tid, version, n, entry)
     except Conflict as e:
-        return await _conflict(srv, tid, body, e)
+        return await _conflict(srv, request, tid, body, e)
     srv.notify(tid)
     return answer(200, await _sheet(srv, tid))
 
@@ -227,7 +234,7 @@ async def edit(srv: Server, request: Request) -> Response:
 def _line_number(request: Request) -> int:
     text = str(request.path_params.get("n", ""))
     if not (text.isascii() and text.isdigit()) or len(text) > 6:  # (not '²' or '٣')
-        raise RequestError("no such line", 404)
+        raise RequestError("serve.no_line", 404, n=text[:8])
     return int(text)
 
 
@@ -238,7 +245,7 @@ async def undo(srv: Server, request: Request) -> Response:
     version = _version(body)
     undone = body.get("undone", True)
     if not isinstance(undone, bool):
-        raise RequestError("undone: true to undo the line, false to book it again")
+        raise RequestError("serve.undone")
     _, settings, entries = await srv.db(srv.store.table, tid)
     live = [e for e in entries if not e["deleted"]]
     new = None
@@ -248,7 +255,7 @@ async def undo(srv: Server, request: Request) -> Response:
     try:
         await srv.db(srv.store.change, tid, version, n, None, undone, new)
     except Conflict as e:
-        return await _conflict(srv, tid, body, e)
+        return await _conflict(srv, request, tid, body, e)
     srv.notify(tid)
     return answer(200, await _sheet(srv, tid))
 
@@ -267,7 +274,7 @@ async def penalty(srv: Server, request: Request) -> Response:
     try:
         await srv.db(srv.store.append, tid, version, entry, None)
     except Conflict as e:
-        return await _conflict(srv, tid, body, e)
+        return await _conflict(srv, request, tid, body, e)
     srv.notify(tid)
     return answer(200, await _sheet(srv, tid))
 
@@ -278,9 +285,9 @@ async def round_(srv: Server, request: Request) -> Response:
     version = _version(body)
     text = body.get("text")
     if not isinstance(text, str) or not text.strip():
-        raise RequestError("text: the round's events, one a line, as in a round file")
+        raise RequestError("serve.round_text")
     _, settings, _ = await srv.db(srv.store.table, tid)
-    lang = body.get("lang", "zh") if body.get("lang") in ("zh", "en") else "zh"
+    lang = request.state.lang
     status, out = await srv.work(request, ("round", text, settings["rules"],
                                            await _files(srv, settings), lang))
     if status != 200:
@@ -289,7 +296,7 @@ async def round_(srv: Server, request: Request) -> Response:
              "record": out["ledger"],
              "summary": {"winners": out["ledger"]["winner"], "payments": out["ledger"]["payments"],
                          "transfers": out.get("transfers", [])[:64]}}
-    return await _append(srv, tid, version, body, settings, entry)
+    return await _append(srv, request, tid, version, body, settings, entry)
 
 
 async def set_settings(srv: Server, request: Request) -> Response:
@@ -305,12 +312,12 @@ async def set_settings(srv: Server, request: Request) -> Response:
         new["stake"] = _stake(body["stake"])
     if "rotate" in body:
         if body["rotate"] not in ROTATE:
-            raise RequestError(f"rotate: one of {', '.join(ROTATE)}")
+            raise RequestError("serve.rotate", values=list(ROTATE))
         new["rotate"] = body["rotate"]
     try:
         await srv.db(srv.store.set_settings, tid, version, new)
     except Conflict as e:
-        return await _conflict(srv, tid, body, e)
+        return await _conflict(srv, request, tid, body, e)
     srv.notify(tid)
     return answer(200, await _sheet(srv, tid))
 
@@ -333,7 +340,7 @@ async def export(srv: Server, request: Request) -> Response:
         _, body = await srv.db(srv.store.upload, settings["upload"])
         ctype, name = "text/plain; charset=utf-8", settings["rules"].rsplit(".", 1)[0]
     else:
-        raise RequestError("export as .txt (the batch file), .json or .csv", 404)
+        raise RequestError("serve.export_format", 404)
     disposition = f'attachment; filename="{name}.{fmt}"'
     return Response(body, 200, {**HEADERS, "Content-Disposition": disposition}, ctype)
 
@@ -343,7 +350,7 @@ async def qr(srv: Server, request: Request) -> Response:
     await srv.db(srv.store.version, tid)
     host = request.headers.get("host", "")
     if not HOST.fullmatch(host):
-        raise RequestError("the request's Host header is not an address", 400)
+        raise RequestError("serve.host")
     import io
 
     import segno

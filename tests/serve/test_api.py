@@ -279,13 +279,13 @@ def test_flags_endpoint_is_the_table_and_every_row_has_names(server: Live) -> No
     ({"hand": 5, "flags": []}, 400, "hand"),
     ({"hand": "11m", "flags": "--rules mcr"}, 400, "flags"),
     ({"hand": "11m", "flags": [], "extra": 1}, 400, "unknown key"),
-    (["not", "an", "object"], 400, "JSON object"),
+    (["not", "an", "object"], 400, "JSON object"),  # (no flags: English asked by the header)
     ({"hand": "1m" * 300, "flags": ["--rules", "mcr"]}, 413, "longer than"),
 ])
 def test_bad_requests_are_one_line_errors(server: Live, body: Any, status: int, says: str) -> None:
     if isinstance(body, dict) and isinstance(body.get("flags"), list):
         body = {**body, "flags": [*body["flags"], "--lang", "en"]}  # (the words checked)
-    got_status, got, _ = call(server, "POST", "/api/score", body)
+    got_status, got, _ = call(server, "POST", "/api/score", body, headers={"Accept-Language": "en"})
     assert got_status == status
     message = got["error"]["message"]
     assert says in message and "\n" not in message and "Traceback" not in message
@@ -308,7 +308,12 @@ def test_http_errors(server: Live) -> None:
                           headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 415  # what a page on another site could send without asking
     status, got, _ = call(server, "POST", "/api/score", raw=b"{not json")
-    assert status == 400 and "not JSON" in got["error"]["message"]
+    # the page's language decides (zh unless it asks for en): '{' read, 'n' at character 2
+    assert (status, got["error"]["code"], got["error"]["message"]) == \
+        (400, "serve.not_json", "请求体不是 JSON（第 2 个字符）")
+    status, got, _ = call(server, "POST", "/api/score", raw=b"{not json",
+                          headers={"Accept-Language": "en-GB,en;q=0.8"})
+    assert got["error"]["message"] == "the body is not JSON (at character 2)"
 
 
 def test_page_has_a_csp_and_no_inline_script(server: Live) -> None:
@@ -357,13 +362,14 @@ def test_huge_body_is_refused_unread(server: Live) -> None:
 
 def test_deep_json_is_refused(server: Live) -> None:
     status, got, _ = call(server, "POST", "/api/score", raw=b"[" * 100_000 + b"]" * 100_000)
-    assert status == 400 and "deeper than" in got["error"]["message"]
+    assert (status, got["error"]["code"], got["error"]["params"]) == \
+        (400, "serve.json_deep", {"limit": 8})
     status, got, _ = call(server, "POST", "/api/score", raw=b'{"hand": ' + b"[" * 9 + b"]" * 9 + b"}")
     assert status == 400
     answers_normally(server)
     # wide instead of deep: 500 KiB of one flat list is read, and refused as not the object
     status, got, _ = call(server, "POST", "/api/score", raw=b"[" + b"1," * 250_000 + b"1]")
-    assert status == 400 and "JSON object" in got["error"]["message"]
+    assert status == 400 and got["error"]["code"] == "serve.body_object"
     answers_normally(server)
 
 
@@ -423,6 +429,60 @@ def test_many_requests_at_once(server: Live) -> None:
         t.join(60)
     assert statuses == [200] * 36
     answers_normally(server)
+
+
+def test_one_address_with_silent_connections_and_heavy_work_still_gets_answers(
+        server: Live) -> None:
+    """The hostile client and a phone share 127.0.0.1 (neither names a device): 40 silent
+    connections held open and heavy waits in a loop do not keep the phone's plain hands
+    from being answered, none refused. At the address's cap the silent connection opened
+    first gives way to the one that sends a request."""
+    host, port = server.server_address[:2]
+    saved = dict(guard.LIMITS)
+    guard.LIMITS.update(idle=60.0, deadline=60.0)  # the silent ones stay, unless pushed out
+    silent: list[socket.socket] = []
+    stop = threading.Event()
+    heavy: list[int] = []
+
+    def heavy_loop() -> None:
+        body = {"hand": "PPP123m456p789s1s", "flags": ["--rules", "slow.yaml"],
+                "files": {"slow.yaml": SLOW}}
+        while not stop.is_set():
+            heavy.append(call(server, "POST", "/api/waits", body)[0])
+
+    loops = [threading.Thread(target=heavy_loop, daemon=True) for _ in range(2)]
+    try:
+        for _ in range(40):
+            silent.append(socket.create_connection((str(host), int(port)), timeout=10))
+        for t in loops:
+            t.start()
+        deadline = time.monotonic() + 10
+        while guard.open_count("127.0.0.1") < 40 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert guard.open_count("127.0.0.1") >= 40
+        time.sleep(0.5)  # the heavy work is in the server
+        for _ in range(6):
+            answers_normally(server, within=10)  # generous: a shared machine; typically ms
+        assert guard.open_count("127.0.0.1") >= 40  # nobody was pushed out: room enough
+        stop.set()
+        for t in loops:
+            t.join(60)
+        # at the cap (what is open now): the oldest silent connection is closed for a request
+        settled = time.monotonic() + 10  # (the heavy loops' last connections closing)
+        while guard.open_count("127.0.0.1") > 40 and time.monotonic() < settled:
+            time.sleep(0.05)
+        guard.LIMITS.update(per_address=guard.open_count("127.0.0.1"))
+        answers_normally(server, within=10)
+        silent[0].settimeout(10)
+        assert silent[0].recv(1) == b""  # closed by the server
+    finally:
+        stop.set()
+        for t in loops:
+            t.join(60)
+        for s in silent:
+            s.close()
+        guard.LIMITS.update(saved)
+    assert heavy and set(heavy) <= {200, 400}  # the heavy work was answered too, or stopped
 
 
 def test_slow_clients_are_cut_and_do_not_block_others(server: Live) -> None:

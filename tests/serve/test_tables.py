@@ -178,3 +178,85 @@ def test_no_malformed_body_gets_a_500(tmp_path_factory: pytest.TempPathFactory, 
             got = json.loads(res.read())
             conn.close()
             assert 400 <= res.status < 500 and "message" in got["error"], (method, path, res.status)
+
+
+# Words a Chinese message may hold: the protocol's own names and JSON's literals (tile
+# notation, flags, ids and numbers are taken out before the check, as quoted text is)
+TECHNICAL = {"JSON", "POST", "GET", "api", "rules", "tables", "id", "ID", "KiB", "UTF", "Content",
+             "Type", "application", "json", "Length", "Host", "true", "false", "txt", "csv"}
+
+
+def english_words(text: str) -> list[str]:
+    """The English words left in a message once quoted text, flags, paths and file names
+    are taken out (a Chinese message should have none)."""
+    import re
+
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|--[\w-]+|/[\w/.-]*|\S+\.\w+|\{[^}]*\}", " ", text)
+    return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in TECHNICAL]
+
+
+def test_errors_are_in_the_pages_language(tmp_path: Path) -> None:
+    """Each error of the sheet's endpoints has a code, and its words in the language the
+    page asks for (Accept-Language, or the body's "lang"): no English under zh."""
+    import http.client
+
+    from scorer.text.render import render
+
+    with running(tmp_path / "t.sqlite3") as srv:
+        _, sheet = request(srv, "POST", "/api/tables", {"rules": "mcr", "seating": "A,B,C,D"})
+        tid = sheet["id"]
+        bad: list[tuple[str, str, Any, str]] = [
+            ("POST", "/api/tables", {"rules": "mcr", "seating": 5}, "serve.seating_shape"),
+            ("POST", "/api/tables", {"rules": "mcr", "seating": "A"}, "serve.seating_two"),
+            ("POST", "/api/tables", {"rules": "mcr", "seating": "A,B", "rotate": "x"},
+             "serve.rotate"),
+            ("POST", "/api/tables", {"rules": "mcr", "seating": "A,B", "stake": True},
+             "serve.stake_shape"),
+            ("POST", "/api/tables", {"seating": "A,B"}, "serve.rules_id"),
+            ("POST", "/api/tables", {"upload": "nope", "seating": "A,B"}, "serve.no_upload"),
+            ("POST", "/api/tables", [], "serve.body_object"),
+            ("GET", "/api/tables/zzzzzz", None, "serve.no_table"),
+            ("POST", f"/api/tables/{tid}/hands", {"version": 1}, "serve.hand_string"),
+            ("POST", f"/api/tables/{tid}/hands", {"hand": "11m"}, "serve.version"),
+            ("POST", f"/api/tables/{tid}/hands", {"version": 1, "hand": "11m", "flags": ["--rules", "x"]},
+             "serve.table_flag"),
+            ("POST", f"/api/tables/{tid}/hands", {"version": 1, "hand": "11m", "flags": "x"},
+             "serve.flags_list"),
+            ("POST", f"/api/tables/{tid}/penalties", {"version": 1, "seat": "Q"}, "serve.seat"),
+            ("POST", f"/api/tables/{tid}/undo/1", {"version": 1, "undone": "yes"}, "serve.undone"),
+            ("POST", f"/api/tables/{tid}/undo/7", {"version": 1}, "serve.no_line"),
+            ("PUT", f"/api/tables/{tid}/hands/3", {"version": 1, "hand": "11m"}, "serve.no_hand_line"),
+            ("POST", f"/api/tables/{tid}/rounds", {"version": 1, "text": ""}, "serve.round_text"),
+            ("POST", f"/api/tables/{tid}/hands", {"version": 9, "hand": "234567s234567p55m",
+                                                  "flags": ["--from", "N", "--seat", "S"]},
+             "serve.conflict"),
+            ("GET", f"/api/tables/{tid}/export.exe", None, "serve.export_format"),
+            ("GET", "/api/nothing", None, "serve.no_endpoint"),
+            ("POST", "/api/score", {"hand": "11m", "flags": [], "x": 1}, "serve.unknown_key"),
+            ("POST", "/api/score", {"hand": 5}, "serve.hand_string"),
+        ]
+        for method, path, body, code in bad:
+            seen = {}
+            for lang, how in (("zh", {}), ("en", {"Accept-Language": "en-US,en;q=0.9"}),
+                              ("en", "body"), ("zh", {"Accept-Language": "zh-CN"})):
+                headers = {"Content-Type": "application/json"}
+                sent = body
+                if how == "body":
+                    if not isinstance(body, dict) or path.startswith("/api/score"):
+                        continue
+                    sent = {**body, "lang": "en"}
+                else:
+                    headers.update(how)
+                conn = http.client.HTTPConnection(*srv.server_address, timeout=30)
+                conn.request(method, path, body=None if sent is None else json.dumps(sent),
+                             headers=headers)
+                res = conn.getresponse()
+                got = json.loads(res.read())
+                conn.close()
+                err = got["error"]
+                assert (err["code"], 400 <= res.status < 500) == (code, True), (path, body, got)
+                assert err["message"] == render(err["code"], err["params"], lang)
+                if lang == "zh":
+                    assert not english_words(err["message"]), err["message"]
+                seen[lang] = err["message"]
+            assert seen["zh"] != seen["en"]

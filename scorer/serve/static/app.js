@@ -37,7 +37,7 @@
       ignored: "此方不用的旗标", row_result: "结果", row_decomposition: "牌型",
       row_wildcards: "财神", row_patterns: "番种", row_chain: "计算", row_score: "得分",
       row_payment: "支付", row_payments: "各家得失", stand_ins: "替身", itself: "（本身）", why: "为何",
-      offline: "连不上服务器：手牌已存在本机，恢复后会自动重试。", retry: "重试", replaced: "被替",
+      offline: "连不上服务器：手牌已存在本机，恢复后会自动重试。", retry: "重试", busy: "服务器正忙，请稍后再试。", replaced: "被替",
       chi: "吃", peng: "碰", gang: "杠", angang: "暗杠", pick_tile: "再点一张牌",
       won_by: (seat, dealer, how) => `${seat} 胡（${dealer ? "庄家" : "闲家"}），${how}`,
       how_from: (s) => `${s} 放铳`, no_glyphs: "本机字体没有麻将牌字符",
@@ -68,7 +68,7 @@
       row_chain: "chain", row_score: "score", row_payment: "payment", row_payments: "per seat",
       stand_ins: "Stand-ins", itself: " (itself)", why: "Why",
       offline: "The server cannot be reached: the hand is kept on this phone and sent again when it is back.",
-      retry: "Retry", replaced: "Replaced",
+      retry: "Retry", busy: "The server is busy; try again in a moment.", replaced: "Replaced",
       chi: "Chow", peng: "Pung", gang: "Kong", angang: "Concealed kong", pick_tile: "now tap a tile",
       won_by: (seat, dealer, how) => `${seat} wins (${dealer ? "dealer" : "not dealer"}), ${how}`,
       how_from: (s) => `discard by ${s}`, no_glyphs: "this device's fonts have no mahjong tiles",
@@ -470,11 +470,27 @@
   // ---------------------------------------------------------------- talking to the server
   // every answer, or status 0 and an "offline" error when the server cannot be reached (the
   // page says so, keeps the hand, and tries again when asked or when the wifi is back)
+  // the server answers in the page's language, and takes turns by device: a random id
+  // kept on the phone (its address alone may be shared, behind a router or with a server)
+  function device() {
+    let id = null;
+    try { id = localStorage.getItem("mjscore.device"); } catch (e) { /* not kept */ }
+    if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+      const bytes = new Uint8Array(12);
+      crypto.getRandomValues(bytes);
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      try { localStorage.setItem("mjscore.device", id); } catch (e) { /* not kept */ }
+    }
+    return id;
+  }
+
   async function api(path, body, method) {
     let res;
+    const headers = { "Accept-Language": lang, "X-Mjscore-Device": device() };
     try {
-      res = await fetch(path, body === undefined && !method ? {} : {
-        method: method || "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      res = await fetch(path, body === undefined && !method ? { headers } : {
+        method: method || "POST", headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
       });
     } catch (e) {
       setOffline(true);
@@ -482,7 +498,9 @@
     }
     setOffline(false);
     let data;
-    try { data = await res.json(); } catch (e) { data = { error: { kind: "http", message: res.statusText } }; }
+    try { data = await res.json(); } catch (e) { data = { error: { kind: "http", message: t("busy") } }; }
+    // refused at the door, before the server knew the page's language
+    if (data && data.error && data.error.code === "serve.connections") data.error.message = t("busy");
     return { status: res.status, data };
   }
 
