@@ -130,8 +130,11 @@ def ledger_line(argv: Sequence[str], seating: Mapping[str, str] | None = None,
         if not 1 <= len(words) <= 2:
             raise LedgerError("penalty.form")
         who = _player(words[0], seating, kind)
-        amount = _amount(words[1], kind, who, signed=False) if len(words) == 2 else None
-        rec = false_win(who, amount, rs, seats)
+        amount = _amount(words[1], kind, words[0], signed=False) if len(words) == 2 else None
+        try:
+            rec = false_win(who, amount, rs, seats)
+        except LedgerError as e:
+            raise _as_written(e, {who: words[0]}) from None
     else:
         if len(words) < 4 or len(words) % 2:
             raise LedgerError("adjust.form")
@@ -140,11 +143,27 @@ def ledger_line(argv: Sequence[str], seating: Mapping[str, str] | None = None,
             who = _player(who_word, seating, kind)
             if who in amounts:
                 raise LedgerError("adjust.twice", who=who_word)
-            amounts[who] = _amount(points, kind, who, signed=True)
-        rec = adjustment(amounts)
+            amounts[who] = _amount(points, kind, who_word, signed=True)
+        try:
+            rec = adjustment(amounts)
+        except LedgerError as e:
+            written = {_player(w, seating, kind): w for w in words[::2]}
+            raise _as_written(e, written) from None
     if rs is not None:
         rec["ruleset"] = rs.id
     return rec
+
+
+def _as_written(e: LedgerError, written: Mapping[str, str]) -> LedgerError:
+    """``e`` naming its player as the line wrote it (``penalty Bo 0``, not ``penalty S 0``).
+
+    >>> str(_as_written(LedgerError("adjust.twice", who="S"), {"S": "Bo"}))
+    'adjust: Bo is named twice'
+    """
+    who = e.params.get("who")
+    if isinstance(who, str) and who in written:
+        e.params = {**e.params, "who": written[who]}
+    return e
 
 
 def _player(word: str, seating: Mapping[str, str] | None, kind: str) -> str:

@@ -76,6 +76,19 @@ def test_bad_lines_say_what(argv: list[str], words: str) -> None:
     assert words in str(e.value)
 
 
+def test_a_bad_amount_names_the_player_as_the_line_wrote_it() -> None:
+    with pytest.raises(LedgerError) as e:
+        ledger_line(["penalty", "Bo", "0"], SEATING, "hangzhou")
+    assert str(e.value).startswith("penalty Bo 0: the points paid to each other player")
+    assert e.value.render("zh").startswith("penalty Bo 0：罚给每家的分数")
+    with pytest.raises(LedgerError) as e:
+        ledger_line(["adjust", "Ann", "+9999999999", "Bo", "-9999999999"], SEATING)
+    assert str(e.value).startswith("adjust Ann 9999999999: a whole number of points")
+    with pytest.raises(LedgerError) as e:
+        ledger_line(["adjust", "Ann", "5", "Cy", "x"], SEATING)
+    assert str(e.value).startswith("adjust Cy 'x': points are a whole number")
+
+
 def test_the_ledger_counts_them_in_points_not_in_hands() -> None:
     # a hand: E wins 6 (2 from each); Bo's false win in MCR: -30, +10 each; an adjustment
     # Di +5 Ann -5. Ann 6 + 10 - 5 = 11; Bo -2 - 30 = -32; Cy -2 + 10 = 8; Di -2 + 10 + 5 = 13.
