@@ -11,8 +11,9 @@ A table's settings::
 ``rotate`` says how the seats move after a line: ``dealer`` (the deal passes unless the
 dealer won: 连庄), ``every`` (after every hand, as MCR plays), ``manual`` (only when set).
 A line (an entry) is ``{"kind", "line", "seating", "record", "summary"}``: ``line`` is the
-hand as a batch line (``kind`` ``hand``), the events of a 血战 round (``round``) or a
-penalty (``penalty``); ``record`` is what the ledger books (payments, winner).
+hand as a batch line (``kind`` ``hand``), the events of a Sichuan round (``round``), a
+penalty (``penalty``) or an adjustment (``adjust``); ``record`` is what the ledger books
+(payments, winner).
 
 >>> s = {"rules": "hangzhou", "seating": {"E": "Ann", "S": "Bo", "W": "Cy", "N": "Di"},
 ...      "stake": "1", "rotate": "dealer", "flags": []}
@@ -120,6 +121,36 @@ def penalty_record(settings: Mapping[str, Any], seat: Any, amount: Any) -> dict[
     return false_win(seat, amount, seats=seats)
 
 
+def adjust_record(settings: Mapping[str, Any], amounts: Any) -> dict[str, Any]:
+    """What the ledger books for an adjustment: ``amounts`` (player → points, a player a
+    seat or a name of the seating) moved between players, as the batch line ``adjust WHO
+    POINTS …`` books it (:func:`scorer.table.penalty.ledger_line`): the points sum to zero,
+    or it is an error (``adjust.not_zero``). Raises RequestError or LedgerError.
+
+    >>> adjust_record({"seating": {"E": "A", "S": "B", "W": "C", "N": "D"}},
+    ...               {"A": 5, "C": -5})["payments"]
+    {'E': 5, 'W': -5}
+    """
+    if not isinstance(amounts, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in amounts.items()) or len(amounts) > len(SEATS):
+        raise RequestError("serve.adjust_amounts")
+    from ..table.penalty import ADJUST, ledger_line
+
+    words = [ADJUST, *(x for who, v in amounts.items() for x in (who, f"{v:+d}"))]
+    return ledger_line(words, settings["seating"])
+
+
+def adjust_line(record: Mapping[str, Any]) -> str:
+    """The batch line of an adjustment's record, by seat (the ``# players:`` line before it
+    names them).
+
+    >>> adjust_line({"payments": {"E": 5, "W": -5}})
+    'adjust E +5 W -5'
+    """
+    return "adjust " + " ".join(f"{s} {v:+d}" for s, v in record["payments"].items())
+
+
 def booked(entries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The lines that count: those not undone."""
     return [e for e in entries if not e.get("deleted")]
@@ -151,8 +182,9 @@ def _header(settings: Mapping[str, Any], tid: str) -> list[str]:
 def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any]],
                  tid: str) -> str:
     """The evening as a batch file: a ``# players:`` line wherever the seating changes, then
-    each booked hand's line, and each false win as a ``penalty SEAT POINTS`` line
-    (scorer.table.penalty); undone lines as comments. A line the batch format cannot hold
+    each booked hand's line, each false win as a ``penalty SEAT POINTS`` line and each
+    adjustment as an ``adjust SEAT POINTS …`` line (scorer.table.penalty); undone lines as
+    comments. A line the batch format cannot hold
     (a 血战 round) is written as a comment naming it, and the file's first lines say so:
     then ``batch --totals`` leaves it out."""
     out = _header(settings, tid)
@@ -160,8 +192,10 @@ def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any
     for e in entries:
         spec = ",".join(f"{s}={n}" for s, n in e["seating"].items())
         pen = e.get("summary") if e["kind"] == "penalty" else None
+        ledger = pen is not None or e["kind"] == "adjust"  # a line of the batch file too
         text = e["line"] if e["kind"] == "hand" else (
-            f"penalty {pen['seat']} {pen['amount']}" if pen else f"{e['kind']}: " + " / ".join(
+            f"penalty {pen['seat']} {pen['amount']}" if pen else adjust_line(e["record"])
+            if e["kind"] == "adjust" else f"{e['kind']}: " + " / ".join(
                 x for x in e["line"].splitlines() if x.strip()))
         if e.get("deleted"):
             out.append(f"# undone: {text}")
@@ -169,7 +203,7 @@ def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any
         if spec != seat_spec:
             out.append(f"# players: {spec}")
             seat_spec = spec
-        out.append(text if e["kind"] == "hand" or pen else f"# {text}  (not a batch line: "
+        out.append(text if e["kind"] == "hand" or ledger else f"# {text}  (not a batch line: "
                    f"booked {e['record']['payments']})")
     return "\n".join(out) + "\n"
 

@@ -12,7 +12,9 @@ another phone changed the table first the answer is 409 with the new sheet
 ``PUT /api/tables/ID/hands/N``        ``{"version", "hand", "flags"}``: correct line N
 ``POST /api/tables/ID/undo/N``        ``{"version", "undone": true|false}``: undo or redo N
 ``POST /api/tables/ID/penalties``     ``{"version", "seat", "amount"?}``: a false win (诈胡)
-``POST /api/tables/ID/rounds``        ``{"version", "text"}``: a whole 血战 round
+``POST /api/tables/ID/adjustments``   ``{"version", "amounts": {"Ann": 5, "Bo": -5}}``:
+                                      points moved between players (summing to zero)
+``POST /api/tables/ID/rounds``        ``{"version", "text"}``: a whole Sichuan round
 ``POST /api/tables/ID/settings``      ``{"version", "seating"?, "stake"?, "rotate"?}``
 ``GET /api/tables/ID/export.txt``     the batch file (``.json``, ``.csv`` likewise)
 ``GET /api/tables/ID/qr.svg``         a QR code of the table's link
@@ -35,6 +37,8 @@ from .api import RequestError, error_body
 from .app import HEADERS, HOST, TABLE_ID, Server, answer, read_json, stream
 from .sheet import (
     ROTATE,
+    adjust_line,
+    adjust_record,
     check_flags,
     export_batch,
     export_csv,
@@ -279,6 +283,22 @@ async def penalty(srv: Server, request: Request) -> Response:
     return answer(200, await _sheet(srv, tid))
 
 
+async def adjust(srv: Server, request: Request) -> Response:
+    tid = _tid(request)
+    body = _obj(await read_json(request), '"version", "amounts"')
+    version = _version(body)
+    _, settings, _ = await srv.db(srv.store.table, tid)
+    record = adjust_record(settings, body.get("amounts"))
+    entry = {"kind": "adjust", "line": adjust_line(record), "seating": dict(settings["seating"]),
+             "record": record, "summary": {"payments": record["payments"]}}
+    try:
+        await srv.db(srv.store.append, tid, version, entry, None)
+    except Conflict as e:
+        return await _conflict(srv, request, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
 async def round_(srv: Server, request: Request) -> Response:
     tid = _tid(request)
     body = _obj(await read_json(request), '"version", "text"')
@@ -371,6 +391,7 @@ def routes(wrap: Callable[[Endpoint], Callable[[Request], Awaitable[Response]]])
         Route(base + "/hands/{n}", wrap(edit), methods=["PUT"]),
         Route(base + "/undo/{n}", wrap(undo), methods=["POST"]),
         Route(base + "/penalties", wrap(penalty), methods=["POST"]),
+        Route(base + "/adjustments", wrap(adjust), methods=["POST"]),
         Route(base + "/rounds", wrap(round_), methods=["POST"]),
         Route(base + "/settings", wrap(set_settings), methods=["POST"]),
         Route(base + "/export.{fmt}", wrap(export), methods=["GET"]),

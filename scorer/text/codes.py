@@ -303,10 +303,14 @@ CODES: dict[str, tuple[str, str]] = {
                          "{flag} has no meaning for waits (it belongs to score)"),
     "serve.round_too_long": ("一局的事件最多 {limit_kib} KiB",
                              "a round is at most {limit_kib} KiB of events"),
-    "serve.round_builtin": ("血战一局用内置规则结算（sichuan）",
-                            "a round is settled with a built-in ruleset (sichuan)"),
+    "serve.round_builtin": ("四川一局用内置规则结算（sichuan 或 sichuan-xueliu）",
+                            "a round is settled with a built-in ruleset (sichuan or sichuan-xueliu)"),
     "serve.round_text": ("要给出这一局的事件，每行一件，和局文件一样",
                          "text: the round's events, one a line, as in a round file"),
+    "serve.adjust_amounts": ('amounts：每个玩家的分数，例如 {"Ann": 5, "Bo": -5}'
+                             '（座位或名字对整数，合计为零）',
+                             'amounts: each player\'s points, e.g. {"Ann": 5, "Bo": -5} (a seat '
+                             'or a name to a whole number, summing to zero)'),
     # ---- the page's API: HTTP itself
     "serve.no_endpoint": ("没有这个接口：{method} {path}", "no such endpoint: {method} {path}"),
     "serve.no_page": ("没有页面 {path}", "no page {path}"),

@@ -394,6 +394,15 @@ def test_an_evening_on_two_phones(tmp_path: Path) -> None:
                         seat="W", piao="2")
             want = {"Ann": 8 - 8, "Bo": 4 - 16, "Cy": -6 - 8, "Di": -6 + 32}
             wait_for(a, lambda d: sheet_totals(d) == want)
+            # 5 on phone B: an adjustment, Di gives Ann 5 (the amounts sum to zero)
+            b.execute_script(
+                "for (const l of document.querySelectorAll('#adjust label')) {"
+                " const v = arguments[0][l.textContent.trim().split(' ')[1]];"
+                " if (v !== undefined) l.querySelector('input').value = String(v); }"
+                " document.getElementById('book-adjust').click()", {"Ann": 5, "Di": -5})
+            want = {**want, "Ann": want["Ann"] + 5, "Di": want["Di"] - 5}
+            wait_for(a, lambda d: sheet_totals(d) == want)
+            assert "+5" in a.find_element(By.CSS_SELECTOR, '#sheet-lines tr[data-n="5"] .what').text
             # the exported file, totalled by batch, is the sheet
             text = a.execute_script("return fetch(arguments[0]).then(r => r.text())",
                                     f"/api/tables/{link.rsplit('=', 1)[1]}/export.txt")

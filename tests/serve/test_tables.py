@@ -139,6 +139,75 @@ def test_a_sichuan_round_is_booked_with_the_settlement_of_round(tmp_path: Path) 
         assert sheet["entries"][0]["summary"]["winners"] == ["S", "W"]
 
 
+def test_penalties_and_adjustments_on_the_sheet_as_in_a_batch_file(tmp_path: Path) -> None:
+    with running(tmp_path / "t.sqlite3") as srv:
+        _, sheet = request(srv, "POST", "/api/tables", {"rules": "mcr", "seating": "A,B,C,D"})
+        tid = sheet["id"]
+        # 1: D (N) makes a false win, MCR: D -30, each other +10
+        status, sheet = request(srv, "POST", f"/api/tables/{tid}/penalties",
+                                {"version": 1, "seat": "N"})
+        assert status == 200
+        # 2: B +15, C -5, D -10 (players by name or seat); the seats do not move for either
+        status, sheet = request(srv, "POST", f"/api/tables/{tid}/adjustments",
+                                {"version": 2, "amounts": {"B": 15, "W": -5, "D": -10}})
+        assert status == 200, sheet
+        # A 10; B 10 + 15 = 25; C 10 - 5 = 5; D -30 - 10 = -40 (sum 0)
+        want = {"A": 10, "B": 25, "C": 5, "D": -40}
+        assert nets(sheet) == want
+        assert sheet["settings"]["seating"] == {"E": "A", "S": "B", "W": "C", "N": "D"}
+        entry = sheet["entries"][1]
+        assert entry["kind"] == "adjust" and entry["line"] == "adjust S +15 W -5 N -10"
+        assert entry["record"]["payments"] == {"S": 15, "W": -5, "N": -10}
+        assert sheet["totals"]["penalties"] == [1] and sheet["totals"]["adjustments"] == [2]
+        assert sheet["totals"]["hands"] == 0
+        # a line that does not sum to zero, or names nobody at the table: refused, not booked
+        for amounts, code in [({"B": 5, "C": -4}, "adjust.not_zero"),
+                              ({"A": 0, "B": 0}, "adjust.nothing"),
+                              ({"Zed": 5, "A": -5}, "ledger_line.not_seated"),
+                              ({"A": 5, "A ": -5}, "ledger_line.not_seated"),
+                              ({"A": True, "B": -1}, "serve.adjust_amounts"),
+                              ({"A": 1.5, "B": -1.5}, "serve.adjust_amounts"),
+                              ([["A", 5], ["B", -5]], "serve.adjust_amounts"),
+                              (None, "serve.adjust_amounts")]:
+            status, got = request(srv, "POST", f"/api/tables/{tid}/adjustments",
+                                  {"version": 3, "amounts": amounts})
+            assert status == 400 and got["error"]["code"] == code, (amounts, got)
+        status, got = request(srv, "GET", f"/api/tables/{tid}")
+        assert got["version"] == 3 and len(got["entries"]) == 2
+        # undone, the adjustment no longer counts
+        status, sheet = request(srv, "POST", f"/api/tables/{tid}/undo/2",
+                                {"version": 3, "undone": True})
+        assert nets(sheet) == {"A": 10, "B": 10, "C": 10, "D": -30}
+        status, sheet = request(srv, "POST", f"/api/tables/{tid}/undo/2",
+                                {"version": 4, "undone": False})
+        assert nets(sheet) == want
+        # the exported batch file books the same lines: its totals are the sheet's
+        status, text = request(srv, "GET", f"/api/tables/{tid}/export.txt")
+        assert "\npenalty N 10\n" in text and "\nadjust S +15 W -5 N -10\n" in text
+        got = batch_totals(str(text), tmp_path)
+        assert {p["name"]: p["net"] for p in got["players"]} == want
+        assert len(got["penalties"]) == 1 and len(got["adjustments"]) == 1
+        status, csv_text = request(srv, "GET", f"/api/tables/{tid}/export.csv")
+        rows = str(csv_text).splitlines()
+        assert rows[0] == "n,kind,undone,seating,line,A,B,C,D"
+        assert rows[2] == '2,adjust,0,"E=A,S=B,W=C,N=D",adjust S +15 W -5 N -10,0,15,-5,-10'
+        assert "transfer,D,B,25" in rows
+
+
+def test_a_xueliu_round_on_the_sheet(tmp_path: Path) -> None:
+    # tests/golden/rounds/sichuan.yaml "血流成河, S wins twice": E -22, S +5, W +20, N -3
+    text = ("S win 123m456m789m11p45p6p --from E\nW kong 9s concealed\n"
+            "S win 123m456m789m11p45p3p --self-draw\nE hand 13579m2468p2468p\n"
+            "W hand [9999s]111s222s333s5s\nN hand 123p456p789p22m34m\n")
+    with running(tmp_path / "t.sqlite3") as srv:
+        _, sheet = request(srv, "POST", "/api/tables",
+                           {"rules": "sichuan-xueliu", "seating": "A,B,C,D"})
+        status, sheet = request(srv, "POST", f"/api/tables/{sheet['id']}/rounds",
+                                {"version": 1, "text": text})
+        assert status == 200 and nets(sheet) == {"A": -22, "B": 5, "C": 20, "D": -3}
+        assert sheet["entries"][0]["summary"]["winners"] == ["S"]
+
+
 def test_an_uploaded_ruleset_is_kept_for_the_table(tmp_path: Path) -> None:
     house = Path(__file__).resolve().parents[2] / "examples" / "house" / "jinhua-renhu4.yaml"
     with running(tmp_path / "t.sqlite3") as srv:
@@ -171,6 +240,7 @@ def test_no_malformed_body_gets_a_500(tmp_path_factory: pytest.TempPathFactory, 
                              ("POST", "/api/rules"), ("POST", "/api/tables"),
                              ("POST", f"/api/tables/{tid}/hands"), ("PUT", f"/api/tables/{tid}/hands/1"),
                              ("POST", f"/api/tables/{tid}/undo/1"), ("POST", f"/api/tables/{tid}/penalties"),
+                             ("POST", f"/api/tables/{tid}/adjustments"),
                              ("POST", f"/api/tables/{tid}/rounds"), ("POST", f"/api/tables/{tid}/settings")]:
             conn = http.client.HTTPConnection(*srv.server_address, timeout=30)
             conn.request(method, path, body=body, headers={"Content-Type": "application/json"})

@@ -16,18 +16,21 @@
       rotate: "换庄", rot_dealer: "庄家胡则连庄", rot_every: "每局换庄", rot_manual: "手动",
       create: "开桌", join_link: "其他手机扫码或打开：", book: "记入此局", undo: "撤销", redo: "恢复",
       penalty: "诈胡罚分", pen_seat: "诈胡者", pen_amount: "每家", book_pen: "记罚分",
-      round: "血战一局（事件，每行一件）", book_round: "记入此局", totals: "合计", transfers: "结算",
+      adjust: "调整（合计为零）", book_adj: "记调整", adjust_line: (xs) => `调整：${xs.join(" · ")}`,
+      round: "四川一局（事件，每行一件）", book_round: "记入此局", totals: "合计", transfers: "结算",
       settle_none: "无需转账", pays: (a, b, x) => `${a} 付 ${b} ${x}`, export: "导出",
       conflict: "另一台手机先改了记分表：已显示最新的，你的这一手还在上面，请再记一次。",
       pass_deal: "下庄（座位轮转）", leave: "离开此桌", dealer: "庄", n: "#", who: "谁胡", points: "分",
-      penalty_line: (s, x) => `${s} 诈胡：付每家 ${x}`, round_line: (w) => `血战：${w.join(" ") || "无人胡"}`,
+      penalty_line: (s, x) => `${s} 诈胡：付每家 ${x}`, round_line: (w) => `一局：${w.join(" ") || "无人胡"}`,
       self: "自摸", from: (s) => `${s} 放铳`, version: "版本" },
     en: { table: "Table score sheet", new_table: "Start a table", names: "Players (E S W N)",
       stake: "Money per point", rotate: "The deal", rot_dealer: "passes unless the dealer won",
       rot_every: "passes every hand", rot_manual: "set by hand", create: "Start",
       join_link: "Other phones scan or open:", book: "Book this hand", undo: "Undo", redo: "Redo",
       penalty: "False win penalty", pen_seat: "Who", pen_amount: "to each", book_pen: "Book penalty",
-      round: "A bloody-battle round (events, one a line)", book_round: "Book the round",
+      adjust: "Adjustment (summing to zero)", book_adj: "Book adjustment",
+      adjust_line: (xs) => `adjustment: ${xs.join(" · ")}`,
+      round: "A Sichuan round (events, one a line)", book_round: "Book the round",
       totals: "Totals", transfers: "To settle", settle_none: "nothing to pay",
       pays: (a, b, x) => `${a} pays ${b} ${x}`, export: "Export",
       conflict: "Another phone changed the sheet first: here is the new one; your hand is still above, book it again.",
@@ -128,6 +131,7 @@
 
   function entryText(e) {
     if (e.kind === "penalty") return w("penalty_line")(`${e.summary.seat} ${e.seating[e.summary.seat]}`, e.summary.amount);
+    if (e.kind === "adjust") return w("adjust_line")(Object.entries(e.summary.payments).map(([x, v]) => `${x} ${e.seating[x] || ""} ${v > 0 ? "+" + v : v}`));
     if (e.kind === "round") return w("round_line")(e.summary.winners.map((s) => `${s} ${e.seating[s]}`));
     const m = e.summary || {};
     const lang = window.mjscore.lang();
@@ -241,7 +245,28 @@
     pb.addEventListener("click", () => change("/penalties", { seat: seat.value, amount: amount.value.trim() ? Number(amount.value) : null }));
     pen.append(el("strong", null, w("penalty")), field(w("pen_seat"), seat), field(w("pen_amount"), amount), pb);
     box.append(pen);
-    if (s.rules === "sichuan") {
+    // an adjustment: points moved between players, summing to zero
+    const adj = el("div", "tools");
+    adj.id = "adjust";
+    const adjInputs = SEATS.filter((y) => s.seating[y]).map((x) => {
+      const inp = el("input");
+      inp.id = "adj-" + x;
+      inp.inputMode = "numeric";
+      inp.size = 4;
+      inp.placeholder = "0";
+      return [x, inp];
+    });
+    const ab = el("button", null, w("book_adj"));
+    ab.type = "button";
+    ab.id = "book-adjust";
+    ab.addEventListener("click", async () => {
+      const amounts = {};
+      for (const [x, inp] of adjInputs) if (inp.value.trim()) amounts[x] = Number(inp.value.trim());
+      if (await change("/adjustments", { amounts })) for (const [, inp] of adjInputs) inp.value = "";
+    });
+    adj.append(el("strong", null, w("adjust")), ...adjInputs.map(([x, inp]) => field(`${x} ${s.seating[x]}`, inp)), ab);
+    box.append(adj);
+    if (s.rules === "sichuan" || s.rules === "sichuan-xueliu") {
       const ta = el("textarea");
       ta.id = "round-text";
       ta.rows = 5;
