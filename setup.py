@@ -42,7 +42,7 @@ from setuptools.dist import Distribution
 # (views/jsontext.py: its body 25 % faster compiled). Not compiled: the rest of a batch
 # line's work (lines.py: compiled, what a line costs beside its scoring stayed 49-60 µs
 # on MCR, as pure); argv.py (a batch line's flags: 3x slower compiled, where its copy of
-# a parsed line becomes dataclasses.replace); lang/compile.py (its closures-returning
+# a parsed line becomes dataclasses.replace); lang/compile.py and lang/closures.py (closures-returning
 # lambdas hit a mypyc internal error, and the pattern code the codegen branch generates
 # runs as plain Python anyway); rules/plan.py (tests replace its functions to make code
 # generation fail, which a compiled module's own calls would not see); and all that runs

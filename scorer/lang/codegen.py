@@ -2,7 +2,7 @@
 
 :mod:`scorer.lang.compile` turns an expression into a tree of closures: one Python call
 per node on every evaluation. This module turns the same *already checked* tree (the
-:class:`~scorer.lang.compile.Compiled` result, with the values it folded and the
+:class:`~scorer.lang.compiled.Compiled` result, with the values it folded and the
 attributes it resolved) into Python source text, so that a caller can put many
 expressions into one function: the rules layer generates a ruleset's whole per-reading
 pattern loop this way (:mod:`scorer.rules.plan`).
@@ -57,7 +57,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import budget
-from .compile import Compiled
+from .compiled import Compiled
 from .functions import CONDITION, FUNCTIONS, NUMBERS, TILE_NAME
 from .ops import BINOPS, METERED_BINOPS
 from .runtime import checked_index, optional_attr, per_item, ticked

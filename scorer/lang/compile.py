@@ -32,19 +32,17 @@ against the CPU budget in force (:mod:`scorer.lang.budget`).
 from __future__ import annotations
 
 import ast
-import operator
-from collections.abc import Callable, Mapping
-from dataclasses import field
+from collections.abc import Callable
 from typing import Any
 
-from ..record import record
 from . import budget
 from .budget import tick
+from .closures import CMP_FN_CONST, CMP_NAME_CONST, CMPOPS, and_names, call_one, loops_fn, metered_top
+from .compiled import Attr, Compiled, Fn, Scope
 from .cost import MAX_COST, Cost, children
 from .errors import EvalError, ExprError
 from .functions import CONDITION, FUNCTIONS, LIST, NUMBER, NUMBER_LIST, NUMBERS, TILE_NAME
 from .ops import BINOPS, MAX_BITS, METERED_BINOPS
-from .render import fmt
 from .types import (
     ANY,
     BOOL,
@@ -54,7 +52,6 @@ from .types import (
     STR,
     TILE,
     Type,
-    as_type,
     base,
     elem_of,
     is_numeric,
@@ -62,256 +59,12 @@ from .types import (
     maybe,
 )
 
-Fn = Callable[[Any], Any]  # an evaluator: env -> value
-
 MAX_SOURCE = 2000
 MAX_NODES = 600
 MAX_DEPTH = 40
 MAX_LOOPS = 3
 MAX_FOLDED_BITS = 4 * MAX_BITS  # big numbers one expression may fold at load, in all
 _WORD = 64
-
-
-@record(frozen=True)
-class Attr:
-    """An attribute of a runtime type: its result type and accessor ``fn(value) -> result``.
-
-    With ``env=True`` the accessor is ``fn(value, env)`` (for attributes that depend on
-    the table, such as whether a wildcard reads as its own face). A list-valued
-    attribute declares its largest size in its type (``list_of(TILE, 4)``).
-    """
-
-    type: Type
-    fn: Callable[..., Any]
-    doc: str = ""
-    env: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "type", as_type(self.type))
-
-
-@record
-class Scope:
-    """What an expression may refer to.
-
-    ``names`` maps each name to its type (a :class:`Type`, or its text ``'int?'``);
-    a list type's ``size`` is the most items it can hold, which the cost bound uses.
-    ``attrs`` maps a type to its attribute table; ``coerce`` turns a string constant
-    into a value of a type (e.g. the string ``'E'`` compared with a tile becomes the
-    tile index), raising ValueError if it cannot; ``readings`` says whether
-    ``any_reading(...)`` is allowed (hand-level checks) and with which scope its
-    argument is compiled.
-    """
-
-    names: Mapping[str, Type]
-    attrs: Mapping[Type, Mapping[str, Attr]] = field(default_factory=dict)
-    coerce: Mapping[Type, Callable[[str], Any]] = field(default_factory=dict)
-    readings: Scope | None = None
-    what: str = "name"
-
-    def __post_init__(self) -> None:
-        self.names = {n: as_type(t) for n, t in self.names.items()}
-        self.attrs = {as_type(t): a for t, a in self.attrs.items()}
-        self.coerce = {as_type(t): c for t, c in self.coerce.items()}
-
-
-@record
-class Compiled:
-    """A compiled expression: call it with an environment (a mapping of names)."""
-
-    src: str
-    fn: Fn
-    type: Type
-    names: frozenset[str]
-    tree: ast.expr
-    node_fns: dict[int, Fn]
-    const: bool = False
-    attrs: frozenset[tuple[Type, str]] = frozenset()  # (type, attribute) pairs used
-    compares: frozenset[Type] = frozenset()  # types compared with == / in (e.g. group)
-    cost: int = 0  # worst-case evaluation steps, estimated at load time (see MAX_COST)
-    where: str = ""  # 'file:line key' of the expression, set by the ruleset compiler
-    # What the code generator (scorer.lang.codegen) reads besides the tree, by id(node):
-    # the values folded or coerced at load, the attribute of each attribute node, the
-    # ticks per item of each comprehension; and the ticks of one evaluation (0: none)
-    consts: Mapping[int, Any] = field(default_factory=dict, repr=False)
-    attr_at: Mapping[int, tuple[Attr, bool]] = field(default_factory=dict, repr=False)
-    loop_weight: Mapping[int, int] = field(default_factory=dict, repr=False)
-    weight: int = 0
-    metered: bool = False
-
-    def __call__(self, env: Any) -> Any:
-        try:
-            return self.fn(env)
-        except EvalError as e:
-            raise EvalError(self.at(str(e))) from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
-                OverflowError, MemoryError, RecursionError) as e:
-            raise EvalError(self.at(f"{type(e).__name__}: {e}")) from None
-
-    def at(self, message: str) -> str:
-        """Return a run-time error prefixed with where the expression is written (once)."""
-        if not self.where or message.startswith(self.where):
-            return message
-        return f"{self.where}: {message}"
-
-    def number(self, env: Any, minimum: int | None = None) -> int:
-        """Evaluate a value that must be a whole number (``True``/``False`` count as 1/0).
-
-        An expression typed ``int?`` (e.g. an option whose value may be none) can give
-        None at run time; that, or a number below ``minimum``, is an :class:`EvalError`
-        naming the expression, never a crash further on.
-
-        >>> compile_expr("cap", Scope({"cap": "int?"})).number({"cap": 64})
-        64
-        """
-        v = self(env)
-        if not isinstance(v, int):
-            raise EvalError(self.at(f"'{self.src}' gave {fmt(v)}, not a whole number"))
-        if minimum is not None and v < minimum:
-            raise EvalError(self.at(f"'{self.src}' gave {v}; it must be at least {minimum}"))
-        return int(v)
-
-
-class _Closures:
-    """How a prebuilt expression's closures are compiled when first asked for (once for
-    all its copies): its text and scope, and the cost it was checked to have."""
-
-    __slots__ = ("cost", "full", "metered", "scope", "src")
-
-    def __init__(self, src: str, scope: Scope, metered: bool, cost: int) -> None:
-        self.src, self.scope, self.metered, self.cost = src, scope, metered, cost
-        self.full: Compiled | None = None
-
-    def get(self) -> Compiled:
-        if self.full is None:
-            self.full = compile_expr(self.src, self.scope, metered=self.metered,
-                                     known_cost=self.cost)
-        return self.full
-
-
-# what a Prebuilt does not hold until asked for: the closure tree and what the code
-# generator and formula_text() read beside it
-_LAZY = frozenset({"tree", "node_fns", "consts", "attr_at", "loop_weight"})
-
-
-class Prebuilt(Compiled):
-    """A compiled expression whose evaluator was generated from its tree by an earlier
-    run (the cache of built rulesets, :mod:`scorer.rules.store`), made by
-    :func:`prebuilt`. Its type, names and cost are known; its closure tree (``tree``,
-    ``node_fns``, ... for ``formula_text()``, error wording and the generated pattern loop) is
-    compiled from its text the first time one of them is read.
-
-    Its ``fn`` runs the generated code and, if that raises anything, the closures: a
-    failure is the closures' own, worded as they word it.
-    """
-
-    def __getattr__(self, name: str) -> Any:  # only for what the instance does not hold
-        if name in _LAZY:
-            full = self.__dict__["_closures"].get()
-            value = getattr(full, name)
-            self.__dict__[name] = value
-            return value
-        raise AttributeError(name)
-
-    def copy(self, where: str) -> Prebuilt:
-        """Return a copy with its own ``where`` (sharing the closures, once compiled)."""
-        out = Prebuilt.__new__(Prebuilt)
-        out.__dict__.update(self.__dict__)
-        out.__dict__["where"] = where
-        return out
-
-
-def _guarded(gen: Fn, closures: _Closures) -> Fn:
-    """``gen``, or on any exception the closures (their value, or their exact error)."""
-    def fn(env: Any) -> Any:
-        try:
-            return gen(env)
-        except Exception:
-            return closures.get().fn(env)
-    return fn
-
-
-def prebuilt(src: str, scope: Scope, gen: Fn, *, metered: bool, cost: int, typ: Type,
-             names: frozenset[str], const: bool, attrs: frozenset[tuple[Type, str]],
-             compares: frozenset[Type], weight: int, where: str = "") -> Prebuilt:
-    """An expression that compiled before, with ``gen`` (its generated evaluator, ticks
-    included) as its function and what compiling it found; nothing is compiled now.
-
-    >>> c = compile_expr("n + 1", Scope({"n": "int"}))
-    >>> p = prebuilt(c.src, Scope({"n": "int"}), lambda env: env["n"] + 1, metered=True,
-    ...              cost=c.cost, typ=c.type, names=c.names, const=c.const, attrs=c.attrs,
-    ...              compares=c.compares, weight=c.weight)
-    >>> p({"n": 2}), type(p.tree).__name__
-    (3, 'BinOp')
-    """
-    closures = _Closures(src, scope, metered, cost)
-    out = Prebuilt.__new__(Prebuilt)
-    out.__dict__.update(src=src, fn=_guarded(gen, closures), type=typ, names=names,
-                        const=const, attrs=attrs, compares=compares, cost=cost, where=where,
-                        weight=weight, metered=metered, _closures=closures)
-    return out
-
-
-_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
-
-
-# Closures specialised for the commonest condition shapes (`name == 3`, `f(env) > 0`):
-# each saves one or two Python calls per evaluation, with the same semantics.
-_CMP_NAME_CONST: dict[type, Callable[[str, Any], Fn]] = {
-    ast.Eq: lambda n, c: lambda env: env[n] == c,
-    ast.NotEq: lambda n, c: lambda env: env[n] != c,
-    ast.Lt: lambda n, c: lambda env: env[n] < c,
-    ast.LtE: lambda n, c: lambda env: env[n] <= c,
-    ast.Gt: lambda n, c: lambda env: env[n] > c,
-    ast.GtE: lambda n, c: lambda env: env[n] >= c,
-    ast.In: lambda n, c: lambda env: env[n] in c,
-    ast.NotIn: lambda n, c: lambda env: env[n] not in c,
-    ast.Is: lambda n, c: lambda env: env[n] is c,
-    ast.IsNot: lambda n, c: lambda env: env[n] is not c,
-}
-_CMP_FN_CONST: dict[type, Callable[[Fn, Any], Fn]] = {
-    ast.Eq: lambda f, c: lambda env: f(env) == c,
-    ast.NotEq: lambda f, c: lambda env: f(env) != c,
-    ast.Lt: lambda f, c: lambda env: f(env) < c,
-    ast.LtE: lambda f, c: lambda env: f(env) <= c,
-    ast.Gt: lambda f, c: lambda env: f(env) > c,
-    ast.GtE: lambda f, c: lambda env: f(env) >= c,
-    ast.In: lambda f, c: lambda env: f(env) in c,
-    ast.NotIn: lambda f, c: lambda env: f(env) not in c,
-    ast.Is: lambda f, c: lambda env: f(env) is c,
-    ast.IsNot: lambda f, c: lambda env: f(env) is not c,
-}
-
-
-def _and_names(names: list[str]) -> Fn:
-    """``a and b and ...`` over plain names, without a call per operand."""
-    if len(names) == 2:
-        a, b = names
-        return lambda env: env[a] and env[b]
-    if len(names) == 3:
-        a, b, c = names
-        return lambda env: env[a] and env[b] and env[c]
-
-    def fn(env: Any) -> Any:
-        v: Any = True
-        for n in names:
-            v = env[n]
-            if not v:
-                return v
-        return v
-    return fn
-
 
 
 def _offset_to_char(src: str, col: int) -> int:
@@ -368,7 +121,7 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
                         f"multiply); the limit is {MAX_COST:,}", lead)
     weight = 0
     if metered and not const:
-        fn = _metered_top(fn, comp.nodes)
+        fn = metered_top(fn, comp.nodes)
         weight = 1 + comp.nodes // 4
     return Compiled(text, fn, typ, frozenset(comp.used), tree.body, comp.node_fns, const,
                     frozenset(comp.attrs_used), frozenset(comp.compared), cost,
@@ -388,19 +141,6 @@ def _check_size(tree: ast.AST) -> None:
             raise ExprError(f"expression is nested more than {MAX_DEPTH} levels deep")
         stack += [(child, depth + 1) for child in children(node)]
 
-
-
-def _metered_top(fn: Fn, nodes: int) -> Fn:
-    """``fn`` that ticks once per evaluation, weighted by the expression's size."""
-    weight = 1 + nodes // 4
-    current = budget.current
-
-    def metered(env: Any) -> Any:
-        b = current()
-        if b is not None:
-            b.tick(weight)
-        return fn(env)
-    return metered
 
 
 class _Compiler:
@@ -554,7 +294,7 @@ class _Compiler:
         fns = [self.visit(v)[0] for v in node.values]
         if isinstance(node.op, ast.And) and all(isinstance(v, ast.Name) for v in node.values):
             names = [v.id for v in node.values if isinstance(v, ast.Name)]
-            return self.fold(node, _and_names(names), BOOL, list(node.values))
+            return self.fold(node, and_names(names), BOOL, list(node.values))
         # two operands are by far the commonest: give them a closure without a loop
         if len(fns) == 2:
             a, b = fns
@@ -587,7 +327,7 @@ class _Compiler:
         prev_t, prev_node = lt, node.left
         children: list[ast.AST] = [node.left]
         for op, right in zip(node.ops, node.comparators, strict=True):
-            if type(op) not in _CMPOPS:
+            if type(op) not in CMPOPS:
                 raise self.err(node, "this comparison is not allowed")
             rf, rt = self._compare_operand(right, prev_t, op)
             if isinstance(op, ast.Is | ast.IsNot) and not (
@@ -599,7 +339,7 @@ class _Compiler:
                     raise self.err(right, f"'in' needs a list on its right, this is a {rt}")
             elif not isinstance(op, ast.Is | ast.IsNot):
                 self._check_comparable(prev_t, rt, node, op)
-            parts.append((_CMPOPS[type(op)], rf))
+            parts.append((CMPOPS[type(op)], rf))
             if not isinstance(op, ast.Is | ast.IsNot):
                 self.compared.update(base(t) for t in (prev_t, rt))
                 for t in (prev_t, rt):
@@ -622,8 +362,8 @@ class _Compiler:
                 const = self.consts[id(right_node)]
                 op_t = type(node.ops[0])
                 if isinstance(node.left, ast.Name):
-                    return _CMP_NAME_CONST[op_t](node.left.id, const)
-                return _CMP_FN_CONST[op_t](lf, const)
+                    return CMP_NAME_CONST[op_t](node.left.id, const)
+                return CMP_FN_CONST[op_t](lf, const)
             return lambda env: cmp(lf(env), rf(env))
 
         def chain(env: Any) -> Any:
@@ -744,7 +484,7 @@ class _Compiler:
         self.locals = saved
         weight = 1 + (self.nodes - nodes_before) // 4  # ticks per item: the body's size
         self.loop_weight[id(node)] = weight
-        return self._loops_fn(loops, elt_f, weight, self.metered), list_of(elt_t)
+        return loops_fn(loops, elt_f, weight, self.metered), list_of(elt_t)
 
     def _loop(self, node: ast.GeneratorExp | ast.ListComp, gen: ast.comprehension
               ) -> tuple[str, Fn, list[Fn]]:
@@ -765,62 +505,6 @@ class _Compiler:
         self.locals[var] = elem
         self.loops += 1
         return var, it_f, [self.visit(c)[0] for c in gen.ifs]
-
-    @staticmethod
-    def _loops_fn(loops: list[tuple[str, Fn, list[Fn]]], elt_f: Fn, weight: int,
-                  metered: bool) -> Fn:
-        """The function of a checked comprehension: its items as a tuple, the loop
-        variables restored after; under a budget, ``weight`` ticks per item."""
-        if len(loops) == 1:
-            # one loop (nearly every ruleset comprehension): a plain loop, no recursion
-            var, it_f, conds = loops[0]
-
-            def one_loop(env: Any) -> tuple[Any, ...]:
-                had = var in env
-                old = env[var] if had else None
-                out: list[Any] = []
-                items = it_f(env)
-                if metered:  # once per loop rather than per item
-                    tick(len(items) * weight)
-                for item in items:
-                    env[var] = item
-                    for c in conds:
-                        if not c(env):
-                            break
-                    else:
-                        out.append(elt_f(env))
-                if had:
-                    env[var] = old
-                else:
-                    env.pop(var, None)
-                return tuple(out)
-
-            return one_loop
-
-        def gen_items(env: Any) -> list[Any]:
-            out: list[Any] = []
-
-            def rec(level: int) -> None:
-                if level == len(loops):
-                    out.append(elt_f(env))
-                    return
-                var, it_f, conds = loops[level]
-                had = var in env
-                old = env[var] if had else None
-                for item in it_f(env):
-                    if metered:
-                        tick(weight)
-                    env[var] = item
-                    if all(c(env) for c in conds):
-                        rec(level + 1)
-                if had:
-                    env[var] = old
-                else:
-                    env.pop(var, None)
-            rec(0)
-            return out
-
-        return lambda env: tuple(gen_items(env))
 
     v_GeneratorExp = _comprehension
     v_ListComp = _comprehension
@@ -865,7 +549,7 @@ class _Compiler:
         self._check_one(node, name, row, types)
         typ = row.result if row.result is not None else types[0]
         impl = row.metered if self.metered and row.metered else row.impl
-        fn = self._call_one(node.args[0], args[0][0], impl, self.metered and row.per_item)
+        fn = call_one(node.args[0], args[0][0], impl, self.metered and row.per_item)
         return self.fold(node, fn, typ, list(node.args))
 
     def _check_one(self, node: ast.Call, name: str, row: Any, types: list[Type]) -> None:
@@ -884,21 +568,6 @@ class _Compiler:
                 raise self.err(node, f"{name}() needs numbers")
             if row.compares:
                 self.compared.add(elem)
-
-    @staticmethod
-    def _call_one(arg: ast.expr, f: Fn, impl: Callable[..., Any] | None, per_item: bool) -> Fn:
-        """A call of a one-argument function; under a budget, one tick per item it reads."""
-        assert impl is not None
-        if per_item:
-            def metered(env: Any) -> Any:
-                items = f(env)
-                tick(len(items))
-                return impl(items)
-            return metered
-        if isinstance(arg, ast.Name):  # `len(tiles)`: no call for the name
-            n = arg.id
-            return lambda env: impl(env[n])
-        return lambda env: impl(f(env))
 
     def _any_reading(self, node: ast.Call) -> tuple[Fn, Type]:
         if self.scope.readings is None:

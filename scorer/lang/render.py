@@ -10,7 +10,7 @@ from .ops import BINOPS
 
 
 class Compiled(Protocol):
-    """What rendering reads of a compiled expression (:class:`scorer.lang.compile.Compiled`):
+    """What rendering reads of a compiled expression (:class:`scorer.lang.compiled.Compiled`):
     its tree, and the evaluator of each node by ``id(node)``. A protocol, so that this
     module needs nothing from the compiler, which uses :func:`fmt` from here."""
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorer.lang import Scope, budget, compile_expr
+from scorer.lang import Compiled, Scope, budget, compile_expr
 from scorer.lang import compile as C
 from scorer.lang.codegen import MAX_EMIT_DEPTH, CodegenError, Emitter, check_source
 from scorer.lang.errors import ExprError
@@ -237,7 +237,7 @@ def test_deep_and_huge_expressions(check: str) -> None:
     _in_child(check)
 
 
-def _deep_not(depth: int) -> C.Compiled:
+def _deep_not(depth: int) -> Compiled:
     """A compiled ``not not ... p`` of ``depth`` levels: ``not p`` compiled, its tree
     replaced by a deeper one (the compiler itself refuses more than 40 levels)."""
     from dataclasses import replace
