@@ -31,6 +31,7 @@ pytestmark = pytest.mark.browser
 try:
     from selenium import webdriver
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     webdriver = None  # type: ignore[assignment]
@@ -427,6 +428,177 @@ def test_an_evening_on_two_phones(tmp_path: Path) -> None:
                         "mobile": True})
                     drv.execute_script("window.scrollTo(0, 0)")
                     drv.save_screenshot(str(ROOT / "docs" / name))
+    finally:
+        a.quit()
+        b.quit()
+
+
+# -- an evening of eight hands, tapped in on two phones, at a phone's size and a laptop's -----
+# The hands (README and examples/hangzhou.txt, worked there; Hangzhou: a dealer's win or
+# loss counts double, wins are self-drawn): the winner's seat -> E, S, W, N's points.
+BAOTOU = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m"  # 暴头 2 番: an idle pays 2, the dealer 4
+ZIMO = "1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 5s 5s"  # 自摸 1 番: an idle pays 1, the dealer 2
+EVENING = [  # (phone, tiles, flags, seating before the line, points by player)
+    ("a", BAOTOU, {"seat": "E"}, "Ann Bo Cy Di", {"Ann": 12, "Bo": -4, "Cy": -4, "Di": -4}),
+    ("b", ZIMO, {"seat": "E"}, "Ann Bo Cy Di", {"Ann": 6, "Bo": -2, "Cy": -2, "Di": -2}),
+    ("a", BAOTOU, {"seat": "S"}, "Ann Bo Cy Di", {"Ann": -4, "Bo": 8, "Cy": -2, "Di": -2}),
+    # 双财飘 (README): the two wildcards discarded first, 8 番
+    ("b", BAOTOU, {"seat": "W", "piao": "2"}, "Bo Cy Di Ann",
+     {"Bo": -16, "Cy": -8, "Di": 32, "Ann": -8}),
+    ("a", "penalty N 5", {}, "Cy Di Ann Bo", {"Cy": 5, "Di": 5, "Ann": 5, "Bo": -15}),
+    ("b", ZIMO, {"seat": "S"}, "Cy Di Ann Bo", {"Cy": -2, "Di": 4, "Ann": -1, "Bo": -1}),
+    ("a", BAOTOU, {"seat": "E"}, "Di Ann Bo Cy", {"Di": 12, "Ann": -4, "Bo": -4, "Cy": -4}),
+    ("b", BAOTOU, {"seat": "N"}, "Di Ann Bo Cy", {"Di": -4, "Ann": -2, "Bo": -2, "Cy": 8}),
+]
+UNDONE = 2  # line 2 is undone on phone B after line 3
+AFTER = "Ann Bo Cy Di"  # line 8's winner (N) was not the dealer: the deal passes again
+
+
+def device(width: int, height: int) -> Any:
+    """A phone (``width`` < 500: Chrome's mobile emulation) or a laptop window."""
+    if width < 500:
+        return phone(width, height)
+    drv = phone(width, height)
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return drv
+
+
+def seating_text(drv: Any) -> str:
+    """The seating line's names, E S W N (``E Ann (庄) · S Bo · …``)."""
+    text: str = drv.find_element(By.ID, "seating").text
+    return " ".join(part.split()[1] for part in text.split(" · "))
+
+
+def set_flags(drv: Any, fields: dict[str, str]) -> None:
+    """Self-drawn, and each field (``seat``: #f-seat) set as a player sets it."""
+    drv.execute_script(
+        "const sd = document.getElementById('f-self_draw'); if (!sd.checked) sd.click();"
+        "for (const [k, v] of Object.entries(arguments[0])) {"
+        " const e = document.getElementById('f-' + k); e.value = v;"
+        " e.dispatchEvent(new Event('change')); }",
+        {"seat": "E", "piao": "", **fields})
+
+
+def book_line(drv: Any, tiles: str, fields: dict[str, str]) -> None:
+    """Book one line on this phone: a false win (``penalty SEAT AMOUNT``), or a hand tapped
+    in key by key and booked; waits until the sheet shows it."""
+    before = int(drv.find_element(By.ID, "sheet").get_attribute("data-version"))
+    if tiles.startswith("penalty "):
+        _, seat, amount = tiles.split()
+        drv.execute_script("document.getElementById('pen-seat').value = arguments[0]", seat)
+        box = drv.find_element(By.ID, "pen-amount")
+        box.clear()
+        box.send_keys(amount)
+        click(drv, "#book-penalty")
+    else:
+        click(drv, "#clear")
+        tap_hand(drv, tiles)
+        set_flags(drv, fields)
+        wait_for(drv, lambda d: d.find_elements(By.CSS_SELECTOR, "#result td[data-seat]"))
+        click(drv, "#book")
+    wait_for(drv, lambda d: int(d.find_element(By.ID, "sheet").get_attribute("data-version"))
+             > before)
+
+
+def english_on_page(drv: Any) -> list[str]:
+    """English words the page shows under zh, once what is not words is taken out: the
+    players' names, tile notation and flags, the table's link, file formats."""
+    import re
+
+    # the rulesets' ids (what --rules takes), the button that says "English", the flags' and
+    # keys' names (code) are no words to translate
+    text: str = drv.execute_script(
+        "const c = document.body.cloneNode(true);"
+        "for (const e of c.querySelectorAll('#ruleset, #vs-rules, #lang-en, #options, code, script'))"
+        " e.remove();"
+        "return c.textContent")
+    text = re.sub(r"https?://\S+|--[\w-]+|Ann|Bo|Cy|Di|\b(?:mjscore|Unicode|txt|json|csv|"
+                  r"KEY=VALUE|cap=64|YAML|extends|hangzhou)\b", " ", text)
+    # tile notation: a run of digits, suits, honors and meld marks with a digit in it
+    text = re.sub(r"[\dmpsESWNCFP\[\],*~←]*\d[\dmpsESWNCFP\[\],*~←]*", " ", text)
+    return [text[max(0, m.start() - 12):m.end() + 12].replace("\n", "|")
+            for m in re.finditer(r"[A-Za-z]{2,}", text)]
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_an_evening_of_eight_hands_on_two_phones(tmp_path: Path, width: int, height: int) -> None:
+    """Phone A in Chinese, phone B in English; eight lines tapped in turn on both (a false
+    win among them), line 2 undone, a reload after line 4 and a server restart after line
+    5; the seats rotate as the deal passes; the sheet's totals are those worked by hand
+    and those of ``batch --totals`` on the exported file."""
+    db = tmp_path / "t.sqlite3"
+    a, b = device(width, height), device(width, height)
+    phones = {"a": a, "b": b}
+    try:
+        srv_cm = running(db)
+        srv = srv_cm.__enter__()
+        port = srv.server_address[1]
+        ready(a, srv.url + "/?rules=hangzhou")
+        for seat, name in zip("ESWN", ("Ann", "Bo", "Cy", "Di"), strict=True):
+            a.find_element(By.ID, f"name-{seat}").send_keys(name)
+        click(a, "#create-table")
+        link = wait_for(a, lambda d: d.find_elements(By.ID, "table-link"))[0].get_attribute("href")
+        tid = link.rsplit("=", 1)[1]
+        assert a.find_element(By.CSS_SELECTOR, "img.qr").get_attribute("src").endswith(
+            f"/api/tables/{tid}/qr.svg")
+        ready(b, link)  # the second phone joins by the link
+        click(b, "#lang-en")
+        want = {"Ann": 0, "Bo": 0, "Cy": 0, "Di": 0}
+        for n, (who, tiles, fields, seated, points) in enumerate(EVENING, 1):
+            drv, other = phones[who], phones["b" if who == "a" else "a"]
+            assert seating_text(drv) == seated, n
+            book_line(drv, tiles, fields)
+            want = {p: want[p] + points[p] for p in want}
+            # the other phone sees the line live, and the seats as they are now
+            wait_for(other, lambda d, n=n: d.find_elements(
+                By.CSS_SELECTOR, f'#sheet-lines tr[data-n="{n}"]'))
+            if n == UNDONE + 1:  # phone B undoes line 2: phone A sees it struck through
+                click(b, f'#sheet-lines tr[data-n="{UNDONE}"] .undo-line')
+                want = {p: want[p] - EVENING[UNDONE - 1][4][p] for p in want}
+                wait_for(a, lambda d: d.find_elements(
+                    By.CSS_SELECTOR, f'#sheet-lines tr.undone[data-n="{UNDONE}"]'))
+            if n == 4:  # a reload keeps the table, the language and the sheet
+                b.refresh()
+                WebDriverWait(b, 30).until(lambda d: d.find_element(By.TAG_NAME, "body")
+                                           .get_attribute("data-ready") == "1")
+                assert b.find_element(By.ID, "lang-en").get_attribute("aria-pressed") == "true"
+            if n == 5:  # the server restarts: same database, same port
+                srv_cm.__exit__(None, None, None)
+                srv_cm = running(db, port=port)
+                srv = srv_cm.__enter__()
+            for d in (a, b):  # both phones, live: the totals worked by hand so far
+                try:
+                    wait_for(d, lambda d: sheet_totals(d) == want)
+                except TimeoutException:
+                    raise AssertionError((n, sheet_totals(d), want)) from None
+        # worked by hand from EVENING's lines, line 2 left out
+        assert want == {"Ann": -2, "Bo": -34, "Cy": -7, "Di": 43}
+        wait_for(a, lambda d: seating_text(d) == AFTER)
+        # the transfers that settle it: each who lost pays Di, who won
+        shown = a.execute_script("return [...document.querySelectorAll('#transfers li')]"
+                                 ".map(li => li.textContent)")
+        assert sorted(shown) == ["Ann 付 Di 2", "Bo 付 Di 34", "Cy 付 Di 7"]
+        # the exported file, totalled by batch, is the sheet
+        text = a.execute_script("return fetch(arguments[0]).then(r => r.text())",
+                                f"/api/tables/{tid}/export.txt")
+        path = tmp_path / "evening.txt"
+        path.write_text(text, encoding="utf-8")
+        res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
+        assert res.exit_code == 0, res.output
+        totals = json.loads(res.stdout.splitlines()[-1])
+        assert {p["name"]: p["net"] for p in totals["players"]} == want
+        assert len(totals["penalties"]) == 1
+        # no sideways scroll in either language; no English words under zh
+        for drv in (a, b):
+            for lang in ("zh", "en"):
+                click(drv, f"#lang-{lang}")
+                inner, wide = drv.execute_script("return [document.documentElement.clientWidth,"
+                                                 " document.documentElement.scrollWidth]")
+                assert wide <= inner, (width, lang, wide, inner)
+                if lang == "zh":
+                    assert english_on_page(drv) == [], (width, english_on_page(drv))
+        srv_cm.__exit__(None, None, None)
     finally:
         a.quit()
         b.quit()

@@ -137,7 +137,10 @@
     const lang = window.mjscore.lang();
     const how = m.self_draw ? w("self") : (m.from ? w("from")(`${m.from} ${e.seating[m.from] || ""}`) : "");
     const pats = (m.patterns || []).map((p) => (lang === "zh" ? p.name : (p.name_en || p.name)) + " " + p.value + (p.count > 1 ? "×" + p.count : "")).join(" · ");
-    return `${m.winner} ${e.seating[m.winner] || ""} · ${how} · ${m.score} ${m.unit || ""} · ${pats} · ${m.hand || ""}`;
+    // the unit in the page's language (the line was booked in the booking phone's)
+    const r = window.mjscore.rules(), named = r && r.labels && r.labels.score;
+    const unit = (named && (r.id_spec || r.id) === sheet.settings.rules && named[lang]) || m.unit || "";
+    return `${m.winner} ${e.seating[m.winner] || ""} · ${how} · ${m.score} ${unit} · ${pats} · ${m.hand || ""}`;
   }
 
   function sheetView(box) {
