@@ -184,9 +184,19 @@ def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any
     """The evening as a batch file: a ``# players:`` line wherever the seating changes, then
     each booked hand's line, each false win as a ``penalty SEAT POINTS`` line and each
     adjustment as an ``adjust SEAT POINTS …`` line (scorer.table.penalty); undone lines as
-    comments. A line the batch format cannot hold
-    (a 血战 round) is written as a comment naming it, and the file's first lines say so:
-    then ``batch --totals`` leaves it out."""
+    comments. A Sichuan round, which no batch line scores, is its events as a comment
+    (``mjscore round`` settles them) followed by its settlement as an ``adjust`` line, so
+    ``batch --totals`` of the file gives the sheet's points and transfers.
+
+    >>> s = {"rules": "sichuan", "seating": {"E": "A", "S": "B", "W": "C", "N": "D"}}
+    >>> print(export_batch(s, [{"kind": "round", "line": "S win 11m --from E\\nE hand 11p",
+    ...     "seating": s["seating"], "record": {"payments": {"E": -2, "S": 2, "W": 0}}}],
+    ...     "abcdef").split("\\n", 2)[2])
+    # players: E=A,S=B,W=C,N=D
+    # round: S win 11m --from E / E hand 11p
+    adjust E -2 S +2
+    <BLANKLINE>
+    """
     out = _header(settings, tid)
     seat_spec = None
     for e in entries:
@@ -196,15 +206,21 @@ def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any
         text = e["line"] if e["kind"] == "hand" else (
             f"penalty {pen['seat']} {pen['amount']}" if pen else adjust_line(e["record"])
             if e["kind"] == "adjust" else f"{e['kind']}: " + " / ".join(
-                x for x in e["line"].splitlines() if x.strip()))
+                x.strip() for x in e["line"].splitlines()
+                if x.strip() and not x.lstrip().startswith("#")))
         if e.get("deleted"):
             out.append(f"# undone: {text}")
             continue
         if spec != seat_spec:
             out.append(f"# players: {spec}")
             seat_spec = spec
-        out.append(text if e["kind"] == "hand" or ledger else f"# {text}  (not a batch line: "
-                   f"booked {e['record']['payments']})")
+        if e["kind"] == "hand" or ledger:
+            out.append(text)
+            continue
+        out.append(f"# {text}")
+        moved = {s: v for s, v in e["record"]["payments"].items() if v}
+        if moved:  # (a round where nobody paid anybody moves nothing)
+            out.append(adjust_line({"payments": moved}))
     return "\n".join(out) + "\n"
 
 

@@ -137,6 +137,20 @@ def test_a_sichuan_round_is_booked_with_the_settlement_of_round(tmp_path: Path) 
         # examples/sichuan-round.txt, worked there: E +4, S +4, W +8, N −16
         assert status == 200 and nets(sheet) == {"A": 4, "B": 4, "C": 8, "D": -16}
         assert sheet["entries"][0]["summary"]["winners"] == ["S", "W"]
+        # E (A) did not win: the deal passes; then N (A) makes a false win at 3 a player
+        assert sheet["settings"]["seating"] == {"E": "B", "S": "C", "W": "D", "N": "A"}
+        status, sheet = request(srv, "POST", f"/api/tables/{sheet['id']}/penalties",
+                                {"version": 2, "seat": "N", "amount": 3})
+        want = {"A": 4 - 9, "B": 4 + 3, "C": 8 + 3, "D": -16 + 3}
+        assert status == 200 and nets(sheet) == want
+        # the export: the round's events as a comment, its settlement an adjust line, so
+        # batch --totals of the file is the sheet
+        status, text = request(srv, "GET", f"/api/tables/{sheet['id']}/export.txt")
+        assert "\n# round: rules sichuan --option cap=16 / N kong 5s concealed / " in str(text)
+        assert "\nadjust E +4 S +4 W +8 N -16\n" in str(text)
+        got = batch_totals(str(text), tmp_path)
+        assert {p["name"]: p["net"] for p in got["players"]} == want
+        assert got["transfers"] == sheet["totals"]["transfers"]
 
 
 def test_penalties_and_adjustments_on_the_sheet_as_in_a_batch_file(tmp_path: Path) -> None:
