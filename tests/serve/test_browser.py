@@ -30,8 +30,8 @@ pytestmark = pytest.mark.browser
 # -m browser is asked for), and asked for, they fail saying what to install: never a skip.
 try:
     from selenium import webdriver
-    from selenium.webdriver.common.by import By
     from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     webdriver = None  # type: ignore[assignment]
@@ -569,7 +569,7 @@ def test_an_evening_of_eight_hands_on_two_phones(tmp_path: Path, width: int, hei
                 srv = srv_cm.__enter__()
             for d in (a, b):  # both phones, live: the totals worked by hand so far
                 try:
-                    wait_for(d, lambda d: sheet_totals(d) == want)
+                    wait_for(d, lambda d, want=want: sheet_totals(d) == want)
                 except TimeoutException:
                     raise AssertionError((n, sheet_totals(d), want)) from None
         # worked by hand from EVENING's lines, line 2 left out
