@@ -36,7 +36,8 @@ from setuptools.dist import Distribution
 # The modules worth compiling, as profiling showed (the per-hand path): tiles, hand and
 # notation; the search for decompositions and readings (the waits search too: the wait
 # fact asks it); facts, their Env and the tile profile; the context and the
-# scoring driver; the expression language's operators and budget; the bounded memos
+# scoring driver (with the results it makes and the faults it words); the expression
+# language's operators and budget; the bounded memos
 # every cache of theirs is (memo.py: the search calls one twice a reading, a thousand
 # times in a four-wildcard hand); and the JSON line a batch writes for each hand
 # (views/jsontext.py: its body 25 % faster compiled). Not compiled: the rest of a batch
@@ -64,6 +65,8 @@ COMPILED = [
     "scorer/rules/profile.py",
     "scorer/engine/context.py",
     "scorer/engine/scoring.py",
+    "scorer/engine/result.py",
+    "scorer/engine/faults.py",
     "scorer/lang/ops.py",
     "scorer/lang/budget.py",
     "scorer/views/jsontext.py",

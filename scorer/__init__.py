@@ -20,7 +20,8 @@ import types
 from importlib.machinery import ModuleSpec
 
 from .engine.context import Context
-from .engine.scoring import Result, score
+from .engine.result import Result
+from .engine.scoring import score
 from .errors import (
     ContextError,
     EvaluationError,

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import settings
 
 from scorer.cli.app import context_from_params, parse_score_args
-from scorer.engine.scoring import Result, score
+from scorer.engine.result import Result
+from scorer.engine.scoring import score
 
 # CI runs the property and fuzz tests on the same examples every time, so a result is
 # reproducible and a landing never depends on luck; MJSCORE_FUZZ=N explores new examples.

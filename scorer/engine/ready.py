@@ -60,7 +60,8 @@ from ..record import record
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 from .context import Context, Table, resolve
-from .scoring import Result, score
+from .result import Result
+from .scoring import score
 from .waitfacts import WaitFacts, drawable, shape_context, shape_tiles, wait_facts
 
 # wait_facts and WaitFacts live in .waited (what one report needs, without the rest of

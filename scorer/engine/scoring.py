@@ -14,17 +14,15 @@ higher headline number, then fewer wildcards substituted, then the ruleset's
 
 from __future__ import annotations
 
-from dataclasses import field
 from itertools import product
 from typing import Any
 
-from ..errors import ContextError, EvaluationError, HandError, MjscoreError, NotAWin
-from ..lang import Compiled, EvalError, budget, safe_mul, safe_pow
+from ..errors import ContextError, HandError, MjscoreError, NotAWin
+from ..lang import EvalError, budget, safe_mul, safe_pow
 from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..model.notation import parse_hand
-from ..record import dataclass
 from ..rules import facts as F
 from ..rules.env import Env, child_env
 from ..rules.load import load_ruleset
@@ -32,149 +30,9 @@ from ..rules.model import Check, Pattern, Ruleset
 from ..rules.plan import Loop, Plan, plan_of
 from ..search.readings import Interpretation, Reading, interpret, readings
 from .context import Context, Table, resolve
+from .faults import PYTHON_ERRORS, holds, ruleset_errors, translate, whole
 from .payments import Settlement, detached, settle
-
-
-@dataclass
-class Hit:
-    """A pattern that applies to a reading, with its value and how many times it counts."""
-
-    pattern: Pattern
-    value: int
-    count: int
-    replaced_by: str | None = None
-    items: tuple[Any, ...] = ()  # what the pattern counted, for patterns with ``each``
-
-
-@dataclass
-class Scored:
-    """One reading of the hand, scored: patterns, tallies, headline number and payments."""
-
-    reading: Reading
-    hits: list[Hit]
-    replaced: list[Hit]
-    tallies: dict[str, int]
-    score: int
-    settlement: Settlement
-    env: Env
-    wild_substituted: int
-    # values added to other tallies by ``also:`` of the patterns used: (tally, pattern, value)
-    also: list[tuple[str, Pattern, int]] = field(default_factory=list)
-    tie: int = 0  # rank among readings that score alike (higher first), see _rank_ties
-
-    @property
-    def payments(self) -> dict[str, int]:
-        return self.settlement.payments
-
-    def key(self, winner: str) -> tuple[int, int, int, int]:
-        return (self.settlement.payments[winner], self.score, -self.wild_substituted, self.tie)
-
-
-@dataclass
-class Result:
-    """The outcome of scoring one hand."""
-
-    ruleset: Ruleset
-    hand: Hand
-    table: Table
-    best: Scored
-    candidates: list[Scored] = field(default_factory=list)
-    # readings a reading-level not_a_win check ruled out, with its params (for --explain)
-    excluded: list[tuple[Reading, dict[str, Any]]] = field(default_factory=list)
-
-    @property
-    def payments(self) -> dict[str, int]:
-        return self.best.payments
-
-    @property
-    def winner(self) -> str:
-        return self.table.env["seat"]  # type: ignore[no-any-return]
-
-    @property
-    def waits(self) -> Any:
-        """What the hand waited on before its winning tile, for the views' why line of a
-        pattern on the wait (:class:`~scorer.engine.waitfacts.WaitFacts`): worked out here,
-        on first use, and remembered by the ruleset's plan; raises MjscoreError when it
-        cannot be."""
-        from .waitfacts import wait_facts
-
-        return wait_facts(self)
-
-
-@dataclass
-class Refusal:
-    """What a refusal by a check that reads the wait hands to the views, as data: the hand,
-    its table, the reading in which the wait fact held (e.g. 暴头's lone 财神), and what the
-    hand waited on before its winning tile (:class:`~scorer.engine.waitfacts.WaitFacts`).
-    The views word it ("without the winning 9m: … + a lone 财神 — waiting on every tile")
-    without scoring anything again."""
-
-    ruleset: Ruleset
-    hand: Hand
-    table: Table
-    reading: Reading
-    waits: Any = None
-
-
-# The Python errors a pattern's compiled closure can raise on odd values (the fast path runs
-# the closures without Compiled.__call__'s own translation).
-PYTHON_ERRORS = (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError, AttributeError,
-                 OverflowError, RecursionError)
-
-
-def translate(e: BaseException, where: str, c: Compiled | None = None) -> EvaluationError:
-    """A ruleset expression's failure as one EvaluationError naming where it is written: the
-    expression's own ``file:line key`` when it has one, else ``where``.
-
-    >>> str(translate(ZeroDivisionError("division by zero"), "my.yaml patterns"))
-    'my.yaml patterns: ZeroDivisionError: division by zero'
-    """
-    msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
-    if c is not None and c.where:
-        return EvaluationError(msg if msg.startswith(c.where) else f"{c.where}: {msg}")
-    return EvaluationError(f"{where}: {msg}")
-
-
-class ruleset_errors:
-    """``with ruleset_errors(where, c):`` — an expression error inside becomes the one
-    :class:`EvaluationError` of :func:`translate` (``catch``: which errors; the expression
-    language's own by default).
-
-    >>> with ruleset_errors("my.yaml shapes"):
-    ...     raise EvalError("'x' gave none")
-    Traceback (most recent call last):
-    scorer.errors.EvaluationError: my.yaml shapes: 'x' gave none
-    """
-
-    __slots__ = ("c", "catch", "where")
-
-    def __init__(self, where: str, c: Compiled | None = None,
-                 catch: tuple[type[BaseException], ...] = (EvalError,)) -> None:
-        self.where, self.c, self.catch = where, c, catch
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, typ: type[BaseException] | None, e: BaseException | None,
-                 tb: Any) -> None:
-        if e is not None and isinstance(e, self.catch):
-            raise translate(e, self.where, self.c) from None
-
-
-def _holds(c: Compiled, env: Any, where: str) -> Any:
-    """The value of a condition (errors, not_a_win), its failure named (as ruleset_errors
-    would: a try costs nothing, and every hand checks every error)."""
-    try:
-        return c(env)
-    except EvalError as e:
-        raise translate(e, where, c) from None
-
-
-def _whole(v: Any, c: Compiled | None) -> None:
-    """An ``int?`` expression (an option that may be none) can give None: refuse it here."""
-    if not isinstance(v, int):
-        src = c.src if c is not None else "?"
-        raise EvalError(f"'{src}' gave {'none' if v is None else repr(v)}, not a whole number")
+from .result import Hit, Refusal, Result, Scored
 
 
 def score(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = None) -> Result:
@@ -225,7 +83,7 @@ def _check_input(h: Hand, rs: Ruleset, table: Table) -> Interpretation:
     interp = interpret(h, spec)
     F.fill_hand(env, h, interp)
     for chk in late:
-        if _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
+        if holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             raise ContextError("rule.error", **chk.params({}))  # as written, like the above
     return interp
 
@@ -248,7 +106,7 @@ def _context_errors(rs: Ruleset, env: Env) -> tuple[Check | None, tuple[Any, ...
     for chk in rs.errors:
         if chk.when.names & _HAND_LEVEL:
             late.append(chk)
-        elif _holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
+        elif holds(chk.when, env, f"{rs.file} errors '{chk.id}'"):
             return chk, ()
     return None, tuple(late)
 
@@ -294,8 +152,8 @@ def _build_readings(rs: Ruleset, table: Table, interp: Interpretation,
     for chk in plan.hand_checks:
         try:
             held = chk.when.fn(env)
-        except Exception:  # evaluated again, to be worded and placed as _holds does
-            held = _holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'")
+        except Exception:  # evaluated again, to be worded and placed as holds does
+            held = holds(chk.when, env, f"{rs.file} not_a_win '{chk.id}'")
         if held:
             refusal = _refusal(rs, h, table, renvs) if h is not None and (
                 chk.when.names & F.WAIT_FACTS or "any_reading" in chk.when.names) else None
@@ -457,7 +315,7 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:  # 
     for chk in rs.not_a_win:
         if chk.on == "result":
             renv = Env(best.env, score=best.score, **best.tallies)
-            if _holds(chk.when, renv, f"not_a_win '{chk.id}'"):
+            if holds(chk.when, renv, f"not_a_win '{chk.id}'"):
                 result = Result(rs, h, table, best, scored, excluded)
                 raise NotAWin("rule.refused", chk.reason, details=result, **chk.params(renv))
     return Result(rs, h, table, best, scored, excluded)
@@ -645,8 +503,8 @@ def _pattern_hits(rs: Ruleset, plan: Plan, renv: Env, fast: tuple[tuple[Any, ...
     found: Found = list(met_before) if met_before is not None else []
     part = "when"  # which expression of the pattern is evaluated, for the error message
     p: Pattern | None = None
-    # Any, not int: an `int?` count may give None, which _whole refuses with its message
-    # (a compiled build checks an int variable's type on assignment, before _whole could)
+    # Any, not int: an `int?` count may give None, which whole() refuses with its message
+    # (a compiled build checks an int variable's type on assignment, before whole() could)
     n: Any
     try:
         for p, when, value, count, each in () if met_before is not None else fast or plan.fast:
@@ -660,11 +518,11 @@ def _pattern_hits(rs: Ruleset, plan: Plan, renv: Env, fast: tuple[tuple[Any, ...
                 else:
                     part = "count"
                     n = count(renv) if count is not None else 1
-                    _whole(n, p.count)
+                    whole(n, p.count)
                 if n > 0:
                     part = "value"
                     v = value(renv)
-                    _whole(v, p.value)
+                    whole(v, p.value)
                     found.append((p, int(v), int(n), items))
     except (EvalError, *PYTHON_ERRORS) as e:
         # (a try, not ruleset_errors: which expression failed is known only here, and the
@@ -715,7 +573,7 @@ def _family_hits(rs: Ruleset, plan: Plan, renv: Env
         for k, n in zip(fam.patterns, counts, strict=True):
             if n:
                 p = rs.patterns[k]
-                out.append((p, int(_holds(p.value, renv, f"pattern '{p.id}' value")), n, ()))
+                out.append((p, int(holds(p.value, renv, f"pattern '{p.id}' value")), n, ()))
     return out
 
 

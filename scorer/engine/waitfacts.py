@@ -26,7 +26,7 @@ from ..rules.model import Ruleset
 from ..rules.plan import plan_of
 from ..search.readings import completes, interpret
 from .context import Context, Table, resolve
-from .scoring import Result
+from .result import Result
 
 __all__ = ["WaitFacts", "drawable", "shape_context", "shape_tiles", "wait_facts"]
 

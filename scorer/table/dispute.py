@@ -28,7 +28,8 @@ from dataclasses import field, replace
 from typing import Any
 
 from ..engine.context import Context
-from ..engine.scoring import Result, score
+from ..engine.result import Result
+from ..engine.scoring import score
 from ..errors import MjscoreError, NotationError, NotAWin
 from ..model.hand import Hand
 from ..model.notation import parse_hand

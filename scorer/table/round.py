@@ -31,7 +31,8 @@ from typing import Any
 
 from ..engine.context import Context
 from ..engine.ready import best_wait as _best_wait
-from ..engine.scoring import Result, score
+from ..engine.result import Result
+from ..engine.scoring import score
 from ..errors import MjscoreError
 from ..model import tiles as T
 from ..model.notation import parse_hand

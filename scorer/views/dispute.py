@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.scoring import Result
+from ..engine.result import Result
 from ..errors import NotAWin
 from ..table.dispute import ROWS, Dispute, Side
 from ..text.render import join

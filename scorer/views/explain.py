@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.scoring import Result, Scored
+from ..engine.result import Result, Scored
 from ..search.readings import Reading
 from ..text import body
 from .i18n import t

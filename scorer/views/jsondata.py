@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.scoring import Hit, Result, Scored
+from ..engine.result import Hit, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang import elem_of
 from ..rules.flags import echo

@@ -24,7 +24,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.scoring import Result, Scored
+from ..engine.result import Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..memo import Memo, forget, kept
 from ..rules.flags import echo

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.scoring import Hit, Refusal, Result, Scored
+from ..engine.result import Hit, Refusal, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, formula_text
 from ..memo import Memo, held
@@ -247,7 +247,7 @@ def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
 
 def refusal_text(d: Refusal, lang: str = "zh") -> str:
     """:func:`why_text` for a refusal by a check that reads the wait, from the reading and
-    the waits the engine handed over (:class:`~scorer.engine.scoring.Refusal`)."""
+    the waits the engine handed over (:class:`~scorer.engine.result.Refusal`)."""
     return _why(d, d.reading, d.waits, lang)
 
 
@@ -513,7 +513,7 @@ def refused(e: NotAWin, hand: str | Hand | None = None, rules: str | Ruleset | N
     8 fan) names the fans found in it, so the table sees what is missing: ``below the
     8-fan minimum: 2 fan without flowers (幺九刻 1 + 单钓将 1 = 番 2)``. A win refused by a
     check that reads the wait (:data:`~scorer.rules.facts.WAIT_FACTS`: 暴头 on a discard)
-    gets its why from the engine's :class:`~scorer.engine.scoring.Refusal` ("without the
+    gets its why from the engine's :class:`~scorer.engine.result.Refusal` ("without the
     winning 9m: … + a lone 财神 — waiting on every tile"). The why is the parameter
     ``why`` ({zh, en}) of the error returned. ``hand``, ``rules`` and ``ctx`` are unused
     (kept for callers of earlier releases).

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.scoring import Result, Scored
+from ..engine.result import Result, Scored
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..rules.model import Ruleset

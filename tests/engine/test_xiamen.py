@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli.entry import main
-from scorer.engine.scoring import Result
+from scorer.engine.result import Result
 from scorer.errors import HandError, NotAWin, RulesetError
 from scorer.model.notation import parse_tiles
 from scorer.rules.load import compile_ruleset

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorer.engine.scoring import Result
+from scorer.engine.result import Result
 from scorer.errors import MjscoreError, NotAWin
 from scorer.model import tiles as T
 from scorer.views.explain import explain_json

@@ -42,7 +42,8 @@ from hypothesis import strategies as st
 
 from scorer.cli.app import context_from_params, parse_score_args
 from scorer.engine.context import resolve
-from scorer.engine.scoring import Result, score
+from scorer.engine.result import Result
+from scorer.engine.scoring import score
 from scorer.errors import MjscoreError, NotAWin
 from scorer.model import tiles as T
 from scorer.model.hand import format_tiles
