@@ -32,6 +32,7 @@ from ..views.jsontext import BODY, error_record, json_body, jsonl_line
 from ..views.rows import record_text, table_rows
 from .grammar import ArgvError, ScoreArgs, parse
 from .reader import MAX_LINE, LongLine
+from .rounds import ROUND, round_record
 
 # the first word of a line that books a penalty or an adjustment (scorer.table.penalty.KINDS)
 LEDGER_KINDS = ("penalty", "adjust")
@@ -278,8 +279,9 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         spec = spec_line if spec_line is not None else (
             players if players is not None else spec_default)
         seating = dict(_seating(spec)) if spec is not None else None
-        if own and own[0] in LEDGER_KINDS:  # a penalty or an adjustment, not a hand
-            rec = _ledger_record(own, base, seating, resolve)
+        if own and own[0] in (*LEDGER_KINDS, ROUND):  # a penalty, an adjustment, a round
+            rec = round_record(own, _base_rules(base), lang) if own[0] == ROUND else \
+                _ledger_record(own, base, seating, resolve)
             if seating is not None:
                 rec["players"] = seating
             rec["line"] = line
@@ -305,10 +307,10 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             # as the line has it (with its --players)
             rec["error"]["argument"] = places[argument - 1] if argument <= len(places) \
                 else argument
-        rec["kind"] = argv[0] if argv and argv[0] in LEDGER_KINDS else "dispute" if argv and any(
-            a.partition("=")[0] in ("--vs", "--vs-option") for a in argv) else "hand"
+        rec["kind"] = argv[0] if argv and argv[0] in (*LEDGER_KINDS, ROUND) else "dispute" if (
+            argv and any(a.partition("=")[0] in ("--vs", "--vs-option") for a in argv)) else "hand"
         _keep_input(rec, text, argv)
-        if rec["kind"] in LEDGER_KINDS and argv:  # no hand: the line as typed
+        if rec["kind"] in (*LEDGER_KINDS, ROUND) and argv:  # no hand: the line as typed
             rec["input_hand"] = " ".join(argv)
         if seating is not None:  # who sat at the hand that could not be scored
             rec["players"] = seating
@@ -397,17 +399,27 @@ def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> N
     rec["input_hand"] = typed_hand(argv)
 
 
+def _base_rules(base: Sequence[str]) -> str | None:
+    """The batch's own ``--rules`` (the last one), or None.
+
+    >>> _base_rules(["--rules", "mcr", "--rules=sichuan"]), _base_rules([])
+    ('sichuan', None)
+    """
+    rules = None
+    for k, tok in enumerate(base):
+        name, eq, value = tok.partition("=")
+        if name == "--rules":
+            rules = value if eq else (base[k + 1] if k + 1 < len(base) else None)
+    return rules
+
+
 def _ledger_record(argv: list[str], base: Sequence[str], seating: dict[str, str] | None,
                    resolve: Callable[[str], Ruleset] | None = None) -> dict[str, Any]:
     """A ``penalty`` or ``adjust`` line's record (:func:`scorer.table.penalty.ledger_line`),
     with the batch's own ``--rules`` (the last one) for a penalty that gives no amount."""
     from ..table.penalty import ledger_line
 
-    rules = None
-    for k, tok in enumerate(base):
-        name, eq, value = tok.partition("=")
-        if name == "--rules":
-            rules = value if eq else (base[k + 1] if k + 1 < len(base) else None)
+    rules = _base_rules(base)
 
     def load(spec: str) -> Ruleset:
         rs = (resolve or _ruleset)(spec)

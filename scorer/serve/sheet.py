@@ -183,18 +183,17 @@ def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any
                  tid: str) -> str:
     """The evening as a batch file: a ``# players:`` line wherever the seating changes, then
     each booked hand's line, each false win as a ``penalty SEAT POINTS`` line and each
-    adjustment as an ``adjust SEAT POINTS …`` line (scorer.table.penalty); undone lines as
-    comments. A Sichuan round, which no batch line scores, is its events as a comment
-    (``mjscore round`` settles them) followed by its settlement as an ``adjust`` line, so
-    ``batch --totals`` of the file gives the sheet's points and transfers.
+    adjustment as an ``adjust SEAT POINTS …`` line (scorer.table.penalty), each Sichuan
+    round as a ``round EVENT / EVENT …`` line (scorer.lines.rounds, its ruleset its first
+    event); undone lines as comments. ``batch --totals`` of the file gives the sheet's
+    totals (a round counts as a hand, each of its winners as a hand won, as on the sheet).
 
     >>> s = {"rules": "sichuan", "seating": {"E": "A", "S": "B", "W": "C", "N": "D"}}
     >>> print(export_batch(s, [{"kind": "round", "line": "S win 11m --from E\\nE hand 11p",
     ...     "seating": s["seating"], "record": {"payments": {"E": -2, "S": 2, "W": 0}}}],
     ...     "abcdef").split("\\n", 2)[2])
     # players: E=A,S=B,W=C,N=D
-    # round: S win 11m --from E / E hand 11p
-    adjust E -2 S +2
+    round rules sichuan / S win 11m --from E / E hand 11p
     <BLANKLINE>
     """
     out = _header(settings, tid)
@@ -202,26 +201,32 @@ def export_batch(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any
     for e in entries:
         spec = ",".join(f"{s}={n}" for s, n in e["seating"].items())
         pen = e.get("summary") if e["kind"] == "penalty" else None
-        ledger = pen is not None or e["kind"] == "adjust"  # a line of the batch file too
         text = e["line"] if e["kind"] == "hand" else (
             f"penalty {pen['seat']} {pen['amount']}" if pen else adjust_line(e["record"])
-            if e["kind"] == "adjust" else f"{e['kind']}: " + " / ".join(
-                x.strip() for x in e["line"].splitlines()
-                if x.strip() and not x.lstrip().startswith("#")))
+            if e["kind"] == "adjust" else _round_line(e["line"], settings["rules"]))
         if e.get("deleted"):
             out.append(f"# undone: {text}")
             continue
         if spec != seat_spec:
             out.append(f"# players: {spec}")
             seat_spec = spec
-        if e["kind"] == "hand" or ledger:
-            out.append(text)
-            continue
-        out.append(f"# {text}")
-        moved = {s: v for s, v in e["record"]["payments"].items() if v}
-        if moved:  # (a round where nobody paid anybody moves nothing)
-            out.append(adjust_line({"payments": moved}))
+        out.append(text)
     return "\n".join(out) + "\n"
+
+
+def _round_line(text: str, rules: str) -> str:
+    """A round's batch line, its ruleset the first event (unless the round names its own).
+
+    >>> _round_line("S win 123m456m789m55p66p6p --from E\\nE hand 13579m2468p2468p", "sichuan")
+    'round rules sichuan / S win 123m456m789m55p66p6p --from E / E hand 13579m2468p2468p'
+    """
+    from ..lines.rounds import round_events, round_line
+
+    line = round_line(text)
+    first = round_events(shlex.split(line)[1:])[:1]
+    if first and first[0][0].lower() == "rules":
+        return line
+    return line.replace("round ", f"round rules {shlex.quote(rules)} / ", 1)
 
 
 def export_csv(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> str:

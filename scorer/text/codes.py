@@ -20,6 +20,7 @@ CODES: dict[str, tuple[str, str]] = {
     "hint": ("；是不是 {hint:q}？", "; did you mean {hint:q}?"),
     "where.position": ("第 {n} 个字符：", "position {n}: "),
     "where.line": ("第 {n} 行：", "line {n}: "),
+    "where.event": ("一局的第 {n} 件：", "the round's event {n}: "),
     "ruleset.more": ("（另有 {n} 个问题；运行 'mjscore rules check' 查看）",
                      " (and {n} more problem(s); run 'mjscore rules check')"),
     "ruleset.invalid": ("规则文件无效", "invalid ruleset"),

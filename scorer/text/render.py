@@ -21,7 +21,8 @@ ruleset file is untrusted. A placeholder may say how its value is worded:
 
 Where an error happened is said in one place (:func:`where`): the parameters
 ``position`` (in the hand), ``file``/``line``/``column``/``key`` (in a ruleset file) and
-``at_line`` (a line of a batch or round file) become the message's prefix; ``hint`` (the
+``at_line`` (a line of a batch or round file), ``event`` (an event of a ``round`` line
+of a batch file) become the message's prefix; ``hint`` (the
 did-you-mean of :func:`scorer.text.near.closest`) its suffix, after the ``chain`` of
 ``extends:`` a ruleset was reached through.
 
@@ -152,6 +153,9 @@ def where(params: Mapping[str, Any], lang: str = "en") -> str:
     at = params.get("at_line")
     if at is not None:
         out += word("where.line", lang, n=at)
+    event = params.get("event")  # an event of a round written as one batch line
+    if event is not None:
+        out += word("where.event", lang, n=event)
     pos = params.get("position")
     if pos is not None:
         out += word("where.position", lang, n=pos)

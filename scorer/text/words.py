@@ -199,6 +199,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_penalties": ("错和", "false wins"),
     "penalty_row": ("错和：{seat} 付每家 {amount}", "false win: {seat} pays {amount} to each"),
     "adjust_row": ("调整", "adjustment"),
+    "round_row": ("四川一局：{winners} 胡", "Sichuan round: {winners} won"),
+    "round_row_none": ("四川一局：无人胡", "Sichuan round: nobody won"),
     "subtotals_of": ("{file} 的小计：", "Subtotals of {file}:"),
     "season_of": ("{n} 个文件合计（同名即同一人）：", "The {n} files together (a name is one person "
                   "throughout):"),

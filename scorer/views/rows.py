@@ -69,8 +69,9 @@ def _hand_row(data: Mapping[str, Any], lang: str, line: Any, players: str, side:
 
 
 def _ledger_row(data: Mapping[str, Any], lang: str, line: Any, players: str) -> list[Any]:
-    """The CSV columns of a penalty or an adjustment: the line as typed in ``hand``, its
-    kind in ``patterns``, what it books in words in ``pattern_names``.
+    """The CSV columns of a penalty, an adjustment or a round (``round EVENT / …``): the
+    line as typed in ``hand``, its kind in ``patterns``, what it books in words in
+    ``pattern_names``.
 
     >>> _ledger_row({"kind": "penalty", "input": "penalty S", "ruleset": "mcr",
     ...              "payments": {"E": 10, "S": -30, "W": 10, "N": 10},
@@ -81,8 +82,11 @@ def _ledger_row(data: Mapping[str, Any], lang: str, line: Any, players: str) -> 
 
     pay = data["payments"]
     pen = data.get("penalty")
+    won = data.get("winner") or []
     words = t("penalty_row", lang, seat=pen["seat"], amount=pen["amount"]) \
-        if data["kind"] == "penalty" and isinstance(pen, Mapping) else t("adjust_row", lang)
+        if data["kind"] == "penalty" and isinstance(pen, Mapping) else t("adjust_row", lang) \
+        if data["kind"] == "adjust" else t("round_row", lang, winners=" ".join(won)) if won \
+        else t("round_row_none", lang)
     return [line, data.get("input", data["kind"]), data.get("ruleset", ""), "", data["kind"],
             *(pay.get(s, "") for s in SEATS), "", "", words, players, "", ""]
 
@@ -99,7 +103,7 @@ def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
     """
     line = data.get("line", 0)
     players = seating_text(data.get("players"))
-    if data.get("kind") in ("penalty", "adjust") and "error" not in data:
+    if data.get("kind") in ("penalty", "adjust", "round") and "error" not in data:
         return [_ledger_row(data, lang, line, players)]
     if data.get("kind") == "dispute" and "error" not in data:
         diff = " ".join(data.get("differences", ()))

@@ -143,14 +143,19 @@ def test_a_sichuan_round_is_booked_with_the_settlement_of_round(tmp_path: Path) 
                                 {"version": 2, "seat": "N", "amount": 3})
         want = {"A": 4 - 9, "B": 4 + 3, "C": 8 + 3, "D": -16 + 3}
         assert status == 200 and nets(sheet) == want
-        # the export: the round's events as a comment, its settlement an adjust line, so
-        # batch --totals of the file is the sheet
-        status, text = request(srv, "GET", f"/api/tables/{sheet['id']}/export.txt")
-        assert "\n# round: rules sichuan --option cap=16 / N kong 5s concealed / " in str(text)
-        assert "\nadjust E +4 S +4 W +8 N -16\n" in str(text)
-        got = batch_totals(str(text), tmp_path)
+        # the export writes the round as a batch line, its ruleset first, so batch --totals
+        # of the file is the sheet
+        status, exported = request(srv, "GET", f"/api/tables/{sheet['id']}/export.txt")
+        rounds = [x for x in str(exported).splitlines() if x.startswith("round ")]
+        assert rounds == ["round rules sichuan --option cap=16 / N kong 5s concealed / E kong 9s "
+                          "from W / S win 123m456m789m11p45p6p --from E --after-kong / W win "
+                          "222p333p789p66p45p6p --from E --after-kong / E hand "
+                          "[9999s,3]111s222s77s88s / N hand [5555s]13579m24688s"]
+        got = batch_totals(str(exported), tmp_path)
         assert {p["name"]: p["net"] for p in got["players"]} == want
         assert got["transfers"] == sheet["totals"]["transfers"]
+        assert {p["name"]: p["hands_won"] for p in got["players"]} == {
+            "A": 0, "B": 1, "C": 1, "D": 0}
 
 
 def test_penalties_and_adjustments_on_the_sheet_as_in_a_batch_file(tmp_path: Path) -> None:
@@ -220,6 +225,11 @@ def test_a_xueliu_round_on_the_sheet(tmp_path: Path) -> None:
                                 {"version": 1, "text": text})
         assert status == 200 and nets(sheet) == {"A": -22, "B": 5, "C": 20, "D": -3}
         assert sheet["entries"][0]["summary"]["winners"] == ["S"]
+        status, exported = request(srv, "GET", f"/api/tables/{sheet['id']}/export.txt")
+        assert "\nround rules sichuan-xueliu / S win 123m456m789m11p45p6p --from E / " in exported
+        got = batch_totals(str(exported), tmp_path)
+        assert {p["name"]: p["net"] for p in got["players"]} == {
+            "A": -22, "B": 5, "C": 20, "D": -3}
 
 
 def test_an_uploaded_ruleset_is_kept_for_the_table(tmp_path: Path) -> None:
