@@ -98,7 +98,8 @@ def example_lines() -> list[tuple[str | None, str]]:
             continue  # sichuan-round.txt is a round, not hands
         rules = path.stem if path.stem in list_builtin() else None
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip() and not line.lstrip().startswith("#"):
+            if line.strip() and not line.lstrip().startswith("#") and line.split()[0] not in (
+                    "penalty", "adjust", "round"):  # a ledger's own lines are not hands
                 out.append((rules, line.split(" #")[0].strip()))
     return out
 
