@@ -226,7 +226,11 @@ class _Round:
     # -- settings ------------------------------------------------------------------------
     def probe(self, n: int) -> tuple[bool, int | None]:
         """Check the ruleset and options on a plain win (so a bad option is named on its
-        line, not at the first win); return (血流成河?, the cap or None)."""
+        line, not at the first win); return (血流成河?, the cap or None). A ruleset without
+        the option ``xueliu`` is not a Sichuan table (mcr, hangzhou …): refused by name."""
+        if "xueliu" not in self.rs.options:
+            raise RoundError("round.not_sichuan", ruleset=self.rs.id,
+                             **({"at_line": n} if n else {}))
         try:
             res = score("123m456m789m123p5p5p", self.rs, Context(self_draw=True, base=self.base,
                                                                  options=self.options))

@@ -404,6 +404,9 @@ CODES: dict[str, tuple[str, str]] = {
     "round.after_hands": ("结束时的手牌之后又有 {what}：'hand' 行放在最后",
                           "a {what} after the end-of-round hands: the 'hand' lines come last"),
     "round.event": ("{word:q}：事件是 kong、win 或 hand", "{word:q}: an event is kong, win or hand"),
+    "round.not_sichuan": ("规则 {ruleset}：一局按四川的规则结算（sichuan、sichuan-xueliu 或继承它们的文件）",
+                          "rules {ruleset}: a round is settled with a Sichuan ruleset (sichuan, "
+                          "sichuan-xueliu or a file extending them)"),
     "round.rules_late": ("'rules' 要写在第一个事件之前", "'rules' must come before the first event"),
     "round.rules_form": ("写 'rules ID|PATH [--option KEY=VALUE] [--base N]'",
                          "write 'rules ID|PATH [--option KEY=VALUE] [--base N]'"),

@@ -174,3 +174,17 @@ def test_garbage_round_files_give_line_errors_never_tracebacks() -> None:
             assert e.message.startswith("line "), (text, e.message)
         else:
             assert sum(r.totals.values()) == 0
+
+
+def test_a_round_needs_a_sichuan_ruleset() -> None:
+    # mcr has no --base (it said 'line 0: --base has no meaning'); hangzhou settled a round
+    # of its own payments: both refused by name, on the rules line when a line names them
+    win = "S win 123m456m789m55p66p6p --from E\n"
+    for rules in ("mcr", "hangzhou"):
+        with pytest.raises(RoundError) as info:
+            settle_round(win, rules)
+        assert info.value.code == "round.not_sichuan" and "at_line" not in info.value.params
+        assert str(info.value).startswith(f"rules {rules}: a round is settled with a Sichuan")
+        with pytest.raises(RoundError) as info:
+            settle_round(f"rules {rules}\n" + win)
+        assert str(info.value).startswith(f"line 1: rules {rules}: ")
