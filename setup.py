@@ -57,6 +57,7 @@ COMPILED = [
     "scorer/search/shapes.py",
     "scorer/search/decompose.py",
     "scorer/search/kind_shapes.py",
+    "scorer/search/special_shapes.py",
     "scorer/search/waits.py",
     "scorer/search/readings.py",
     "scorer/search/combine.py",

@@ -46,7 +46,8 @@ from scorer.errors import MjscoreError  # noqa: E402
 from scorer.rules.load import list_builtin  # noqa: E402
 from scorer.rules.model import Ruleset  # noqa: E402
 from scorer.search import readings as readings_module  # noqa: E402
-from scorer.search.decompose import _suit_parts, seven_pairs, standard  # noqa: E402
+from scorer.search.decompose import _suit_parts, standard  # noqa: E402
+from scorer.search.special_shapes import seven_pairs  # noqa: E402
 
 
 @dataclass
@@ -111,7 +112,7 @@ def clear_caches() -> None:
             clear_memo()
         return
     # the same memos as an older checkout empties, so that cold figures compare
-    for name in ("search.decompose.standard", "search.decompose.seven_pairs",
+    for name in ("search.decompose.standard", "search.special_shapes.seven_pairs",
                  "search.decompose._suit_parts", "search.readings.readings"):
         NAMED[name].clear()
 

@@ -23,6 +23,7 @@ from ..record import dataclass
 from ..text.render import value, word
 from . import decompose as D
 from . import kind_shapes as K
+from . import special_shapes as S
 from .decompose import Group
 
 Counts = tuple[int, ...]
@@ -74,14 +75,14 @@ def _coded(fn: Callable[[Counts, int, Codes], tuple[tuple[Group, ...], ...]]) ->
 
 _ROWS = (
     Shape("standard", _standard, melds=any_meld),
-    Shape("seven_pairs", _plain(D.seven_pairs), frozenset({14}),
+    Shape("seven_pairs", _plain(S.seven_pairs), frozenset({14}),
           possible=lambda c: max(c) <= 4),
-    Shape("thirteen_orphans", _plain(D.thirteen_orphans),
+    Shape("thirteen_orphans", _plain(S.thirteen_orphans),
           frozenset({14}),
-          possible=lambda c: all(n == 0 for t, n in enumerate(c) if t not in D.ORPHANS)),
-    Shape("honors_knitted", _plain(D.honors_knitted)),
+          possible=lambda c: all(n == 0 for t, n in enumerate(c) if t not in S.ORPHANS)),
+    Shape("honors_knitted", _plain(S.honors_knitted)),
     # a knitted straight holds three sets; the fourth may be any fixed meld
-    Shape("knitted_straight", _plain(D.knitted_straight), melds=any_meld),
+    Shape("knitted_straight", _plain(S.knitted_straight), melds=any_meld),
     Shape("gapped_honors", _coded(K.gapped_honors),
           frozenset({14}), coded=True, possible=lambda c: max(c) <= 1),  # 14 distinct tiles
     # 乱风: claimed pungs of honors are fine, any suited meld is not

@@ -19,7 +19,7 @@ from scorer.errors import NotAWin, RulesetError
 from scorer.model.notation import parse_tiles
 from scorer.rules.load import compile_ruleset, load_ruleset
 from scorer.rules.plan import plan_of
-from scorer.search import decompose as D
+from scorer.search import special_shapes as S
 from scorer.search.combine import resolve
 from scorer.search.decompose import Group
 from tests.conftest import ROOT, run_line
@@ -35,31 +35,31 @@ def counts(text: str) -> tuple[int, ...]:
 # -- shapes ---------------------------------------------------------------------------
 def test_honors_knitted_takes_one_knitted_straight_and_honors() -> None:
     # 147m 258p 3s are all in the straight 147m-258p-369s; 7 honors: 七星不靠
-    (d,) = D.honors_knitted(counts("147m258p3sESWNCFP"), 0)
+    (d,) = S.honors_knitted(counts("147m258p3sESWNCFP"), 0)
     assert len(d) == 14 and all(g.kind == "single" for g in d)
     # 1m and 2m in one suit are not knitted: no reading
-    assert D.honors_knitted(counts("1247m58p36sESWNCF"), 0) == ()
+    assert S.honors_knitted(counts("1247m58p36sESWNCF"), 0) == ()
     # a pair is not allowed
-    assert D.honors_knitted(counts("147m258p36sESWNCC"), 0) == ()
+    assert S.honors_knitted(counts("147m258p36sESWNCC"), 0) == ()
 
 
 def test_honors_knitted_with_a_joker_fills_each_missing_tile() -> None:
     # 13 distinct tiles of 147m258p369s + ESWN: the joker may be any of 9 - 9 + 7 - 4 = 3
     # missing honors (C, F, P), nothing else
-    got = D.honors_knitted(counts("147m258p369sESWN"), 1)
+    got = S.honors_knitted(counts("147m258p369sESWN"), 1)
     assert sorted(g.tiles[0] for d in got for g in d if g.wild) == [31, 32, 33]
 
 
 def test_knitted_straight_with_a_set_and_a_pair() -> None:
-    (d,) = D.knitted_straight(counts("147m258p369s123sEE"), 0)
+    (d,) = S.knitted_straight(counts("147m258p369s123sEE"), 0)
     assert [g.kind for g in d] == ["chow", "knit", "knit", "knit", "pair"]
     # with one fixed meld the concealed part is the knitted straight and a pair
-    (d,) = D.knitted_straight(counts("147m258p369sEE"), 0)
+    (d,) = S.knitted_straight(counts("147m258p369sEE"), 0)
     assert [g.kind for g in d] == ["knit", "knit", "knit", "pair"]
     # a missing 9s is filled by a joker
-    (d,) = D.knitted_straight(counts("147m258p36s123sEE"), 1)
+    (d,) = S.knitted_straight(counts("147m258p36s123sEE"), 1)
     assert [g.wild for g in d if g.kind == "knit"] == [(), (), (26,)]
-    assert D.knitted_straight(counts("147m258p36s123sEE"), 0) == ()
+    assert S.knitted_straight(counts("147m258p36s123sEE"), 0) == ()
 
 
 def test_knitted_straight_stands_beside_one_claimed_set() -> None:

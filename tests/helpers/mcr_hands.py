@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.model.hand import format_tiles
-from scorer.search.decompose import KNITTED, ORPHANS
+from scorer.search.special_shapes import KNITTED, ORPHANS
 
 SEATS = "ESWN"
 CODES = [f"W{n}" for n in range(1, 10)] + [f"B{n}" for n in range(1, 10)] + [

@@ -125,30 +125,6 @@ def test_random_hands_with_jokers_match_the_substitution_oracle() -> None:
     assert checked > 80
 
 
-def test_seven_pairs_luxury_and_wild_partners() -> None:
-    c = counts_of("11112233445566s")
-    (d,) = D.seven_pairs(c, 0)
-    assert [g.tiles[0] for g in d].count(18) == 2  # four 1s are two pairs
-    # one joker: it must pair the lone tile
-    c = counts_of("1122334455667s")
-    ds = D.seven_pairs(c, 1)
-    assert len(ds) == 1 and Group("pair", (24, 24), (24,)) in ds[0]
-    # two jokers and six natural pairs: a free pair, or a natural pair split into two
-    # (tile, joker) pairs -- which is what 七客 needs when the winning tile is one of them
-    c = counts_of("112233445566s")
-    ds = D.seven_pairs(c, 2)
-    assert sum(1 for d in ds if FREE_PAIR in d) == 1
-    assert len(ds) == 1 + 6
-
-
-def test_thirteen_orphans() -> None:
-    c = counts_of("19m19p19sESWNCFPP")
-    (d,) = D.thirteen_orphans(c, 0)
-    assert sum(1 for g in d if g.kind == "pair") == 1
-    assert D.thirteen_orphans(counts_of("19m19p19sESWNCF55p"), 0) == ()
-    assert len(D.thirteen_orphans(counts_of("19m19p19sESWNCFF"), 1)) == 1  # joker is the P
-
-
 def test_free_readings() -> None:
     allt = tuple(range(34))
     assert len(D.free_readings(FREE_PAIR, allt)) == 34
