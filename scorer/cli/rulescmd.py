@@ -101,7 +101,7 @@ def list_cmd(ctx: typer.Context,
         if facts:
             if extra or as_yaml or as_markdown or option:
                 raise ContextError("--facts takes no ruleset: mjscore rules --facts")
-            from ..views.rulesview import facts_markdown
+            from ..views.rulespage import facts_markdown
 
             print(facts_markdown(), end="")
             return
@@ -151,7 +151,9 @@ def show_cmd(
             raise ContextError("--yaml, --markdown and --option need a ruleset: "
                                "mjscore rules ID --markdown")
         from ..rules.load import load_ruleset
-        from ..views.rulesview import markdown, show_text, with_options, yaml_text
+        from ..views.rulespage import markdown
+        from ..views.rulesview import show_text, with_options
+        from ..views.rulesyaml import yaml_text
 
         rs = with_options(load_ruleset(spec), pairs(option))
         if as_yaml:

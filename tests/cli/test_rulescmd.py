@@ -12,7 +12,8 @@ import pytest
 from scorer.cli.entry import main
 from scorer.rules.load import builtin_path, compile_ruleset, list_builtin, load_ruleset
 from scorer.rules.model import Ruleset
-from scorer.views.rulesview import facts_markdown, markdown, yaml_text
+from scorer.views.rulespage import facts_markdown, markdown
+from scorer.views.rulesyaml import yaml_text
 from tests.conftest import ROOT
 
 PLATFORM = ROOT / "examples" / "house" / "hangzhou-platform.yaml"

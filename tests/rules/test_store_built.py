@@ -36,7 +36,9 @@ from scorer.rules.model import Ruleset
 from scorer.rules.plan import plan_of, with_plan
 from scorer.views.jsondata import to_json
 from scorer.views.report import human
-from scorer.views.rulesview import markdown, show_text, with_options, yaml_text
+from scorer.views.rulespage import markdown
+from scorer.views.rulesview import show_text, with_options
+from scorer.views.rulesyaml import yaml_text
 from tests.helpers.handgen import ruleset_ids, winning_hands
 
 ROOT = Path(__file__).resolve().parents[2]
