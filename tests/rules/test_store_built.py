@@ -29,7 +29,7 @@ from scorer.cli.app import context_from_params, parse_score_args
 from scorer.engine.scoring import score
 from scorer.errors import MjscoreError
 from scorer.lang import Compiled, Prebuilt
-from scorer.rules import store
+from scorer.rules import pickled, store
 from scorer.rules.files import builtin_path
 from scorer.rules.load import compile_ruleset
 from scorer.rules.model import Ruleset
@@ -234,12 +234,12 @@ def test_a_damaged_or_tampered_entry_is_ignored_and_rewritten(home: Path, tmp_pa
         write_entry(e, b"\x80\x05cscorer.rules.store\nclear\n)R.")
     else:  # an expression whose stored code is not an evaluator (its hash matching)
         e.unlink()
-        real = store._portable
-        store._portable = lambda c: (marshal.dumps(42), ())  # type: ignore[assignment]
+        real = pickled._portable
+        pickled._portable = lambda c: (marshal.dumps(42), ())  # type: ignore[assignment]
         try:
             build(hz)
         finally:
-            store._portable = real  # type: ignore[assignment]
+            pickled._portable = real  # type: ignore[assignment]
     assert read_back(hz) is None
     assert not marker.exists()
     rs = compile_ruleset(hz.read_text(encoding="utf-8"), str(hz))  # built from the file
