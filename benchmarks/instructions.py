@@ -9,7 +9,8 @@ script counts them for this tree's scorer (the one the interpreter imports) and,
 build installed: compiled against compiled), on the same generated hands as
 benchmarks/run.py (0-2 wildcards, 100 hands per wildcard count by default). ``--path
 record`` counts a batch worker's line instead of ``score()``: flags, score and the JSON
-line written from its remembered fragments.
+line written from its remembered fragments; ``--path distinct`` the same on hands met
+for the first time (a file of distinct hands: what the caches cannot hide).
 
     python benchmarks/instructions.py --rulesets mcr,hangzhou --against /tmp/old
 
@@ -43,14 +44,21 @@ import run
 from scorer import load_ruleset, score
 from scorer.errors import MjscoreError
 rid, hands, passes, path = sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
-sets = run.gen_lines(rid, hands, 2026)
-lines = [x for w, ls in sets.items() if w <= 2 for x in ls]
+
+
+def hand_lines(seed):
+    return [x for w, ls in run.gen_lines(rid, hands, seed).items() if w <= 2 for x in ls]
+
+
+lines = hand_lines(2026)
+# distinct: each counted pass scores hands not met before (both children make them all)
+fresh = [hand_lines(2027 + k) for k in range(int(sys.argv[7]))] if path == "distinct" else []
 rs = load_ruleset(rid)
 jobs = [(x.split()[0], run.context_from(x.split()[1:])) for x in lines]
-if path == "record":  # a batch worker's line: flags, score, the JSON line (run.time_records)
+if path in ("record", "distinct"):  # a batch worker's line: flags, score, the JSON line
     from scorer.lines.records import _score_chunk
-    for _ in range(1 + passes):
-        for n, line in enumerate(lines, 1):
+    for k in range(1 + passes):
+        for n, line in enumerate(fresh[k - 1] if path == "distinct" and k else lines, 1):
             _score_chunk([(n, line, None)], ["--rules", rid], "zh", "jsonl")
 for _ in range(1 + passes if path == "score" else 0):
     for hand, ctx in jobs:
@@ -63,11 +71,12 @@ print(len(jobs), scorer.__file__)
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def counted(python: str, tree: str, rid: str, hands: int, passes: int, path: str = "score"
-            ) -> tuple[int, int, str]:
-    """(instructions, hands, the scorer imported) of one child under cachegrind."""
+def counted(python: str, tree: str, rid: str, hands: int, passes: int, path: str = "score",
+            made: int = 0) -> tuple[int, int, str]:
+    """(instructions, hands, the scorer imported) of one child under cachegrind; ``made``
+    sets of distinct hands are made by both children of a figure (path distinct)."""
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-           python, "-c", _CHILD, tree, str(HERE), rid, str(hands), str(passes), path]
+           python, "-c", _CHILD, tree, str(HERE), rid, str(hands), str(passes), path, str(made)]
     # what the two children of a figure do apart from the passes must be the same, so
     # that it cancels: one hash seed (with random ones dict layouts, and so the count,
     # move); the pattern loop generated when the ruleset is loaded (after 512 readings it
@@ -86,8 +95,8 @@ def counted(python: str, tree: str, rid: str, hands: int, passes: int, path: str
 def per_hand(python: str, tree: str, rid: str, hands: int, passes: int, path: str = "score"
              ) -> tuple[float, str]:
     """Instructions per steady hand of ``tree`` ("" for the scorer ``python`` imports)."""
-    base, n, where = counted(python, tree, rid, hands, 0, path)
-    more, _, _ = counted(python, tree, rid, hands, passes, path)
+    base, n, where = counted(python, tree, rid, hands, 0, path, passes)
+    more, _, _ = counted(python, tree, rid, hands, passes, path, passes)
     return (more - base) / (passes * n), where
 
 
@@ -96,9 +105,10 @@ def main() -> None:
     ap.add_argument("--rulesets", default="mcr,hangzhou,jinhua,xiamen")
     ap.add_argument("--hands", type=int, default=100, help="hands per wildcard count")
     ap.add_argument("--passes", type=int, default=3, help="steady passes counted")
-    ap.add_argument("--path", choices=("score", "record"), default="score",
+    ap.add_argument("--path", choices=("score", "record", "distinct"), default="score",
                     help="score(): the hand alone; record: a batch worker's line (flags, "
-                         "score, the JSON line: benchmarks/run.py's time_records)")
+                         "score, the JSON line: benchmarks/run.py's time_records); distinct: "
+                         "the same on hands not met before (each counted pass new ones)")
     other = ap.add_mutually_exclusive_group()
     other.add_argument("--against", metavar="DIR", help="another checkout, counted the same way")
     other.add_argument("--against-python", metavar="PY",

@@ -25,10 +25,12 @@ from ..rules.facts import Env, fill_hand
 from ..rules.model import Ruleset
 from ..rules.plan import plan_of
 from ..search.readings import completes, interpret
+from ..search.shapewaits import shape_waits
 from .context import Context, Table, resolve
 from .result import Result
 
-__all__ = ["WaitFacts", "drawable", "shape_context", "shape_tiles", "wait_facts"]
+__all__ = ["WaitFacts", "drawable", "shape_context", "shape_tiles", "shape_tiles_each",
+           "wait_facts", "without_winning"]
 
 
 def drawable(h: Hand, table: Table) -> list[int]:
@@ -46,7 +48,32 @@ def drawable(h: Hand, table: Table) -> list[int]:
 
 
 def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
-    """The faces among ``faces`` that complete a winning shape of the ruleset."""
+    """The faces among ``faces`` that complete a winning shape of the ruleset: one wait
+    search (:func:`~scorer.search.shapewaits.shape_waits`) on a table without wildcards whose
+    shapes do not hang on the hand, else each face tested (:func:`shape_tiles_each`, what
+    tests/engine/test_waitfacts.py holds the search to).
+
+    >>> from scorer.model.notation import parse_hand
+    >>> from scorer.rules.load import load_ruleset
+    >>> rs = load_ruleset("mcr")
+    >>> h = parse_hand("1112345678999m")
+    >>> shape_tiles(h, rs, resolve(rs, Context(self_draw=True), h), range(34))
+    [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    """
+    if not rs.shape_when:
+        try:
+            interp = interpret(h, table.wild)
+        except HandError:  # its melds cannot be read: no tile completes it
+            return []
+        with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
+            mask = shape_waits(interp, table.wild, rs.shapes, rs.sets)
+        if mask is not None:
+            return [t for t in faces if mask >> t & 1]
+    return shape_tiles_each(h, rs, table, faces)
+
+
+def shape_tiles_each(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
+    """:func:`shape_tiles` by testing each face: the hand with it added, read and searched."""
     out = []
     # what _with(h, t) builds, but for the tile itself, worked out once for the 34 faces
     end = max((pos for _, pos in h.sources), default=0) + 1
@@ -90,6 +117,24 @@ class WaitFacts:
     any_tile: bool
 
 
+def without_winning(h: Hand) -> Hand:
+    """The hand without its winning tile: its held tiles, the last of which stands as the
+    Hand's winning tile (a Hand needs one) and is counted as held like the others.
+
+    >>> from scorer.model.notation import parse_hand
+    >>> w = without_winning(parse_hand("123m456p789s234sP9m"))
+    >>> w.tile_total(), w.winning == 33
+    (13, True)
+    """
+    held = h.concealed  # never empty: a won hand holds a pair, or the tile its win pairs
+    sources = list(h.sources)
+    for k in range(len(sources) - 1, -1, -1):  # drop the winning tile (the last one written)
+        if sources[k][0] == h.winning:
+            del sources[k]
+            break
+    return Hand(h.melds, held[:-1], held[-1], tuple(sources))
+
+
 def wait_facts(result: Result) -> WaitFacts:
     """The waits of a scored hand before its winning tile, under the same ruleset and flags.
 
@@ -98,16 +143,8 @@ def wait_facts(result: Result) -> WaitFacts:
     >>> f.any_tile, f.without.tile_total()
     (True, 13)
     """
-    h, rs = result.hand, result.ruleset
-    # the held tiles without the winning one; the last of them stands as the Hand's winning
-    # tile (a Hand needs one) and is counted as held like the others
-    held = h.concealed  # never empty: a won hand holds a pair, or the tile its win pairs
-    sources = list(h.sources)
-    for k in range(len(sources) - 1, -1, -1):  # drop the winning tile (the last one written)
-        if sources[k][0] == h.winning:
-            del sources[k]
-            break
-    without = Hand(h.melds, held[:-1], held[-1], tuple(sources))
+    rs = result.ruleset
+    without = without_winning(result.hand)
     ctx = shape_context(result.table.context)
     # the same hand under the same flags waits on the same tiles (a batch repeats hands):
     # remembered by the ruleset's plan, bounded there; what is kept is the tiles alone

@@ -4,7 +4,8 @@ The ``wait`` fact (:mod:`scorer.rules.facts`: edge, closed or single, only when 
 waited on one tile) asks which tiles complete the concealed tiles without the winning
 tile; :func:`standard_waits` answers for a pair and sets, :func:`seven_pairs_wait` for
 seven pairs, each as a bitmask of tiles. Neither scores anything nor looks at the wall
-(what ``mjscore waits`` scores is :mod:`scorer.engine.ready`).
+(what ``mjscore waits`` scores is :mod:`scorer.engine.ready`); for a ruleset's shapes at
+once, :func:`scorer.search.shapewaits.shape_waits`.
 """
 
 from __future__ import annotations
@@ -117,3 +118,4 @@ def seven_pairs_wait(counts: Counts) -> int:
         if n % 2:
             return 1 << t
     return 0  # pragma: no cover - 13 tiles always leave an odd count
+

@@ -1,0 +1,107 @@
+"""Which tiles complete a hand one tile short in any of a ruleset's shapes, in one search.
+
+What the report's why line, a batch record and ``waits`` ask of a hand before its winning
+tile (:mod:`scorer.engine.waitfacts`), instead of adding each of the 34 tiles and searching
+the hand again: on a table without wildcards the standard shape is one search
+(:func:`~scorer.search.waits.standard_waits`), and the other shapes test only the tiles
+that can complete them (:func:`_candidates`). A table with wildcards is left to the tile
+by tile test (a tile added there may be read as another).
+"""
+
+from __future__ import annotations
+
+from ..model.tiles import NUM_KINDS
+from .decompose import Counts
+from .special_shapes import KNITTED, ORPHANS
+from .readings import Interpretation, WildSpec, completes
+from .waits import standard_waits
+
+_ORPHAN_MASK = sum(1 << t for t in ORPHANS)
+_HONOR_MASK = sum(1 << t for t in range(27, NUM_KINDS))
+_KNITTED_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED)
+
+
+def _near(counts: Counts) -> int:
+    """The tiles that can share a pair, pung or chow with a held tile: the tile itself, and
+    a suited tile's neighbours up to two away in its suit, as a bitmask."""
+    mask = 0
+    for t, n in enumerate(counts):
+        if n:
+            if t < 27:
+                lo = t - t % 9
+                mask |= ((1 << (min(t + 2, lo + 8) + 1)) - 1) ^ ((1 << max(t - 2, lo)) - 1)
+            else:
+                mask |= 1 << t
+    return mask
+
+
+def _candidates(name: str, counts: Counts, held: int, near: int) -> int:
+    """The tiles that may complete ``counts`` (no wildcard in the hand) in shape ``name``, as
+    a bitmask: a superset, each tile of it tested exactly; every tile for a shape it does
+    not know. Without wildcards the tile added is a group's natural tile, so it is held
+    (a pair, seven pairs), near a held tile (a pung or chow), an orphan (十三幺), or what
+    a knitted straight lacks (全不靠, 组合龙)."""
+    if name == "seven_pairs":
+        return held
+    if name == "thirteen_orphans":
+        return _ORPHAN_MASK
+    if name == "honors_knitted":  # every tile once: the suited ones of one knitted straight
+        if any(n > 1 for n in counts):
+            return 0
+        out = 0
+        suited = held & ~_HONOR_MASK
+        for k in _KNITTED_MASKS:
+            if suited & ~k == 0:
+                out |= k | _HONOR_MASK
+        return out & ~held
+    if name == "knitted_straight":  # the added tile in the straight (the one it lacks) or
+        out = near  # in the sets and pair beside it
+        for k in _KNITTED_MASKS:
+            lack = k & ~held
+            if lack and lack & (lack - 1) == 0:
+                out |= lack
+        return out
+    return (1 << NUM_KINDS) - 1
+
+
+def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
+                sets: int) -> int | None:
+    """The tiles that complete a hand one tile short in one of ``shapes``, as a bitmask: what
+    :func:`~scorer.search.readings.completes` says of the hand with each tile added, in one
+    search. ``interp`` is the hand without the tile (its counts hold every concealed tile);
+    None when the table has a wildcard (a tile added may be read as another: the caller
+    tests the tiles one by one).
+
+    >>> from scorer.model.notation import parse_hand
+    >>> from scorer.search.readings import NO_WILD, interpret
+    >>> i = interpret(parse_hand("1112345678999m"), NO_WILD)
+    >>> m = shape_waits(i, NO_WILD, ("standard", "seven_pairs"), 4)
+    >>> [t + 1 for t in range(34) if m >> t & 1]
+    [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    """
+    if spec.face is not None or interp.jokers:
+        return None
+    counts = interp.counts
+    held = sum(1 << t for t, n in enumerate(counts) if n)
+    near = -1
+    found = 0
+    for name in shapes:
+        if name == "standard":  # the common shape: one search of its own (standard_waits)
+            concealed_sets = sets - len(interp.melds)
+            if concealed_sets >= 0:
+                found |= standard_waits(counts, concealed_sets)
+            continue
+        if near < 0:
+            near = _near(counts)
+        cands = _candidates(name, counts, held, near) & ~found
+        t = 0
+        while cands:
+            if cands & 1:
+                c = list(counts)
+                c[t] += 1
+                full = Interpretation(tuple(c), 0, t, interp.melds, 0, 0)
+                if completes(full, spec, (name,), sets):
+                    found |= 1 << t
+            cands >>= 1
+            t += 1
+    return found
