@@ -10,7 +10,9 @@ build installed: compiled against compiled), on the same generated hands as
 benchmarks/run.py (0-2 wildcards, 100 hands per wildcard count by default). ``--path
 record`` counts a batch worker's line instead of ``score()``: flags, score and the JSON
 line written from its remembered fragments; ``--path distinct`` the same on hands met
-for the first time (a file of distinct hands: what the caches cannot hide).
+for the first time (a file of distinct hands: what the caches cannot hide); ``--path
+batch`` the lines as a file through ``mjscore batch --jobs 1``'s run, to set beside
+``record`` (what the batch parent adds to a line).
 
     python benchmarks/instructions.py --rulesets mcr,hangzhou --against /tmp/old
 
@@ -60,6 +62,16 @@ if path in ("record", "distinct"):  # a batch worker's line: flags, score, the J
     for k in range(1 + passes):
         for n, line in enumerate(fresh[k - 1] if path == "distinct" and k else lines, 1):
             _score_chunk([(n, line, None)], ["--rules", rid], "zh", "jsonl")
+if path == "batch":  # the same lines as a file, through `mjscore batch FILE --jobs 1`'s run
+    import os
+    import tempfile
+    from scorer.cli import batchrun
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(chr(10).join(lines) + chr(10))
+    with open(os.devnull, "w") as out:
+        for _ in range(1 + passes):
+            batchrun.run(f.name, ["--rules", rid], jobs=1, out=out, err=out, progress=False)
+    os.unlink(f.name)
 for _ in range(1 + passes if path == "score" else 0):
     for hand, ctx in jobs:
         try:
@@ -105,10 +117,12 @@ def main() -> None:
     ap.add_argument("--rulesets", default="mcr,hangzhou,jinhua,xiamen")
     ap.add_argument("--hands", type=int, default=100, help="hands per wildcard count")
     ap.add_argument("--passes", type=int, default=3, help="steady passes counted")
-    ap.add_argument("--path", choices=("score", "record", "distinct"), default="score",
+    ap.add_argument("--path", choices=("score", "record", "distinct", "batch"), default="score",
                     help="score(): the hand alone; record: a batch worker's line (flags, "
                          "score, the JSON line: benchmarks/run.py's time_records); distinct: "
-                         "the same on hands not met before (each counted pass new ones)")
+                         "the same on hands not met before (each counted pass new ones); batch: the lines "
+                         "as a file through `mjscore batch --jobs 1` (the record's work and the "
+                         "parent's: reading, writing, counting)")
     other = ap.add_mutually_exclusive_group()
     other.add_argument("--against", metavar="DIR", help="another checkout, counted the same way")
     other.add_argument("--against-python", metavar="PY",
