@@ -14,6 +14,16 @@ where it is made with what it holds. There are two kinds:
   copy made by ``dataclasses.replace`` starts without them. A ruleset's
   :class:`~scorer.rules.plan.Plan` holds the engine's memos the same way, as fields.
 
+A named memo is shared by every ruleset a process scores (the decompositions of tile
+counts are the same under any of them), so a process that scores several rulesets in turn
+(``serve``, an evening's file across rulesets) needs room for each one's working set: a
+named memo's bound is its ``limit`` times the number of rulesets met so far
+(:func:`make_room`, called once a ruleset, when its plan is built), at most
+:data:`ROOM_MAX`. A process that scores one ruleset keeps the bounds as written (its
+memory as measured, tests/hostile/test_robust.py); one that scores six gives each the
+room it has alone (benchmarks/mixed.py: within 1.2x of the rulesets' figures alone, where
+one shared bound made them 1.5-2x slower).
+
 At the bottom of the layers (it imports nothing of mjscore), and compiled (setup.py): the
 engine calls its methods a dozen times a hand.
 """
@@ -23,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["NAMED", "Memo", "clear_all", "forget", "held", "kept"]
+__all__ = ["NAMED", "ROOM_MAX", "Memo", "clear_all", "forget", "held", "kept", "make_room"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -72,7 +82,8 @@ class Memo(dict[K, V]):
         >>> _ = m.put("a", (1, 2, 3), size=3); _ = m.put("b", (4, 5), size=2); list(m), m.size
         (['b'], 2)
         """
-        if self.size + size > self.limit:
+        # a named memo's bound grows with the rulesets met (make_room)
+        if self.size + size > (self.limit * _ROOM[0] if self.name else self.limit):
             self.clear()
         self[key] = value
         self.size += size
@@ -86,6 +97,25 @@ class Memo(dict[K, V]):
 
 # Every named memo, by name (the modules' own caches; held memos are not listed).
 NAMED: dict[str, Memo[Any, Any]] = {}
+
+# How many rulesets' working sets a named memo makes room for: the six built-in rulesets
+# an evening may mix (benchmarks/mixed.py). A process that meets more shares that room.
+ROOM_MAX = 6
+_MET: set[str] = set()  # the rulesets met, up to ROOM_MAX of them
+_ROOM: list[int] = [1]  # len(_MET), at least 1: read by every Memo.put that may empty
+
+
+def make_room(ruleset: str) -> int:
+    """Count ``ruleset`` (its id) among the rulesets the named memos make room for; return
+    how many times its ``limit`` a named memo now holds (1 to :data:`ROOM_MAX`).
+
+    >>> room = make_room("doctest.a"); make_room("doctest.a") == room
+    True
+    """
+    if ruleset not in _MET and len(_MET) < ROOM_MAX:
+        _MET.add(ruleset)
+        _ROOM[0] = len(_MET)
+    return _ROOM[0]
 
 
 def clear_all() -> None:

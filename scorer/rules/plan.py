@@ -28,7 +28,7 @@ from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..lang import GROUP, Compiled, EvalError, budget
-from ..memo import Memo
+from ..memo import Memo, make_room
 from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import analysis
@@ -271,6 +271,7 @@ def plan_of(rs: Ruleset) -> Plan:
     kept: dict[str, Any] = rs.__dict__  # (a frozen record: its fields are not written)
     got = kept.get("plan")
     if got is None:
+        make_room(rs.id)  # the named memos keep room for each ruleset a process scores
         # two threads may both build it: the first one kept is the one every caller uses
         got = kept.setdefault("plan", Plan.build(rs))
     return got  # type: ignore[no-any-return]
