@@ -25,7 +25,7 @@ from ..rules.facts import Env, fill_hand
 from ..rules.model import Ruleset
 from ..rules.plan import plan_of
 from ..search.readings import completes, interpret
-from ..search.shapewaits import shape_waits
+from ..search.shapewaits import read_as_other, shape_waits
 from .context import Context, Table, resolve
 from .result import Result
 
@@ -49,9 +49,9 @@ def drawable(h: Hand, table: Table) -> list[int]:
 
 def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
     """The faces among ``faces`` that complete a winning shape of the ruleset: one wait
-    search (:func:`~scorer.search.shapewaits.shape_waits`) on a table without wildcards whose
-    shapes do not hang on the hand, else each face tested (:func:`shape_tiles_each`, what
-    tests/engine/test_waitfacts.py holds the search to).
+    search (:func:`~scorer.search.shapewaits.shape_waits`) for a hand that holds no
+    wildcard under shapes that do not hang on the hand, else each face tested
+    (:func:`shape_tiles_each`, what tests/engine/test_waitfacts.py holds the search to).
 
     >>> from scorer.model.notation import parse_hand
     >>> from scorer.rules.load import load_ruleset
@@ -68,7 +68,11 @@ def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> lis
         with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
             mask = shape_waits(interp, table.wild, rs.shapes, rs.sets)
         if mask is not None:
-            return [t for t in faces if mask >> t & 1]
+            faces = list(faces)
+            other = read_as_other(table.wild)  # a joker or a stand-in added: tested alone
+            extra = shape_tiles_each(h, rs, table, [t for t in faces if t in other]) \
+                if other else []
+            return [t for t in faces if mask >> t & 1 or t in extra]
     return shape_tiles_each(h, rs, table, faces)
 
 

@@ -4,8 +4,9 @@ What the report's why line, a batch record and ``waits`` ask of a hand before it
 tile (:mod:`scorer.engine.waitfacts`), instead of adding each of the 34 tiles and searching
 the hand again: on a table without wildcards the standard shape is one search
 (:func:`~scorer.search.waits.standard_waits`), and the other shapes test only the tiles
-that can complete them (:func:`_candidates`). A table with wildcards is left to the tile
-by tile test (a tile added there may be read as another).
+that can complete them (:func:`_candidates`). A hand that holds a wildcard is left to the
+tile by tile test (a tile added there changes how the others are read), and so are the
+wildcard's face and its stand-in added to any hand (:func:`read_as_other`).
 """
 
 from __future__ import annotations
@@ -64,13 +65,24 @@ def _candidates(name: str, counts: Counts, held: int, near: int) -> int:
     return (1 << NUM_KINDS) - 1
 
 
+def read_as_other(spec: WildSpec) -> tuple[int, ...]:
+    """The tiles a table reads as another when one is added: the wildcard's face (a joker)
+    and its stand-in (a copy of the face); :func:`shape_waits` leaves them to the caller.
+
+    >>> read_as_other(WildSpec(face=33, stand_in=32)), read_as_other(WildSpec())
+    ((33, 32), ())
+    """
+    return tuple(t for t in (spec.face, spec.stand_in) if t is not None)
+
+
 def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
                 sets: int) -> int | None:
     """The tiles that complete a hand one tile short in one of ``shapes``, as a bitmask: what
     :func:`~scorer.search.readings.completes` says of the hand with each tile added, in one
-    search. ``interp`` is the hand without the tile (its counts hold every concealed tile);
-    None when the table has a wildcard (a tile added may be read as another: the caller
-    tests the tiles one by one).
+    search. ``interp`` is the hand without the tile (its counts hold every concealed tile).
+    None when the hand holds a wildcard or a stand-in (a tile added changes how the others
+    are read: the caller tests the tiles one by one); the tiles of :func:`read_as_other`
+    are never in the mask (the caller tests them).
 
     >>> from scorer.model.notation import parse_hand
     >>> from scorer.search.readings import NO_WILD, interpret
@@ -79,8 +91,11 @@ def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
     >>> [t + 1 for t in range(34) if m >> t & 1]
     [1, 2, 3, 4, 5, 6, 7, 8, 9]
     """
-    if spec.face is not None or interp.jokers:
+    if interp.jokers or interp.stand_ins:
         return None
+    other = 0
+    for t in read_as_other(spec):
+        other |= 1 << t
     counts = interp.counts
     held = sum(1 << t for t, n in enumerate(counts) if n)
     near = -1
@@ -89,16 +104,17 @@ def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
         if name == "standard":  # the common shape: one search of its own (standard_waits)
             concealed_sets = sets - len(interp.melds)
             if concealed_sets >= 0:
-                found |= standard_waits(counts, concealed_sets)
+                found |= standard_waits(counts, concealed_sets) & ~other
             continue
         if near < 0:
             near = _near(counts)
-        cands = _candidates(name, counts, held, near) & ~found
+        cands = _candidates(name, counts, held, near) & ~found & ~other
         t = 0
         while cands:
             if cands & 1:
                 c = list(counts)
                 c[t] += 1
+                # the hand with tile t, as interpret reads it: no wildcard, no stand-in
                 full = Interpretation(tuple(c), 0, t, interp.melds, 0, 0)
                 if completes(full, spec, (name,), sets):
                     found |= 1 << t
