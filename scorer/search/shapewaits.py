@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ..model.tiles import NUM_KINDS
 from .decompose import Counts
-from .special_shapes import KNITTED, ORPHANS
 from .readings import Interpretation, WildSpec, completes
+from .special_shapes import KNITTED, ORPHANS
 from .waits import standard_waits
 
 _ORPHAN_MASK = sum(1 << t for t in ORPHANS)
