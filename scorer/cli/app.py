@@ -20,7 +20,16 @@ from ..lines.grammar import context_from_params as context_from_params  # re-exp
 from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
-from .output import COMMANDS, EXIT_INTERRUPT, command_name, fail, lang_of, stopped, usage_error
+from .output import (
+    COMMANDS,
+    EXIT_INTERRUPT,
+    asks_json,
+    command_name,
+    fail,
+    lang_of,
+    stopped,
+    usage_error,
+)
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .params import integer
 
@@ -162,10 +171,11 @@ def run(args: list[str]) -> int:
         fmt = getattr(e, "format_message", None)
         said = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
         ctx = getattr(e, "ctx", None)
-        command = ctx.info_name if ctx is not None and ctx.info_name else "mjscore"
+        # the command's whole path (mjscore rules show), for where its --help is
+        command = str(getattr(ctx, "command_path", "") or "mjscore")
         if command == "mjscore" and args and args[0] in COMMANDS:
-            command = args[0]  # (click reports a missing value on the group's context)
-        where = f" (mjscore {command} --help)" if command != "mjscore" else " (mjscore --help)"
+            command = f"mjscore {args[0]}"  # (click reports a missing value on the group's)
+        where = f" ({command} --help)"
         code, params = usage_code(e, said)
         usage_error(code, params, where, asks_json(args), lang_of(args))
 
@@ -213,14 +223,3 @@ def usage_code(e: Exception, said: str = "") -> tuple[str, dict[str, Any]]:
                 return f"usage.{number.code}", {"param": name, **number.params}
             return "usage.bad_value", {"param": name, "reason": str(getattr(e, "message", ""))}
     return "usage.error", {"text": said or str(e)}
-
-
-def asks_json(args: list[str]) -> bool:
-    """Whether a command line asks for JSON (``--json`` among its options, before ``--``):
-    then every error of it, a usage error included, is also a JSON object on stdout.
-
-    >>> asks_json(["waits", "1m", "--json", "--bogus"]), asks_json(["score", "--", "--json"])
-    (True, False)
-    """
-    words = args[:args.index("--")] if "--" in args else args
-    return "--json" in words

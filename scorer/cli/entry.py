@@ -19,10 +19,12 @@ import sys
 import threading
 from typing import Any
 
+from . import output
 from .output import (
     EXIT_INTERRUPT,
     EXIT_PIPE,
     EXIT_TERM,
+    asks_json,
     command_name,
     drop_notices,
     fail,
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _on_term)
     command = command_name(args)
+    output.json_asked = asks_json(args)  # every error of the run, as JSON too (output.fail)
     drop_notices()  # (a run in a process that ran others says only its own)
     try:
         parsed = _fast(args) if fast else None

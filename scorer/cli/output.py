@@ -66,6 +66,23 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=not utf8)
 
 
+def asks_json(args: list[str]) -> bool:
+    """Whether a command line asks for JSON (``--json`` among its options, before ``--``):
+    then every error of it, a usage error included, is also a JSON object on stdout.
+
+    >>> asks_json(["waits", "1m", "--json", "--bogus"]), asks_json(["score", "--", "--json"])
+    (True, False)
+    """
+    words = args[:args.index("--")] if "--" in args else args
+    return "--json" in words
+
+
+# Whether the command line asked for JSON (--json): set by scorer.cli.entry.main, so that
+# every error of every command is a JSON object on stdout too, whether or not the command
+# passes it on (a command without --json of its own, an error before its options are read)
+json_asked = False
+
+
 def fail(e: Exception, as_json: bool = False, lang: str | None = None) -> NoReturn:
     """Print ``e`` as one line on stderr (and as JSON on stdout if asked) in ``lang`` (None:
     the run's language, :func:`scorer.text.lang.choose_lang`); exit with its status.
@@ -77,6 +94,7 @@ def fail(e: Exception, as_json: bool = False, lang: str | None = None) -> NoRetu
     from ..text.lang import LANGS, choose_lang
     from ..views.jsondata import error_json
 
+    as_json = as_json or json_asked
     lang = choose_lang(lang)
     if lang not in LANGS:  # the error may be about --lang itself
         lang = choose_lang(None)

@@ -134,7 +134,7 @@ def check_one_line_error(r: Run, code: int, as_json: bool = False) -> str:
     assert r.err.startswith("mjscore: "), r.err
     msg = r.err[len("mjscore: "):-1]
     if as_json:
-        lines = r.out.splitlines()
+        lines = r.out.rstrip("\n").split("\n")  # (JSON lines end at "\n" only)
         assert len(lines) == 1, r.out
         doc = json.loads(lines[0])
         assert set(doc) >= {"error"} and doc["error"]["message"] in msg, doc
