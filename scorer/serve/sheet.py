@@ -36,6 +36,7 @@ from ..lines.reader import MAX_LINE
 from ..model.tiles import SEATS
 from ..table.ledger import Builder, parse_stake, rotate
 from ..views.ledger import totals_csv_rows, totals_record
+from ..views.rows import csv_cell
 from .api import RequestError
 
 ROTATE = ("dealer", "every", "manual")
@@ -234,20 +235,24 @@ def export_csv(settings: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]
     player's points), then the totals' and transfers' rows of ``batch --format csv``."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+
+    def put(cells: Sequence[Any]) -> None:  # (a name like "=1+1" is no formula: csv_cell)
+        w.writerow([csv_cell(c) for c in cells])
+
     names = list(dict.fromkeys(n for e in entries for n in e["seating"].values()))
-    w.writerow(["n", "kind", "undone", "seating", "line", *names])
+    put(["n", "kind", "undone", "seating", "line", *names])
     for e in entries:
         pay = e["record"]["payments"]
         by_name = {e["seating"][s]: v for s, v in pay.items() if s in e["seating"]}
-        w.writerow([e["n"], e["kind"], int(bool(e.get("deleted"))),
-                    ",".join(f"{s}={n}" for s, n in e["seating"].items()), e["line"],
-                    *[by_name.get(n, 0) for n in names]])
+        put([e["n"], e["kind"], int(bool(e.get("deleted"))),
+             ",".join(f"{s}={n}" for s, n in e["seating"].items()), e["line"],
+             *[by_name.get(n, 0) for n in names]])
     b = Builder()
     for e in booked(entries):
         b.add({**e["record"], "line": e["n"]}, e["seating"])
     for row in totals_csv_rows(b.ledger().totals(parse_stake(settings.get("stake", "1"))),
                                header=True):
-        w.writerow(row)
+        put(row)
     return buf.getvalue()
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -151,14 +152,35 @@ def table_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
 
 
 def csv_text(row: Sequence[Any]) -> str:
-    """One CSV line, quoted where needed.
+    """One CSV line, quoted where needed, each cell through :func:`csv_cell`.
 
-    >>> csv_text(["a,b", 1])
-    '"a,b",1\\n'
+    >>> print(csv_text(["a,b", 1, "=1+1", "-4"]), end="")
+    "a,b",1,'=1+1,-4
     """
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow(row)
+    csv.writer(buf, lineterminator="\n").writerow([csv_cell(v) for v in row])
     return buf.getvalue()
+
+
+# A spreadsheet opening a CSV reads a cell that starts with one of these as a formula (a
+# player's name "=HYPERLINK(...)" would run as one: CSV injection); a ' before it is the
+# spreadsheets' own mark for "this is text", and shows nothing
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows and never runs: a text that starts like a
+    formula (``=``, ``+``, ``-``, ``@``, a tab, a carriage return) after a ``'``; a number,
+    and a text that is one (``-4``, ``+12``), as it is.
+
+    >>> csv_cell("=SUM(A1)"), csv_cell("@x"), csv_cell("-4"), csv_cell(-4), csv_cell("Ann")
+    ("'=SUM(A1)", "'@x", '-4', -4, 'Ann')
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START) \
+            and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
 
 
 def jsonl_text(data: Mapping[str, Any]) -> str:
