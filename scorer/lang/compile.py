@@ -35,6 +35,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ..text.near import close_matches
 from . import budget
 from .budget import tick
 from .closures import CMP_FN_CONST, CMP_NAME_CONST, CMPOPS, and_names, call_one, loops_fn, metered_top
@@ -238,9 +239,7 @@ class _Compiler:
             self.used.add(name)
         else:
             known = list(self.scope.names) + list(self.locals)
-            import difflib  # only for a mistake: not at start-up
-
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            close = close_matches(name, known)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"unknown {self.scope.what} '{name}'{hint}")
         return (lambda env: env[name]), typ
@@ -453,9 +452,7 @@ class _Compiler:
             raise self.err(node, f"a {vt} has no attributes")
         attr = table.get(node.attr)
         if attr is None:
-            import difflib  # only for a mistake: not at start-up
-
-            close = difflib.get_close_matches(node.attr, list(table), n=1, cutoff=0.6)
+            close = close_matches(node.attr, table)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"a {base(vt)} has no attribute '{node.attr}'{hint}")
         self.attrs_used.add((base(vt), node.attr))
@@ -517,9 +514,7 @@ class _Compiler:
         name = node.func.id
         row = FUNCTIONS.get(name)
         if row is None:
-            import difflib  # only for a mistake: not at start-up
-
-            close = difflib.get_close_matches(name, list(FUNCTIONS), n=1, cutoff=0.6)
+            close = close_matches(name, FUNCTIONS)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise self.err(node, f"unknown function '{name}'{hint}")
         if node.keywords:
