@@ -31,7 +31,6 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..lines.grammar import OPTIONS
 from ..lines.reader import MAX_LINE
 from ..model.tiles import SEATS
 from ..table.ledger import Builder, parse_stake, rotate
@@ -46,10 +45,6 @@ TABLE_FLAGS = frozenset({"--rules", "--vs", "--vs-option", "--players", "--json"
                          "--explain-top", "--lang", "--no-unicode"})
 MCR_PENALTY = 10  # MCR: a false win (错和) pays 10 to each other player, as MCR clubs charge
 MAX_PENALTY = 1_000_000
-
-
-def _known_flags() -> frozenset[str]:
-    return frozenset(n for f in OPTIONS for n in f.names)
 
 
 def check_flags(flags: Any) -> list[str]:

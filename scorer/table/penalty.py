@@ -87,15 +87,6 @@ def adjustment(amounts: Mapping[str, int]) -> dict[str, Any]:
             "winner": []}
 
 
-def is_ledger_line(argv: Sequence[str]) -> bool:
-    """Is this split line a penalty or an adjustment (its first word)?
-
-    >>> is_ledger_line(["penalty", "S"]), is_ledger_line(["123m", "--self-draw"])
-    (True, False)
-    """
-    return bool(argv) and argv[0] in KINDS
-
-
 def ledger_line(argv: Sequence[str], seating: Mapping[str, str] | None = None,
                 rules: str | None = None,
                 load: Callable[[str], Ruleset] = load_ruleset) -> dict[str, Any]:

@@ -8,7 +8,7 @@ unit of the score as the ruleset names it (its ``labels: score:``, e.g. 番, 倍
 
 >>> rec = {"line": 3, "input_hand": "123m5p8",
 ...        "error": {"kind": "notation", "message": "position 7: bad"}}
->>> csv_text(csv_row(rec))
+>>> csv_text(csv_rows(rec)[0])
 '3,123m5p8,,,,,,,,position 7: bad,,,,,\\n'
 """
 
@@ -112,17 +112,6 @@ def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
         return [_hand_row({"unit": units.get(s, ""), **data[s]}, lang, line, players, s.upper(),
                           diff) for s in ("a", "b")]
     return [_hand_row(data, lang, line, players)]
-
-
-def csv_row(data: Mapping[str, Any], lang: str = "zh") -> list[Any]:
-    """The CSV columns of a hand record (the first row of :func:`csv_rows`).
-
-    >>> csv_row({"line": 1, "hand": "11m", "ruleset": "mcr", "unit": "番", "best": {"score": 8,
-    ...          "patterns": [{"id": "a", "name": "甲"}, {"id": "b", "name": "乙"}]},
-    ...          "payments": {"E": 9, "S": -3, "W": -3, "N": -3}})[:12]
-    [1, '11m', 'mcr', 8, 'a b', 9, -3, -3, -3, '', '番', '甲、乙']
-    """
-    return csv_rows(data, lang)[0]
 
 
 def table_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
