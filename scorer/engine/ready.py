@@ -66,8 +66,8 @@ from .waitfacts import WaitFacts, drawable, shape_context, shape_tiles, wait_fac
 
 # wait_facts and WaitFacts live in .waited (what one report needs, without the rest of
 # this module); they are part of this module's API as README documents it
-__all__ = ["Entry", "Outcome", "TileWait", "WaitFacts", "Waits", "best_wait", "short_hand",
-           "tiles_waited", "wait_facts", "waits"]
+__all__ = ["Outcome", "TileWait", "WaitEntry", "WaitFacts", "Waits", "best_wait",
+           "short_hand", "tiles_waited", "wait_facts", "waits"]
 
 WAITS_BUDGET = 5.0  # seconds of CPU for all the hands one waits() call scores (user rulesets)
 SELF_DRAW = "self_draw"
@@ -143,7 +143,7 @@ class TileWait:
 
 
 @record(frozen=True)
-class Entry:
+class WaitEntry:
     """One row of the answer: a tile, or ``any_tile`` for the faces that all score alike."""
 
     tiles: tuple[int, ...]
@@ -190,20 +190,20 @@ class Waits:
         """The tiles on which at least one way wins (e.g. not those below MCR's minimum)."""
         return tuple(w for w in self.tiles if w.best is not None)
 
-    def entries(self) -> list[Entry]:
+    def entries(self) -> list[WaitEntry]:
         """The rows to show: one per tile, or an "any tile" row and the exceptions.
 
         >>> [len(e.tiles) for e in waits("1112345678999m", "mcr").entries()]
         [1, 1, 1, 1, 1, 1, 1, 1, 1]
         """
         if not self.any_tile:
-            return [Entry((w.tile,), w) for w in self.tiles]
+            return [WaitEntry((w.tile,), w) for w in self.tiles]
         groups: dict[tuple[Any, ...], list[TileWait]] = {}
         for w in self.tiles:
             groups.setdefault(w.signature(), []).append(w)
         main = max(groups.values(), key=lambda g: (len(g), -g[0].tile))
-        out = [Entry(tuple(w.tile for w in main), main[0], any_tile=True)]
-        out += [Entry((w.tile,), w) for w in self.tiles if w not in main]
+        out = [WaitEntry(tuple(w.tile for w in main), main[0], any_tile=True)]
+        out += [WaitEntry((w.tile,), w) for w in self.tiles if w not in main]
         return out
 
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from .ops import BINOPS
 
 
-class Compiled(Protocol):
+class Renderable(Protocol):
     """What rendering reads of a compiled expression (:class:`scorer.lang.compiled.Compiled`):
     its tree, and the evaluator of each node by ``id(node)``. A protocol, so that this
     module needs nothing from the compiler, which uses :func:`fmt` from here."""
@@ -38,7 +38,7 @@ def fmt(v: Any) -> str:
     return str(v)
 
 
-def formula_text(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
+def formula_text(c: Renderable, env: Any, labels: Mapping[str, str] | None = None,
            show_names: bool = True) -> str:
     """Return a formula with the values it was computed from, taking only the branch used.
 
@@ -104,7 +104,7 @@ def formula_text(c: Compiled, env: Any, labels: Mapping[str, str] | None = None,
     return r(c.tree)
 
 
-def _same_op(node: ast.expr, op: ast.operator, c: Compiled, env: Any) -> bool:
+def _same_op(node: ast.expr, op: ast.operator, c: Renderable, env: Any) -> bool:
     """Return whether ``node`` (after the branch an if-expression takes) is the same op."""
     while isinstance(node, ast.IfExp):
         node = node.body if c.node_fns[id(node.test)](env) else node.orelse

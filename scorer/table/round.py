@@ -15,7 +15,7 @@ Under 血战到底 (``sichuan``) a winner is out of the round, and three winners
 again, every player pays and is paid whoever has won, and the round ends at the wall's end.
 
 :func:`settle_round` reads the text and returns a :class:`RoundResult`: every event with
-who paid whom and why — as data, a reason code and its parameters (:class:`Transfer`), which
+who paid whom and why — as data, a reason code and its parameters (:class:`Charge`), which
 :mod:`scorer.views.round` words in zh or en —, the end-of-round checks (查花猪, 查大叫, 退税),
 the status of each player and the per-seat totals, which always sum to zero.
 """
@@ -81,8 +81,9 @@ class RoundError(MjscoreError):
 
 
 @record(frozen=True)
-class Transfer:
-    """One payment: ``payer`` pays ``payee`` ``amount`` points, for ``reason`` (a code of
+class Charge:
+    """One charge of the round (not the ledger's settling :class:`scorer.table.ledger.Transfer`):
+    ``payer`` pays ``payee`` ``amount`` points, for ``reason`` (a code of
     :data:`REASONS`) with its ``params``; :func:`scorer.views.round.reason_text` words it."""
 
     payer: str
@@ -100,7 +101,7 @@ class Event:
     seat: str
     kind: str  # kong | win | hand | chahuazhu | chadajiao | tuishui
     text: str
-    transfers: list[Transfer] = field(default_factory=list)
+    transfers: list[Charge] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
 
 
@@ -343,7 +344,7 @@ class _Round:
         per = KONG_BASES[how] * self.base
         payers = [discarder] if discarder else self.in_play(seat)
         for p in payers:
-            ev.transfers.append(Transfer(p, seat, per, "kong", {"how": how,
+            ev.transfers.append(Charge(p, seat, per, "kong", {"how": how,
                                                                  "tile": T.name(tile)}))
         self.kongs.append(_Kong(n, seat, tile, how, discarder, ev))
         self.events.append(ev)
@@ -477,12 +478,12 @@ class _Round:
         params = win_params(res, self.base)
         for p, v in res.payments.items():
             if v < 0:
-                ev.transfers.append(Transfer(p, seat, -v, "win", params))
+                ev.transfers.append(Charge(p, seat, -v, "win", params))
         if source is not None:
             income = sum(t.amount for t in source.event.transfers)
             source.passed_on = True
             if income:
-                ev.transfers.append(Transfer(disc or "", seat, income, "passed_on", {
+                ev.transfers.append(Charge(disc or "", seat, income, "passed_on", {
                     "seat": disc, "tile": T.name(source.tile), "line": source.line}))
         self.events.append(ev)
         if seat not in self.wins:
@@ -564,7 +565,7 @@ class _Round:
             if status[s] == "huazhu":
                 for p in left:
                     if p != s and status[p] != "huazhu":
-                        ev.transfers.append(Transfer(s, p, pig, "huazhu", {"seat": s}))
+                        ev.transfers.append(Charge(s, p, pig, "huazhu", {"seat": s}))
         ev2 = Event(0, "", "chadajiao", "查大叫")
         for s in left:
             if status[s] != "not_ready":
@@ -572,13 +573,13 @@ class _Round:
             for r in left:
                 if status[r] == "ready":
                     wr = waits[r]
-                    ev2.transfers.append(Transfer(s, r, wr["amount"], "not_ready", {
+                    ev2.transfers.append(Charge(s, r, wr["amount"], "not_ready", {
                         "seat": r, "tile": wr["tile"], "multiplier": wr["multiplier"]}))
         ev3 = Event(0, "", "tuishui", "退税")
         for k in self.kongs:
             if status[k.seat] in ("not_ready", "huazhu") and not k.robbed and not k.passed_on:
                 for t in k.event.transfers:
-                    ev3.transfers.append(Transfer(k.seat, t.payer, t.amount, "refund", {
+                    ev3.transfers.append(Charge(k.seat, t.payer, t.amount, "refund", {
                         "seat": k.seat, "tile": T.name(k.tile), "line": k.line}))
         self.events += [e for e in (ev, ev2, ev3) if e.transfers]
 

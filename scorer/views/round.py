@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..model.tiles import SEATS
-from ..table.round import RoundResult, Transfer
+from ..table.round import Charge, RoundResult
 from .i18n import t
 
 
@@ -37,10 +37,10 @@ def _chain(params: Mapping[str, Any], lang: str) -> str:
                       for p in params["patterns"])
 
 
-def reason_text(t: Transfer, lang: str = "zh") -> str:
+def reason_text(t: Charge, lang: str = "zh") -> str:
     """Why ``t`` was paid, in ``lang``: its reason code and parameters worded.
 
-    >>> reason_text(Transfer("E", "S", 2, "kong", {"how": "from", "tile": "5p"}), "en")
+    >>> reason_text(Charge("E", "S", 2, "kong", {"how": "from", "tile": "5p"}), "en")
     'exposed kong 5p'
     """
     p = t.params

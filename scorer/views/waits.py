@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.ready import DISCARD, Entry, Outcome, Waits
+from ..engine.ready import DISCARD, Outcome, WaitEntry, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
 from .i18n import MESSAGES
@@ -50,7 +50,7 @@ def _tiles_text(tiles: tuple[int, ...] | list[int]) -> str:
     return " ".join(T.name(t) for t in tiles)
 
 
-def entry_name(e: Entry, w: Waits, lang: str) -> str:
+def entry_name(e: WaitEntry, w: Waits, lang: str) -> str:
     """The tile column of an entry: ``9m``, or ``any tile (34 faces)``."""
     if not e.any_tile:
         return T.name(e.tiles[0])
@@ -116,7 +116,7 @@ def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _rows(e: Entry, lang: str) -> list[tuple[Outcome, str]]:
+def _rows(e: WaitEntry, lang: str) -> list[tuple[Outcome, str]]:
     """The outcomes of an entry with their "how" text; discards that are all refused for
     the same reason are one row ("any discard"), since no seat changes the answer."""
     outs = e.wait.outcomes

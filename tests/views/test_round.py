@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorer.table.round import REASONS, Transfer, settle_round
+from scorer.table.round import REASONS, Charge, settle_round
 from scorer.text.words import WORDS
 from scorer.views.round import reason_text, round_json, round_text
 
@@ -26,16 +26,16 @@ N hand 123p456p789p22m34m
 
 def test_every_reason_is_worded_in_both_languages() -> None:
     samples = [
-        Transfer("E", "S", 2, "kong", {"how": "from", "tile": "5p"}),
-        Transfer("E", "S", 1, "kong", {"how": "added", "tile": "5p"}),
-        Transfer("E", "S", 2, "kong", {"how": "concealed", "tile": "5p"}),
-        Transfer("E", "S", 17, "win", {"patterns": [
+        Charge("E", "S", 2, "kong", {"how": "from", "tile": "5p"}),
+        Charge("E", "S", 1, "kong", {"how": "added", "tile": "5p"}),
+        Charge("E", "S", 2, "kong", {"how": "concealed", "tile": "5p"}),
+        Charge("E", "S", 17, "win", {"patterns": [
             {"id": "qinglongqidui", "name": "清龙七对", "name_en": "Full flush dragon seven pairs",
              "value": 32, "count": 1}], "multiplier": 32, "each": 17, "capped": 16, "added": 1}),
-        Transfer("E", "S", 6, "passed_on", {"seat": "E", "tile": "8s", "line": 3}),
-        Transfer("N", "S", 16, "huazhu", {"seat": "N"}),
-        Transfer("N", "S", 8, "not_ready", {"seat": "S", "tile": "7s", "multiplier": 8}),
-        Transfer("N", "E", 2, "refund", {"seat": "N", "tile": "5s", "line": 1}),
+        Charge("E", "S", 6, "passed_on", {"seat": "E", "tile": "8s", "line": 3}),
+        Charge("N", "S", 16, "huazhu", {"seat": "N"}),
+        Charge("N", "S", 8, "not_ready", {"seat": "S", "tile": "7s", "multiplier": 8}),
+        Charge("N", "E", 2, "refund", {"seat": "N", "tile": "5s", "line": 1}),
     ]
     assert {t.reason for t in samples} == set(REASONS)
     zh = [reason_text(t, "zh") for t in samples]
