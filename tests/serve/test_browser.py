@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 # -m browser is asked for), and asked for, they fail saying what to install: never a skip.
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
@@ -87,10 +87,17 @@ def open_page(drv: Any, srv: Server, rules: str) -> None:
 
 
 def click(drv: Any, css: str) -> None:
-    """Tap what ``css`` selects, scrolled to the middle of the screen as a thumb would."""
-    e = drv.find_element(By.CSS_SELECTOR, css)
-    drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", e)
-    e.click()
+    """Tap what ``css`` selects, scrolled to the middle of the screen as a thumb would
+    (found again if the page drew it anew meanwhile: a live sheet is redrawn as it changes)."""
+    for attempt in range(3):
+        e = drv.find_element(By.CSS_SELECTOR, css)
+        try:
+            drv.execute_script("arguments[0].scrollIntoView({block: 'center'})", e)
+            e.click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
 
 
 def tap(drv: Any, *tiles: str) -> None:
@@ -602,3 +609,84 @@ def test_an_evening_of_eight_hands_on_two_phones(tmp_path: Path, width: int, hei
     finally:
         a.quit()
         b.quit()
+
+
+def set_fields(drv: Any, fields: dict[str, str]) -> None:
+    """Set flag fields as a player does (``discarder``: the control #f-discarder)."""
+    drv.execute_script(
+        "for (const [k, v] of Object.entries(arguments[0])) {"
+        " const e = document.getElementById('f-' + k); e.value = v;"
+        " e.dispatchEvent(new Event('change')); }", fields)
+
+
+def version_of(drv: Any) -> int:
+    return int(drv.find_element(By.ID, "sheet").get_attribute("data-version"))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_sichuan_table_on_a_phone(tmp_path: Path, lang: str) -> None:
+    """A Sichuan table at 390×844: only the suits' keys and no prevailing wind; a whole
+    血战 round booked from its events, a hand tapped in, then corrected (the discarder
+    was N, not S) with the change on the sheet; the export totalled by batch is the sheet."""
+    drv = phone()
+    try:
+        with running(tmp_path / "t.sqlite3") as srv:
+            ready(drv, srv.url + "/?rules=sichuan")
+            if lang == "en":
+                click(drv, "#lang-en")
+            keys = drv.execute_script("return [...document.querySelectorAll('#keyboard button')]"
+                                      ".map(k => k.dataset.tile)")
+            assert len(keys) == 27 and not set(keys) & set("ESWNCFP"), keys
+            assert not drv.find_elements(By.ID, "f-round")  # 圈风: no honors, no wind to set
+            for seat, name in zip("ESWN", "甲乙丙丁", strict=True):
+                drv.find_element(By.ID, f"name-{seat}").send_keys(name)
+            click(drv, "#create-table")
+            wait_for(drv, lambda d: d.find_elements(By.ID, "round-text"))
+            # examples/sichuan-round.txt, worked there: E +4, S +4, W +8, N −16
+            text = (ROOT / "examples" / "sichuan-round.txt").read_text(encoding="utf-8")
+            drv.execute_script("document.getElementById('round-text').value = arguments[0]", text)
+            click(drv, "#book-round")
+            wait_for(drv, lambda d: sheet_totals(d) == {"甲": 4, "乙": 4, "丙": 8, "丁": -16})
+            # E (甲) did not win: the deal passes (E 乙, S 丙, W 丁, N 甲)
+            assert seating_text(drv) == "乙 丙 丁 甲"
+            # README's worked Sichuan hand: 龙七对 32, W (丁) wins on S's (丙) discard
+            tap_hand(drv, "1m 1m 1m 1m 3m 3m 3m 3m 5m 5m 2p 2p 4p 4p")
+            set_fields(drv, {"seat": "W", "discarder": "S"})
+            wait_for(drv, lambda d: payments_on_page(d) == {"E": 0, "S": -32, "W": 32, "N": 0})
+            tapped = drv.find_element(By.ID, "notation").get_attribute("value")
+            before = version_of(drv)
+            click(drv, "#book")
+            wait_for(drv, lambda d: sheet_totals(d) == {"甲": 4, "乙": 4, "丙": -24, "丁": 16})
+            # the discarder was N (甲): line 2 corrected in its place
+            wait_for(drv, lambda d: version_of(d) > before)
+            click(drv, '#sheet-lines tr[data-n="2"] .edit-line')
+            assert drv.find_element(By.ID, "notation").get_attribute("value") == tapped
+            assert drv.find_element(By.ID, "f-seat").get_attribute("value") == "W"
+            set_fields(drv, {"discarder": "N"})
+            wait_for(drv, lambda d: payments_on_page(d) == {"E": 0, "S": 0, "W": 32, "N": -32})
+            assert drv.execute_script("return document.getElementById('book').textContent") == (
+                "改正第 2 局" if lang == "zh" else "Correct line 2")
+            click(drv, "#book")
+            want = {"甲": 4 - 32, "乙": 4, "丙": 8, "丁": -16 + 32}
+            wait_for(drv, lambda d: sheet_totals(d) == want)
+            rows = drv.execute_script("return document.querySelectorAll('#sheet-lines tr[data-n]')"
+                                      ".length")
+            assert rows == 2  # corrected, not booked again
+            # (read in one go: the sheet is drawn again as the server says it changed)
+            tid = drv.execute_script("return document.getElementById('table-link').href"
+                                     ).rsplit("=", 1)[1]
+            exported = drv.execute_script("return fetch(arguments[0]).then(r => r.text())",
+                                          f"/api/tables/{tid}/export.txt")
+            path = tmp_path / "evening.txt"
+            path.write_text(exported, encoding="utf-8")
+            res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
+            assert res.exit_code == 0, res.output
+            totals = json.loads(res.stdout.splitlines()[-1])
+            assert {p["name"]: p["net"] for p in totals["players"]} == want
+            inner, wide = drv.execute_script("return [document.documentElement.clientWidth,"
+                                             " document.documentElement.scrollWidth]")
+            assert wide <= inner, (lang, wide, inner)
+            if lang == "zh":
+                assert english_on_page(drv) == [], english_on_page(drv)
+    finally:
+        drv.quit()

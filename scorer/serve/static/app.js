@@ -860,6 +860,16 @@
     t: (k) => t(k), lang: () => lang, rules: () => rules, notation: () => notation(),
     flags: () => flagArgs().filter((a, i, all) => !["--rules", "--lang"].includes(a) && !["--rules", "--lang"].includes(all[i - 1])),
     clear: () => { state.melds = []; state.concealed = []; state.open = null; state.text = null; changed(); },
+    // a booked line back on the keyboard: its hand as typed, its flags in the fields
+    setHand: (hand, flags) => {
+      for (const input of document.querySelectorAll("#flags [data-flag]")) {
+        const at = flags.indexOf(input.dataset.flag);
+        if (input.type === "checkbox") input.checked = at >= 0;
+        else input.value = at >= 0 && at + 1 < flags.length ? flags[at + 1] : (input.tagName === "SELECT" ? input.options[0].value : "");
+      }
+      $("notation").value = hand;
+      $("notation").dispatchEvent(new Event("input"));
+    },
     api, loadRules: (id) => loadRules(id), house,
   };
 

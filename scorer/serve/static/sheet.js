@@ -15,6 +15,7 @@
     zh: { table: "牌桌记分", new_table: "开一桌", names: "玩家（东 南 西 北）", stake: "每分金额",
       rotate: "换庄", rot_dealer: "庄家胡则连庄", rot_every: "每局换庄", rot_manual: "手动",
       create: "开桌", join_link: "其他手机扫码或打开：", book: "记入此局", undo: "撤销", redo: "恢复",
+      edit: "修改", correct: (n) => `改正第 ${n} 局`, cancel: "取消修改",
       penalty: "诈胡罚分", pen_seat: "诈胡者", pen_amount: "每家", book_pen: "记罚分",
       adjust: "调整（合计为零）", book_adj: "记调整", adjust_line: (xs) => `调整：${xs.join(" · ")}`,
       round: "四川一局（事件，每行一件）", book_round: "记入此局", totals: "合计", transfers: "结算",
@@ -27,6 +28,7 @@
       stake: "Money per point", rotate: "The deal", rot_dealer: "passes unless the dealer won",
       rot_every: "passes every hand", rot_manual: "set by hand", create: "Start",
       join_link: "Other phones scan or open:", book: "Book this hand", undo: "Undo", redo: "Redo",
+      edit: "Edit", correct: (n) => `Correct line ${n}`, cancel: "Cancel the edit",
       penalty: "False win penalty", pen_seat: "Who", pen_amount: "to each", book_pen: "Book penalty",
       adjust: "Adjustment (summing to zero)", book_adj: "Book adjustment",
       adjust_line: (xs) => `adjustment: ${xs.join(" · ")}`,
@@ -43,6 +45,7 @@
   const SEATS = ["E", "S", "W", "N"];
   const KEY = "mjscore.table";
   let sheet = null, source = null, note = "";
+  let editing = null; // the line being corrected: its hand is on the keyboard, "book" replaces it
 
   async function load(id) {
     const { status, data } = await window.mjscore.api(`/api/tables/${id}`);
@@ -160,13 +163,22 @@
     seats.textContent = SEATS.filter((x) => s.seating[x]).map((x) => `${x} ${s.seating[x]}${x === "E" ? " (" + w("dealer") + ")" : ""}`).join(" · ");
     box.append(seats);
     const actions = el("div", "tools");
-    const book = el("button", null, w("book"));
+    if (editing && !sheet.entries.some((e) => e.n === editing && e.kind === "hand")) editing = null;
+    const book = el("button", null, editing ? w("correct")(editing) : w("book"));
     book.type = "button";
     book.id = "book";
     book.addEventListener("click", async () => {
-      const ok = await change("/hands", { hand: window.mjscore.notation(), flags: window.mjscore.flags(), lang: window.mjscore.lang() });
-      if (ok) window.mjscore.clear();
+      const body = { hand: window.mjscore.notation(), flags: window.mjscore.flags(), lang: window.mjscore.lang() };
+      const ok = editing ? await change(`/hands/${editing}`, body, "PUT") : await change("/hands", body);
+      if (ok) { editing = null; window.mjscore.clear(); render(); }
     });
+    if (editing) {
+      const cancel = el("button", null, w("cancel"));
+      cancel.type = "button";
+      cancel.id = "cancel-edit";
+      cancel.addEventListener("click", () => { editing = null; window.mjscore.clear(); render(); });
+      actions.append(cancel);
+    }
     const pass = el("button", null, w("pass_deal"));
     pass.type = "button";
     pass.id = "pass-deal";
@@ -207,6 +219,14 @@
       b.addEventListener("click", () => change(`/undo/${e.n}`, { undone: !e.deleted }));
       const td = el("td");
       td.append(b);
+      if (e.kind === "hand" && !e.deleted && e.input) {
+        // a correction: the line's hand and flags back on the keyboard, booked again in its place
+        const ed = el("button", null, w("edit"));
+        ed.type = "button";
+        ed.className = "edit-line";
+        ed.addEventListener("click", () => { editing = e.n; window.mjscore.setHand(e.input.hand, e.input.flags); render(); });
+        td.append(ed);
+      }
       tr.append(td);
       tbl.append(tr);
     }
