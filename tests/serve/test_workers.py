@@ -121,3 +121,42 @@ def test_heavy_work_waiting_is_capped_per_address() -> None:
     refused = [g for g in got if isinstance(g, Busy)]
     assert len(refused) == 1 and (refused[0].code, refused[0].status) == ("serve.queue_full", 429)
     assert len([g for g in got if not isinstance(g, Busy) and g[0] in (200, 400)]) == 3
+
+
+def test_a_worker_past_its_memory_limit_is_replaced_and_the_next_job_answered() -> None:
+    """What a job left in a worker (an uploaded ruleset compiled) stays in no process for
+    long: past ``rss_limit`` after its job, the worker leaves and a fresh one answers next."""
+    pool = Pool(size=2, rss_limit=1)  # every worker is past 1 byte: each leaves after a job
+
+    async def scenario() -> tuple[list[tuple[int, Any]], list[list[int]]]:
+        answers, pids = [], []
+        for _ in range(3):
+            status, out = await pool.run("127.0.0.1", NORMAL)
+            answers.append((status, out.get("payments")))
+            pids.append(pool.pids())
+        return answers, pids
+
+    try:
+        answers, pids = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert answers == [(200, {"E": 6, "S": -2, "W": -2, "N": -2})] * 3
+    # light jobs go to the first worker: three jobs, three processes, none kept after its job
+    assert pool.replaced == 3 and pids == [[], [], []]
+
+
+def test_a_worker_within_its_memory_limit_is_kept() -> None:
+    pool = Pool(size=2)  # the default limit: a worker scoring the built-ins stays well below
+
+    async def scenario() -> list[list[int]]:
+        pids = []
+        for _ in range(3):
+            assert (await pool.run("127.0.0.1", NORMAL))[0] == 200
+            pids.append(pool.pids())
+        return pids
+
+    try:
+        pids = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert pool.replaced == 0 and len(pids[0]) == 1 and pids == [pids[0]] * 3
