@@ -38,7 +38,7 @@ from .rounds import ROUND, round_record
 LEDGER_KINDS = ("penalty", "adjust")
 
 __all__ = ["PLAYERS_FLAG", "RUN_ONLY", "Packed", "Record", "ledger_fields", "players_header",
-           "score_record", "seated", "split_line", "typed_hand"]
+           "score_record", "seated", "split_line", "typed_hand", "valid_header"]
 
 
 @dataclass
@@ -462,16 +462,30 @@ def seated(lines: Iterable[tuple[int, str]], players: str | None = None
     """
     current = players
     for n, text in lines:
-        spec = players_header(text) if "#" in text else None
+        spec = valid_header(text)
         yield n, text, current
         if spec is not None:
-            from ..table.ledger import LedgerError, parse_players
+            current = spec
 
-            try:
-                parse_players(spec)
-                current = spec
-            except LedgerError:
-                pass  # that line's own record reports the mistake; the seating stays
+
+def valid_header(text: str) -> str | None:
+    """The seating a ``# players:`` line sets for the lines after it: its SPEC when the
+    seating is valid, else None (any other line; a seating that does not read, which that
+    line's own record reports, leaves the one in force).
+
+    >>> valid_header("# players: Ann,Bo,Cy,Di"), valid_header("# players: Ann,Ann")
+    ('Ann,Bo,Cy,Di', None)
+    """
+    spec = players_header(text) if "#" in text else None
+    if spec is None:
+        return None
+    from ..table.ledger import LedgerError, parse_players
+
+    try:
+        parse_players(spec)
+    except LedgerError:
+        return None
+    return spec
 
 
 def ledger_fields(rec: Mapping[Any, Any]) -> dict[str, Any]:
