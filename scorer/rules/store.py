@@ -14,8 +14,8 @@
    still validates and compiles it.
 
 **Where**: ``MJSCORE_CACHE_DIR``, else the platform's per-user cache folder, as
-platformdirs gives it (:func:`folder`, worked out here: importing platformdirs is 6 ms of
-every start): ``$XDG_CACHE_HOME/mjscore`` or ``~/.cache/mjscore``,
+platformdirs gives it (:func:`folder`, worked out by :mod:`scorer.folders`: importing
+platformdirs is 6 ms of every start): ``$XDG_CACHE_HOME/mjscore`` or ``~/.cache/mjscore``,
 ``~/Library/Caches/mjscore`` on macOS, ``%LOCALAPPDATA%\\mjscore\\Cache`` on Windows.
 
 **Trust**. A built entry is code to Python (a pickle), so it is trusted only as Python
@@ -55,6 +55,7 @@ try:  # the C pickler alone: the pickle module's pure-Python half is 3 ms of a s
 except ImportError:  # pragma: no cover - an interpreter without it
     import pickle  # type: ignore[no-redef]
 
+from .. import folders
 from ..lang import Scope
 from ..memo import Memo
 from . import pickled
@@ -135,8 +136,9 @@ def enabled() -> bool:
 
 def folder(platform: str | None = None, environ: Mapping[str, str] | None = None,
            path: Any = os.path) -> str | None:
-    """The per-user cache folder by the platform's conventions, or None when it cannot be
-    known (no home folder); ``path`` is ``os.path`` (``ntpath``/``posixpath`` in tests).
+    """The per-user cache folder by the platform's conventions (:func:`scorer.folders.folder`,
+    the one home of mjscore's folders), or None when it cannot be known (no home folder);
+    ``path`` is ``os.path`` (``ntpath``/``posixpath`` in tests).
 
     >>> import ntpath, posixpath
     >>> folder("win32", {"LOCALAPPDATA": "C:\\\\Users\\\\ann\\\\AppData\\\\Local"}, ntpath)
@@ -146,20 +148,7 @@ def folder(platform: str | None = None, environ: Mapping[str, str] | None = None
     >>> folder("linux", {"HOME": "/home/ann", "XDG_CACHE_HOME": "rel"}, posixpath)
     '/home/ann/.cache/mjscore'
     """
-    platform = sys.platform if platform is None else platform
-    env = os.environ if environ is None else environ
-    if platform == "win32":  # platformdirs' CSIDL_LOCAL_APPDATA, then "mjscore", "Cache"
-        local = env.get("LOCALAPPDATA", "")
-        return path.join(local, "mjscore", "Cache") if path.isabs(local) else None
-    xdg = env.get("XDG_CACHE_HOME", "")
-    if path.isabs(xdg):  # a relative one is ignored, as the XDG specification says
-        return str(path.join(xdg, "mjscore"))
-    # HOME unset: the passwd entry, if there is one (a container's --user N has none)
-    home = env.get("HOME", "") if "HOME" in env or environ is not None else os.path.expanduser("~")
-    if not path.isabs(home):  # HOME empty or relative, or a uid without a passwd entry
-        return None
-    tail = ("Library", "Caches", "mjscore") if platform == "darwin" else (".cache", "mjscore")
-    return str(path.join(home, *tail))
+    return folders.folder("cache", platform, environ, path)
 
 
 def directory() -> Path | None:
