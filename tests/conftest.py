@@ -37,6 +37,12 @@ os.environ.pop("MJSCORE_NO_CACHE", None)
 # whatever terminal runs it; a test of another width sets its own.
 os.environ["COLUMNS"] = "80"
 atexit.register(shutil.rmtree, _CACHE_HOME, True)
+# Nor the user's defaults (scorer.cli.config): an empty config folder of its own, and none
+# of the variables that would change what a command does without a flag.
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_CACHE_HOME, "config")
+for _var in ("MJSCORE_CONFIG", "MJSCORE_RULES", "MJSCORE_PLAYERS", "MJSCORE_STAKE",
+             "MJSCORE_FORMAT"):
+    os.environ.pop(_var, None)
 
 
 def run_line(line: str, rules: str | None = None) -> Result:

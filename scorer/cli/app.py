@@ -19,7 +19,7 @@ from ..lines.grammar import HAND_HELP, OPTIONS, REQUIRED, score_args
 from ..lines.grammar import context_from_params as context_from_params  # re-exported (older callers)
 from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
-from . import batchcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
+from . import batchcmd, configcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
 from .output import (
     COMMANDS,
     EXIT_INTERRUPT,
@@ -130,8 +130,9 @@ def _batch_signature() -> inspect.Signature:
         number: Any = {"parser": integer, "metavar": "INTEGER"} if o.type is int else {}
         params.append(inspect.Parameter(o.field, inspect.Parameter.KEYWORD_ONLY,
                                         annotation=annotation,
-                                        default=typer.Option(default, o.name, help=o.help,
-                                                             **number)))
+                                        default=typer.Option(default, o.name,
+                                                             *([o.short] if o.short else []),
+                                                             help=o.help, **number)))
     return inspect.Signature(params, return_annotation=None)
 
 
@@ -144,6 +145,7 @@ app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options"
 app.command("round")(roundcmd.round_cmd)
 app.command("standings")(standingscmd.standings_cmd)
 app.command("serve")(servecmd.serve)
+app.command("config")(configcmd.config_cmd)
 
 
 def run(args: list[str]) -> int:

@@ -9,7 +9,7 @@ and the other commands were a fifth of it), and the typer command (:mod:`.app`) 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .output import EXIT_INTERRUPT, EXIT_TERM, fail
 
@@ -19,7 +19,7 @@ class BatchArgs(NamedTuple):
 
     file: str
     defaults: list[str]
-    fmt: str = "jsonl"
+    fmt: str | None = None  # None: MJSCORE_FORMAT, the config file's format, else jsonl
     jobs: int | None = None
     progress: bool | None = None
     lang: str | None = None  # None: the run's language (scorer.text.lang.choose_lang)
@@ -28,22 +28,26 @@ class BatchArgs(NamedTuple):
     subtotals: bool = False
     files: tuple[str, ...] = ()  # the files after the first (a season), in order
     as_json: bool = False
+    quiet: bool = False
 
 
 class Option(NamedTuple):
     """One of batch's own options: the field of :class:`BatchArgs` it sets, its name (a
-    switch pair as ``--on/--off``), its type (``bool`` for a switch) and its help."""
+    switch pair as ``--on/--off``), its type (``bool`` for a switch), its help and its
+    short name, if any."""
 
     field: str
     name: str
     type: type
     help: str
+    short: str = ""
 
 
 # batch's own options: the one table both the parser below and the typer command (.app)
 # are built from; defaults are BatchArgs'
 OPTIONS = (
-    Option("fmt", "--format", str, "jsonl, csv or table."),
+    Option("fmt", "--format", str, "jsonl, csv or table (default: $MJSCORE_FORMAT, else the "
+           "config file's format, else jsonl)."),
     Option("jobs", "--jobs", int, "Processes (default: all cores for large files)."),
     Option("progress", "--progress/--no-progress", bool,
            "Progress on stderr (default: when it is a terminal and the file is large)."),
@@ -53,17 +57,22 @@ OPTIONS = (
            "After the hands, the totals per player (per seat without --players) and the "
            "transfers that settle them (default: for a table on a terminal, or with "
            "--stake)."),
-    Option("stake", "--stake", str, "Money per point in the totals, e.g. 2 or 0.5 (default 1)."),
+    Option("stake", "--stake", str, "Money per point in the totals, e.g. 2 or 0.5 (default: "
+           "$MJSCORE_STAKE, else the config file's stake, else 1; only this flag turns the "
+           "totals on)."),
     Option("subtotals", "--subtotals/--no-subtotals", bool,
            "With several files (a season, totalled together), each file's own totals after "
            "its lines."),
     Option("as_json", "--json", bool, "An error of the batch itself (a file that cannot be "
            "read, a bad option) also as a JSON object on stdout (each line's error is in its "
            "record)."),
+    Option("quiet", "--quiet", bool, "No summary and no progress line on stderr (a failed "
+           "line is still reported).", "-q"),
 )
 _VALUED = {o.name: o for o in OPTIONS if o.type is not bool}
 _SWITCHES = {name: (o.field, k == 0) for o in OPTIONS if o.type is bool
              for k, name in enumerate(o.name.split("/"))}
+_SWITCHES.update({o.short: (o.field, True) for o in OPTIONS if o.short})
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
@@ -75,7 +84,7 @@ def parse(args: list[str]) -> BatchArgs | None:
 
     >>> a = parse(["hands.txt", "--rules", "mcr", "--jobs=2", "--no-totals"])
     >>> a.file, a.defaults, a.jobs, a.totals, a.fmt
-    ('hands.txt', ['--rules', 'mcr'], 2, False, 'jsonl')
+    ('hands.txt', ['--rules', 'mcr'], 2, False, None)
     >>> parse(["--rules", "mcr", "hands.txt"]) is None
     True
     """
@@ -138,9 +147,14 @@ def run(args: BatchArgs) -> None:
             from ..errors import ContextError
 
             raise ContextError("lang.bad", "--lang", value=lang)
-        status = run_batch(args.file, args.defaults, args.fmt, args.jobs, args.progress,
-                           lang, totals=args.totals, stake=args.stake, files=args.files,
-                           subtotals=bool(args.subtotals))
+        from .config import load
+
+        settings = load()
+        status = run_batch(args.file, line_defaults(args.defaults, settings),
+                           args.fmt or settings.get("format") or "jsonl", args.jobs,
+                           args.progress, lang, totals=args.totals, stake=args.stake,
+                           files=args.files, subtotals=bool(args.subtotals),
+                           default_stake=settings.given("stake"), quiet=bool(args.quiet))
         if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
             # stopped, and a worker pool's thread will not end: what was written is flushed
             # and the run ends now, not at an exit that would wait for that thread
@@ -155,6 +169,29 @@ def run(args: BatchArgs) -> None:
         raise
     except Exception as e:
         fail(e, args.as_json, args.lang)
+
+
+def line_defaults(defaults: list[str], settings: Any) -> list[str]:
+    """The flags for every line: ``defaults`` (given to batch), with the environment's or
+    the config file's ruleset and seating (:mod:`scorer.cli.config`) where batch was given
+    none (a line's own ``--rules`` and ``--players`` still win).
+
+    >>> from scorer.cli.config import Config
+    >>> line_defaults(["--self-draw"], Config.read({"MJSCORE_RULES": "mcr",
+    ...                                             "HOME": "/nonexistent-home"}))
+    ['--rules', 'mcr', '--self-draw']
+    """
+    from .config import has_flag
+
+    end = defaults.index("--") if "--" in defaults else len(defaults)
+    out = list(defaults)
+    players = settings.given("players")
+    if players is not None and not has_flag(out[:end], "--players"):
+        out[end:end] = ["--players", players]
+    rules = settings.given("rules")
+    if rules is not None and not has_flag(out[:end], "--rules"):
+        out[:0] = ["--rules", rules]
+    return out
 
 
 def line_flags_help() -> str:

@@ -26,7 +26,8 @@ from .sink import Sink, WriteFailed
 def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None = None,
         progress: bool | None = None, lang: str = "zh", out: IO[str] | None = None,
         err: IO[str] | None = None, totals: bool | None = None,
-        stake: str | None = None, files: Sequence[str] = (), subtotals: bool = False) -> int:
+        stake: str | None = None, files: Sequence[str] = (), subtotals: bool = False,
+        default_stake: str | None = None, quiet: bool = False) -> int:
     """Score the lines of ``file`` (``-``: standard input), then of each of ``files``, and
     write them in ``fmt``.
 
@@ -38,7 +39,10 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     rows, or a table. Several files are totalled together, a name being one person in all
     of them; before each file's lines comes a ``"kind": "file"`` record (a ``file`` CSV row,
     a ``== FILE`` line), and with ``subtotals`` each file's own totals follow its lines
-    (``"kind": "subtotals"``). Returns the exit status: 1 if any line failed, else 0.
+    (``"kind": "subtotals"``). ``default_stake`` (the environment's or the config file's)
+    is the stake when ``stake`` is None, without turning the totals on. With ``quiet``
+    neither the summary nor the progress line is written (a failed line still is).
+    Returns the exit status: 1 if any line failed, else 0.
     """
     from ..errors import ContextError
 
@@ -66,9 +70,14 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     if totals is None:
         totals = k is not None or subtotals or len(paths) > 1 or (
             fmt == "table" and out.isatty())
+    if k is None and default_stake is not None:
+        from ..table.ledger import parse_stake
+
+        k = parse_stake(default_stake)
     check_defaults(defaults)
     # each record reaches the output whole or not at all (a full disk: scorer.cli.sink)
-    run = _Run(Sink(out), err, fmt, lang, totals, progress, jobs, several=len(paths) > 1)
+    run = _Run(Sink(out), err, fmt, lang, totals, False if quiet else progress, jobs,
+               several=len(paths) > 1, quiet=quiet)
     previous = _handlers()
     signalled = _catch_signals(run.out)
     try:
@@ -94,8 +103,9 @@ class _Run:
     """One batch run over one or more files: what was written and counted, the ledgers."""
 
     def __init__(self, out: Sink, err: IO[str], fmt: str, lang: str, totals: bool,
-                 progress: bool | None, jobs: int | None, several: bool) -> None:
-        self.out, self.err, self.fmt, self.lang = out, err, fmt, lang
+                 progress: bool | None, jobs: int | None, several: bool,
+                 quiet: bool = False) -> None:
+        self.out, self.err, self.fmt, self.lang, self.quiet = out, err, fmt, lang, quiet
         self.totals, self.progress, self.jobs, self.several = totals, progress, jobs, several
         self.failed = self.total = 0
         self.start = self.last = time.perf_counter()
@@ -190,10 +200,22 @@ class _Run:
 
     def progress_line(self) -> None:
         """The progress line (on stderr, overwritten in place)."""
+        from ..text.render import word
+
         self.last = time.perf_counter()
-        rate = self.total / max(self.last - self.start, 1e-9)
-        print(f"\r{self.total:,} lines, {self.failed:,} failed, {rate:,.0f} hands/s",
-              end="", file=self.err, flush=True)
+        print("\r" + word("batch_progress", self.lang, **self._counts()), end="",
+              file=self.err, flush=True)
+
+    def _counts(self) -> dict[str, str]:
+        """The summary's and the progress line's numbers, worded (a count with its
+        singular: 1 line, 2 lines)."""
+        from ..text.render import word
+
+        rate = self.total / max(time.perf_counter() - self.start, 1e-9)
+        jobs = self.jobs_used
+        return {"lines": word("n_lines", self.lang, n=self.total, count=f"{self.total:,}"),
+                "failed": f"{self.failed:,}", "rate": f"{rate:,.0f}",
+                "jobs": word("n_jobs", self.lang, n=jobs, count=f"{jobs:,}")}
 
     def marker(self, path: str) -> None:
         """Where a file's lines begin, in the run's format."""
@@ -279,16 +301,15 @@ class _Run:
         return EXIT_IOERR
 
     def summary(self) -> int:
-        """The summary line on stderr; returns the exit status."""
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        """The summary line on stderr (none when quiet); returns the exit status."""
+        from ..text.render import word
+
         if self.show:
             print("\r" + " " * 60 + "\r", end="", file=self.err)
-        what = f"{self.stopped[0]} after " if self.stopped else ""
-        jobs = self.jobs_used
-        print(f"mjscore batch: {what}{self.total:,} lines, {self.failed:,} failed, "
-              f"{self.total / elapsed:,.0f} hands/s ({jobs} job{'s' if jobs != 1 else ''})"
-              + ("; the output holds every line scored before" if self.stopped else ""),
-              file=self.err, flush=True)
+        if not self.quiet or self.stopped:  # (a run stopped says where it stopped)
+            text = word("batch_stopped", self.lang, stop=self.stopped[0], **self._counts()) \
+                if self.stopped else word("batch_summary", self.lang, **self._counts())
+            print(text, file=self.err, flush=True)
         if self.stopped:
             return self.stopped[1]
         return 1 if self.failed else 0

@@ -66,6 +66,15 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     output.json_asked = asks_json(args)  # every error of the run, as JSON too (output.fail)
     drop_notices()  # (a run in a process that ran others says only its own)
     try:
+        from .config import apply, flag_value
+
+        # the defaults of the environment and the config file (MJSCORE_RULES, ...): the
+        # ruleset of score and waits given here, before either parser reads the line
+        try:
+            args = apply(args)
+        except Exception as e:  # a config file or variable that is wrong: one line, exit 2
+            words = args[:args.index("--")] if "--" in args else args
+            fail(e, "--json" in words, flag_value(words, "--lang"))
         parsed = _fast(args) if fast else None
         if parsed is not None:
             _run(args[0], parsed)

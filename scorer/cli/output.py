@@ -32,7 +32,7 @@ EXIT_INTERRUPT = 130  # 128 + SIGINT, as a shell reports a process killed by Ctr
 EXIT_PIPE = 141  # 128 + SIGPIPE
 EXIT_TERM = 143  # 128 + SIGTERM
 
-COMMANDS = ("score", "waits", "rules", "batch", "round", "standings", "serve")
+COMMANDS = ("score", "waits", "rules", "batch", "round", "standings", "serve", "config")
 
 # errors of writing, not of what was asked: the disk is full, the device failed
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EROFS})

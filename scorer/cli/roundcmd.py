@@ -75,10 +75,12 @@ def round_cmd(
                                 "player (per seat without names) and the transfers that "
                                 "settle them (always with several files)."),
     stake: str | None = typer.Option(None, "--stake", help="Money per point in the totals, "
-                                     "e.g. 2 or 0.5 (default 1)."),
+                                     "e.g. 2 or 0.5 (default: $MJSCORE_STAKE, else the "
+                                     "config file's, else 1)."),
     players: str | None = typer.Option(None, "--players", help="Who sat where, "
                                        "E=Ann,S=Bo,W=Cy,N=Di or Ann,Bo,Cy,Di (a '# players:' "
-                                       "line of a file overrides it for that round)."),
+                                       "line of a file overrides it for that round; default: "
+                                       "$MJSCORE_PLAYERS, else the config file's)."),
 ) -> None:
     """Settle Sichuan rounds, 血战到底 or 血流成河 (--rules sichuan-xueliu): kongs, wins,
     查花猪, 查大叫, 退税; who paid whom and why; with several files or --totals, what each
@@ -92,11 +94,14 @@ def round_cmd(
         from ..text.lang import LANGS, choose_lang
         from ..views.ledger import totals_record, totals_table
         from ..views.round import round_json, round_text
+        from .config import load
 
         lang = choose_lang(lang)
         if lang not in LANGS:
             raise ContextError("lang.bad", "--lang", value=lang)
+        settings = load()  # MJSCORE_PLAYERS, MJSCORE_STAKE and the config file's (cli.config)
         k = parse_stake(stake) if stake is not None else None
+        players = players if players is not None else settings.given("players")
         if players is not None:
             parse_players(players)
         if files.count("-") > 1:
@@ -121,7 +126,8 @@ def round_cmd(
                            **round_json(result, lang)})
             texts.append(f"== {path}" + (f" ({seating})" if seating else "") + "\n" +
                          round_text(result, lang))
-        t = ledger.ledger().totals(k if k is not None else 1)
+        # a default stake (not the flag's) is the stake of totals that are printed anyway
+        t = ledger.ledger().totals(k if k is not None else settings.given("stake") or 1)
         if as_json:
             print(dumps({"rounds": rounds, "totals": totals_record(t)}))
         else:

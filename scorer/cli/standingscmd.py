@@ -48,10 +48,13 @@ def standings_cmd(
     rules: str = typer.Option("mcr", "--rules", help="Ruleset of the hands (a line's own "
                               "--rules overrides it)."),
     players: str | None = typer.Option(None, "--players", help="The seating each game starts "
-                                       "with (its '# players:' lines override it)."),
+                                       "with (its '# players:' lines override it; default: "
+                                       "$MJSCORE_PLAYERS, else the config file's)."),
     fmt: str = typer.Option("table", "--format", help="table, json or csv."),
     as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
-    lang: str = typer.Option("zh", "--lang", help="Words of the table: zh or en."),
+    lang: str | None = typer.Option(None, "--lang", help="Words of the table: zh or en "
+                                    "(default: $MJSCORE_LANG, else the config file's, else "
+                                    "the locale's, else zh)."),
 ) -> None:
     """MCR match standings: each game's 比赛分 (its hands, penalties and adjustments), places
     and 标准分 4/2/1/0 (ties share), then the standings over all games by 标准分, then 比赛分.
@@ -61,6 +64,11 @@ def standings_cmd(
     if as_json:
         fmt = "json"
     try:
+        from ..text.lang import choose_lang
+        from .config import load
+
+        lang = choose_lang(lang)
+        players = players if players is not None else load().given("players")
         status = run(files, rules, players, fmt, lang)
     except SystemExit:
         raise

@@ -101,6 +101,20 @@ CODES: dict[str, tuple[str, str]] = {
                           "rules new {name}: it is a symbolic link (to {target}), and writing "
                           "would create or overwrite the file it points to: choose another "
                           "name or add --force"),
+    # ---- the configuration file and the environment's defaults (scorer.cli.config)
+    "config.missing": ("{var} 指定的配置文件不存在", "the config file {var} names does not exist"),
+    "config.unreadable": ("读不了配置文件：{error}", "cannot read the config file: {error}"),
+    "config.too_big": ("配置文件超过 {limit} KiB；拒绝读取",
+                       "the config file is larger than {limit} KiB; refused"),
+    "config.not_utf8": ("配置文件不是 UTF-8 文本", "the config file is not UTF-8 text"),
+    "config.syntax": ("不是合法的 TOML：{error}", "not valid TOML: {error}"),
+    "config.unknown_key": ("没有这个设置；能设的有：{known}",
+                           "no such setting; the settings are: {known}"),
+    "config.not_text": ("值要写成文字或数字（这里是 {type}）",
+                        "the value must be a text or a number (this one is a {type})"),
+    "config.bad_value": ("{value:q} 不行：{expected}", "{value:q} is not a value here: {expected}"),
+    "config.bad_env": ("{var}={value:q} 不行：{expected}", "{var}={value:q} is not a value here: "
+                       "{expected}"),
     # ---- usage: the command line's own grammar (typer's parser and the flag parser word it
     # alike; the English is click's). A number is ASCII digits (scorer.model.numbers).
     "usage.no_such_option": ("没有这个选项：{option}", "No such option: {option}"),

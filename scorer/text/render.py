@@ -133,11 +133,14 @@ def join(items: list[str], lang: str, how: str = "") -> str:
 
 
 def word(key: str, lang: str = "zh", **params: Any) -> str:
-    """The catalogue's ``key`` in ``lang``, its placeholders filled.
+    """The catalogue's ``key`` in ``lang``, its placeholders filled; with ``n`` 1, the
+    word's singular ``KEY.one`` where the catalogue has one (``1 line``, ``2 lines``).
 
     >>> word("from_each", "en", payers="S, N"), word("from_each", "zh", payers="S, N")
     (' from each of S, N', '，S, N 各付')
     """
+    if params.get("n") == 1 and key + ".one" in CATALOGUE:
+        key += ".one"
     return fill(template(key, lang), params, lang)
 
 

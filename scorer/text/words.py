@@ -149,7 +149,10 @@ WORDS: dict[str, tuple[str, str]] = {
                   "rules new my.yaml --from ID"),
     # ---- mjscore rules check
     "check_ok": ("{file}：没问题 — {id}（{name}），{n} 个番种", "{file}: ok — {id} ({name}), {n} patterns"),
-    "check_problems": ("{file}：{n} 个问题", "{file}: {n} problem(s)"),
+    "check_ok.one": ("{file}：没问题 — {id}（{name}），{n} 个番种",
+                     "{file}: ok — {id} ({name}), {n} pattern"),
+    "check_problems": ("{file}：{n} 个问题", "{file}: {n} problems"),
+    "check_problems.one": ("{file}：{n} 个问题", "{file}: {n} problem"),
     # ---- mjscore waits (views/waits.py)
     "waits_title": ("{seat}（{role}）听什么牌", "what {seat} ({role}) waits on"),
     "waits_dealer": ("庄家", "dealer"),
@@ -162,6 +165,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "waits_any": ("任意牌", "any tile"),
     "waits_any_other": ("其余任意牌", "any other tile"),
     "waits_faces": ("（{n} 种）", " ({n} faces)"),
+    "waits_faces.one": ("（{n} 种）", " ({n} face)"),
     "waits_self_draw": ("自摸", "self-drawn"),
     "waits_discard": ("{seat} 放铳", "{seat}'s discard"),
     "waits_any_discard": ("任何人放铳", "any discard"),
@@ -223,6 +227,36 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_wins": ("胡牌次数", "wins"),
     "settle_nothing": ("结算：谁也不欠谁。", "To settle: nobody owes anything."),
     "settle_1": ("结算（1 笔）：", "To settle (1 transfer):"),
+    # ---- mjscore config: the defaults in force and where each came from
+    "config_file": ("配置文件：{file}（{state:word}）", "Config file: {file} ({state:word})"),
+    "state.read": ("已读取", "read"),
+    "state.absent": ("没有这个文件", "no such file"),
+    "config_no_file": ("配置文件：无（不知道主目录在哪）", "Config file: none (no home folder is known)"),
+    "col_setting": ("设置", "setting"),
+    "col_from": ("来自", "from"),
+    "source.env": ("环境变量 {where}", "environment {where}"),
+    "source.config": ("配置文件 {where}", "config file {where}"),
+    "source.locale": ("语言环境 {where}", "locale {where}"),
+    "source.default": ("内置默认", "built-in default"),
+    "config_precedence": ("命令行选项优先，其次环境变量，再次配置文件，最后内置默认。",
+                          "A flag wins, then the environment, then the config file, then the "
+                          "built-in default."),
+    # ---- batch's summary and progress line (on stderr; -q leaves them out); a count is
+    # {count} with its thousands separated, n the number (n 1: the word's .one)
+    "n_lines": ("{count} 行", "{count} lines"),
+    "n_lines.one": ("{count} 行", "{count} line"),
+    "n_jobs": ("{count} 个进程", "{count} jobs"),
+    "n_jobs.one": ("{count} 个进程", "{count} job"),
+    "batch_progress": ("{lines}，{failed} 行失败，每秒 {rate} 手", "{lines}, {failed} failed, "
+                       "{rate} hands/s"),
+    "batch_summary": ("mjscore batch：{lines}，{failed} 行失败，每秒 {rate} 手（{jobs}）",
+                      "mjscore batch: {lines}, {failed} failed, {rate} hands/s ({jobs})"),
+    "batch_stopped": ("mjscore batch：{stop:word}，此前 {lines}，{failed} 行失败，每秒 {rate} 手"
+                      "（{jobs}）；输出含此前算好的每一行",
+                      "mjscore batch: {stop:word} after {lines}, {failed} failed, {rate} hands/s "
+                      "({jobs}); the output holds every line scored before"),
+    "stop.interrupted": ("已中断", "interrupted"),
+    "stop.terminated": ("已终止", "terminated"),
     "settle_n": ("结算（{n} 笔）：", "To settle ({n} transfers):"),
     "pays_to": ("{payer} 付给 {payee} {amount}", "{payer} pays {payee} {amount}"),
     # ---- who a round's error is about (round.out)

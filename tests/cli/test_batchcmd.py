@@ -14,6 +14,8 @@ import csv
 import io
 import json
 import shlex
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -323,7 +325,7 @@ def test_thirty_evenings_in_two_processes_total_thirty_times_one(tmp_path: Path)
     assert got == {n: tuple(30 * x for x in v) for n, v in TOTALS.items()}
     transfers = sorted((row[1], row[2], int(row[3])) for row in rows if row[0] == "transfer")
     assert transfers == [("Ann", "Cy", 30 * 394), ("Bo", "Cy", 30 * 440), ("Di", "Cy", 30 * 422)]
-    assert "(2 jobs)" in r.stderr
+    assert "（2 个进程）" in r.stderr  # the summary, in the run's language (zh)
 
 
 def test_a_bad_flag_is_named_by_its_place_on_the_line(tmp_path: Path) -> None:
@@ -334,3 +336,26 @@ def test_a_bad_flag_is_named_by_its_place_on_the_line(tmp_path: Path) -> None:
     recs = [json.loads(x) for x in r.stdout.splitlines()]
     # the 4th and 3rd words of the lines, whatever flags batch itself was given
     assert [x["error"]["argument"] for x in recs] == [4, 3]
+
+
+def test_quiet_leaves_out_the_summary_but_not_a_failed_line(tmp_path: Path) -> None:
+    """-q/--quiet: no summary (and no progress line) on stderr; a failed line still says so;
+    the summary counts in the singular when there is one line, in both languages."""
+    f = tmp_path / "two.txt"
+    f.write_text("123m456p789s234sP9m --self-draw\n123m5p8 --self-draw\n", encoding="utf-8")
+    base = [sys.executable, "-m", "scorer", "batch", str(f), "--rules", "hangzhou"]
+    loud = subprocess.run([*base, "--lang", "en"], capture_output=True, text=True, check=False)
+    assert loud.stderr.splitlines()[-1].startswith("mjscore batch: 2 lines, 1 failed, ")
+    assert loud.stderr.splitlines()[-1].endswith(" hands/s (1 job)")
+    for quiet in ("-q", "--quiet"):
+        r = subprocess.run([*base, quiet, "--lang", "en", "--progress"], capture_output=True,
+                           text=True, check=False)
+        assert r.returncode == 1 and r.stdout == loud.stdout
+        assert r.stderr == "line 2: position 7: '8' has no suit letter after it\n"
+    one = tmp_path / "one.txt"
+    one.write_text("123m456p789s234sP9m --self-draw\n", encoding="utf-8")
+    for lang, start in (("en", "mjscore batch: 1 line, 0 failed, "), ("zh", "mjscore batch：1 行，")):
+        r = subprocess.run([sys.executable, "-m", "scorer", "batch", str(one), "--rules",
+                            "hangzhou", "--lang", lang], capture_output=True, text=True,
+                           check=False)
+        assert r.stderr.startswith(start), r.stderr

@@ -339,7 +339,7 @@ def test_rules_check_lists_every_problem_in_the_users_file(tmp_path: Path) -> No
     assert all(line.startswith(f"{f}:") for line in lines), out
     assert [re.sub(r"^.*?:\d+:\d+ ", "", line).split(":")[0] for line in lines] == [
         "options.cap.default", "patterns[0].value", "context.dealer_streak.default"]
-    assert "rulesets/" not in out and err == f"{f}: 3 problem(s)\n"
+    assert "rulesets/" not in out and err == f"{f}: 3 problems\n"
 
 
 def test_rules_check_a_missing_file_is_one_line(tmp_path: Path) -> None:

@@ -462,7 +462,7 @@ def _wait_for_output(p: subprocess.Popen[bytes], children: int, limit: float = 6
 def test_batch_stops_on_signals(tmp_path: Path, jobs: str, signals: list[int], status: int,
                                 word: str) -> None:
     f = _batch_file(tmp_path, 60_000)
-    with started("batch", str(f), "--rules", "hangzhou", "--jobs", jobs) as p:
+    with started("batch", str(f), "--rules", "hangzhou", "--jobs", jobs, "--lang", "en") as p:
         _wait_for_output(p, children=int(jobs) if jobs != "1" else 0)
         workers = _children(p.pid)
         assert len(workers) == (0 if jobs == "1" else 2)
@@ -512,7 +512,8 @@ def test_a_pool_stopped_while_a_worker_sends_leaves_no_thread_behind() -> None:
 
 
 def test_batch_from_a_silent_stdin_is_interrupted(tmp_path: Path) -> None:
-    p = subprocess.Popen([sys.executable, "-m", "scorer", "batch", "-", "--rules", "hangzhou"],
+    p = subprocess.Popen([sys.executable, "-m", "scorer", "batch", "-", "--rules", "hangzhou",
+                          "--lang", "en"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True)
     try:
@@ -531,7 +532,8 @@ def test_batch_from_a_silent_stdin_is_interrupted(tmp_path: Path) -> None:
         _kill_group(p.pid)
         p.wait(timeout=10)
     assert p.returncode == 130
-    assert one_clean_line(err.decode()).startswith("mjscore batch: interrupted after 1 lines")
+    # (one line, in the singular)
+    assert one_clean_line(err.decode()).startswith("mjscore batch: interrupted after 1 line, ")
 
 
 # ----------------------------------------------------------------------------- batch input
