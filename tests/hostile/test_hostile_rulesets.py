@@ -228,7 +228,8 @@ def test_hostile_ruleset(case: Case, tmp_path: Path) -> None:
         # (a problem in a file it extends names that file)
         assert problems and all(p.startswith(folder) for p in problems), check.out
         assert any(case.says in p for p in problems), check.out
-        assert check.err == f"{f}: {len(problems)} problem(s)\n", check.err
+        n = len(problems)
+        assert check.err == f"{f}: {n} problem{'' if n == 1 else 's'}\n", check.err
     if case.score == 0:
         assert score.code == 0, score.err
         return

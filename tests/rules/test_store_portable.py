@@ -115,7 +115,12 @@ UNUSED = "; rulesets are read from their files (MJSCORE_NO_CACHE=1 turns the cac
 
 # No owners, no modes, Windows' folder: os.getuid is what tells the store it has owners
 # to check (Windows has none), and the folder follows the platform given.
+# Windows: no owners, and every folder (the cache's, the config's: scorer.folders) where
+# Windows keeps it
 WINDOWS = ("del os.getuid\nimport functools\nimport scorer.rules.store as store\n"
+           "import scorer.folders as folders\n_folder = folders.folder\n"
+           "folders.folder = lambda kind, platform=None, environ=None, path=os.path: "
+           "_folder(kind, 'win32', environ, path)\n"
            "store.folder = functools.partial(store.folder, 'win32')")
 
 
