@@ -20,6 +20,7 @@ from ..lines.grammar import context_from_params as context_from_params  # re-exp
 from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, configcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
+from .complete import BY_FIELD, batch_formats, langs
 from .output import (
     COMMANDS,
     EXIT_INTERRUPT,
@@ -33,13 +34,36 @@ from .output import (
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .params import integer
 
+
+def rulesets_help() -> str:
+    """The rulesets ``--rules`` takes, from the registry (:func:`scorer.rules.files.list_builtin`).
+
+    >>> rulesets_help().startswith("Ruleset: a built-in id (hangzhou, jinhua, mcr, ")
+    True
+    """
+    from ..rules.files import list_builtin
+
+    return (f"Ruleset: a built-in id ({', '.join(list_builtin())}) or a path to a YAML file "
+            "(default: $MJSCORE_RULES, else the config file's rules).")
+
+
+def _app_help() -> str:
+    from ..rules.files import list_builtin
+
+    return ("Score Chinese mahjong hands and show why, under rulesets written as data: "
+            f"{', '.join(list_builtin())} are built in, or your own YAML file. Defaults: "
+            "mjscore config.")
+
+
+HELP = _app_help()
 app = typer.Typer(
     name="mjscore",
-    help="Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR).",
+    help=HELP,
     add_completion=True,  # typer imports its completion code anyway: +0.4 ms to build the command
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # (the sub-commands inherit it)
 )
 
 
@@ -73,8 +97,12 @@ def _parameter(f: Flag) -> inspect.Parameter:
     default: Any = ... if f.field in REQUIRED else (None if f.multiple else f.default)
     # a number is read as every number is (ASCII digits: scorer.cli.params.integer)
     number: Any = {"parser": integer, "metavar": "INTEGER"} if f.type is int else {}
+    complete = BY_FIELD.get(f.field)  # the values the shell completes (scorer.cli.complete)
+    extra: Any = {"autocompletion": complete} if complete is not None else {}
+    text = rulesets_help() if f.field == "rules" else f.help
     return inspect.Parameter(f.field, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
-                             default=typer.Option(default, *f.names, help=f.help, **number))
+                             default=typer.Option(default, *f.names, help=text, **number,
+                                                  **extra))
 
 
 def _signature() -> inspect.Signature:
@@ -99,10 +127,10 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(help=HELP)
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="Print the version and exit.")) -> None:
-    """Score Chinese mahjong hands: Hangzhou, Jinhua, Xiamen and Chinese Official (MCR)."""
+    """The app's options (its help is :data:`HELP`, the rulesets from the registry)."""
 
 
 def batch(ctx: typer.Context, file: str, **params: Any) -> None:
@@ -128,6 +156,9 @@ def _batch_signature() -> inspect.Signature:
         default = defaults[o.field]
         annotation: Any = o.type if default is not None else o.type | None
         number: Any = {"parser": integer, "metavar": "INTEGER"} if o.type is int else {}
+        complete = {"fmt": batch_formats, "lang": langs}.get(o.field)
+        if complete is not None:
+            number["autocompletion"] = complete
         params.append(inspect.Parameter(o.field, inspect.Parameter.KEYWORD_ONLY,
                                         annotation=annotation,
                                         default=typer.Option(default, o.name,

@@ -94,7 +94,7 @@ def parse(args: list[str]) -> BatchArgs | None:
     extra: list[str] = []
     rest = iter(args[1:])
     for tok in rest:
-        if tok == "--" or tok.startswith("--help"):
+        if tok == "--" or tok.startswith("--help") or tok == "-h":
             return None
         name, eq, value = tok.partition("=")
         if name in _VALUED:

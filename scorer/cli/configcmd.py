@@ -12,6 +12,8 @@ from typing import Any
 
 import typer
 
+from .complete import langs
+
 
 def config_data() -> dict[str, Any]:
     """The settings in force as JSON data: the config file, whether it was read, and each
@@ -53,7 +55,8 @@ def config_text(data: dict[str, Any], lang: str) -> str:
 
 def config_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the settings as JSON."),
-    lang: str | None = typer.Option(None, "--lang", help="Language: zh or en (default: "
+    lang: str | None = typer.Option(None, "--lang", autocompletion=langs,
+                                    help="Language: zh or en (default: "
                                     "$MJSCORE_LANG, else the config file's, else the "
                                     "locale's, else zh)."),
 ) -> None:

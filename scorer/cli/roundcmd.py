@@ -7,6 +7,8 @@ import sys
 
 import typer
 
+from .complete import langs, rulesets
+
 # A round is a few dozen lines; a larger file is refused rather than read whole.
 MAX_ROUND_BYTES = 1 << 20
 
@@ -66,10 +68,12 @@ def seating_of(text: str) -> str | None:
 def round_cmd(
     files: list[str] = typer.Argument(..., help="Round files (one event a line), or - for "
                                       "stdin; several files are a session, settled together."),
-    rules: str = typer.Option("sichuan", "--rules", help="Ruleset (a 'rules' line in the "
+    rules: str = typer.Option("sichuan", "--rules", autocompletion=rulesets,
+                              help="Ruleset (a 'rules' line in the "
                               "file overrides it)."),
     as_json: bool = typer.Option(False, "--json", help="Print the settlement as JSON."),
-    lang: str | None = typer.Option(None, "--lang", help="Language: zh or en (default: "
+    lang: str | None = typer.Option(None, "--lang", autocompletion=langs,
+                                    help="Language: zh or en (default: "
                                     "$MJSCORE_LANG, else the locale's, else zh)."),
     totals: bool = typer.Option(False, "--totals", help="After the rounds, the totals per "
                                 "player (per seat without names) and the transfers that "

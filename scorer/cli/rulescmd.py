@@ -21,7 +21,8 @@ from typer.core import TyperGroup
 
 from ..errors import Problem
 from ..lines.grammar import pairs
-from .output import fail, one_line
+from .complete import langs, rulesets
+from .output import dumps, fail, one_line
 
 COMMANDS = ("list", "show", "check", "new", "clear-cache")
 # the legacy options that take a value (to tell their value from a ruleset id)
@@ -36,6 +37,8 @@ def legacy(args: list[str]) -> list[str]:
     (['list'], ['show', 'hangzhou', '--yaml'], ['list', '--facts'])
     >>> legacy(["--clear-cache"]), legacy(["--lang", "en"]), legacy(["check", "my.yaml"])
     (['clear-cache'], ['list', '--lang', 'en'], ['check', 'my.yaml'])
+    >>> legacy(["--json"]), legacy(["mcr", "--json"])
+    (['list', '--json'], ['show', 'mcr', '--json'])
     """
     if not args:
         return ["list"]
@@ -45,14 +48,17 @@ def legacy(args: list[str]) -> list[str]:
         return ["clear-cache", *(a for a in args if a != "--clear-cache")]
     if "--facts" in args:
         return ["list", *args]
-    rest, only_lang = args, True
-    while rest:
+    rest, listing = args, True
+    while rest:  # only --lang and --json: the list, in that language or as JSON
         flag = rest[0].split("=", 1)[0]
+        if flag == "--json":
+            rest = rest[1:]
+            continue
         if flag != "--lang":
-            only_lang = False
+            listing = False
             break
         rest = rest[1:] if "=" in rest[0] else rest[2:]
-    return ["list", *args] if only_lang else ["show", *args]
+    return ["list", *args] if listing else ["show", *args]
 
 
 class RulesGroup(TyperGroup):
@@ -65,7 +71,8 @@ class RulesGroup(TyperGroup):
 app = typer.Typer(cls=RulesGroup, no_args_is_help=False, add_completion=False,
                   help="List the rulesets, show one, check files, start a house-rule file.")
 
-_LANG = typer.Option(None, "--lang", help="Language: zh or en (default: $MJSCORE_LANG, else "
+_LANG = typer.Option(None, "--lang", autocompletion=langs,
+                     help="Language: zh or en (default: $MJSCORE_LANG, else "
                      "the locale's, else zh).")
 
 
@@ -91,6 +98,8 @@ def list_cmd(ctx: typer.Context,
              option: list[str] | None = typer.Option(None, "--option", hidden=True),
              as_yaml: bool = typer.Option(False, "--yaml", hidden=True),
              as_markdown: bool = typer.Option(False, "--markdown", hidden=True),
+             as_json: bool = typer.Option(False, "--json", help="Print the list as JSON "
+                                          "(as the page's GET /api/rules)."),
              lang: str | None = _LANG) -> None:
     """List the built-in rulesets (or, with --facts, the vocabulary of their expressions)."""
     try:
@@ -107,18 +116,23 @@ def list_cmd(ctx: typer.Context,
             return
         if extra:
             raise ContextError(f"unexpected argument(s): {' '.join(extra)}")
+        if as_json:
+            print(dumps(rules_list_json()))
+            return
         from ..views.rulesview import list_text
 
         print(list_text(lang))
     except Exception as e:
-        fail(e, lang=lang)
+        fail(e, as_json, lang=lang)
 
 
 @app.command("show", context_settings={"allow_extra_args": True})
 def show_cmd(
     ctx: typer.Context,
-    ruleset: str | None = typer.Argument(None, help="A ruleset id or path."),
-    rules_opt: str | None = typer.Option(None, "--rules", help="The ruleset to show (id or "
+    ruleset: str | None = typer.Argument(None, help="A ruleset id or path.",
+                                         autocompletion=rulesets),
+    rules_opt: str | None = typer.Option(None, "--rules", autocompletion=rulesets,
+                                         help="The ruleset to show (id or "
                                          "path), instead of the argument."),
     option: list[str] | None = typer.Option(None, "--option", help="Show the ruleset with "
                                             "this option value as its default, KEY=VALUE "
@@ -129,11 +143,13 @@ def show_cmd(
                                   "file that extends nothing (no comments kept)."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print a readable rules page "
                                      "(Markdown)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the ruleset as JSON (as the "
+                                 "page's GET /api/rules/ID): names, flags, options, patterns."),
     from_: str | None = typer.Option(None, "--from", hidden=True),
     force: bool = typer.Option(False, "--force", hidden=True),
     lang: str | None = _LANG,
 ) -> None:
-    """Show one ruleset: its patterns, values, options and flags (--yaml, --markdown)."""
+    """Show one ruleset: its patterns, values, options and flags (--yaml, --markdown, --json)."""
     try:
         from ..errors import ContextError
 
@@ -144,8 +160,8 @@ def show_cmd(
             raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(ctx.args)}")
         if ruleset and rules_opt and ruleset != rules_opt:
             raise ContextError(f"two rulesets given: {ruleset} and --rules {rules_opt}")
-        if as_yaml and as_markdown:
-            raise ContextError("--yaml and --markdown: choose one")
+        if as_yaml + as_markdown + as_json > 1:
+            raise ContextError("--yaml, --markdown and --json: choose one")
         spec = ruleset or rules_opt
         if spec is None:
             raise ContextError("--yaml, --markdown and --option need a ruleset: "
@@ -156,14 +172,18 @@ def show_cmd(
         from ..views.rulesyaml import yaml_text
 
         rs = with_options(load_ruleset(spec), pairs(option))
-        if as_yaml:
+        if as_json:
+            from ..serve.api import ruleset_json
+
+            print(dumps(ruleset_json(rs)))
+        elif as_yaml:
             print(yaml_text(rs, resolved=resolved or bool(option)), end="")
         elif as_markdown:
             print(markdown(rs), end="")
         else:
             print(show_text(rs, lang))
     except Exception as e:
-        fail(e, lang=lang)
+        fail(e, as_json, lang=lang)
 
 
 @app.command("check")
@@ -180,7 +200,8 @@ def check_cmd(files: list[str] | None = typer.Argument(None, help="The YAML file
 @app.command("new")
 def new_cmd(
     files: list[str] | None = typer.Argument(None, help="The file to write (.yaml)."),
-    from_: str | None = typer.Option(None, "--from", help="The ruleset to extend (id or path)."),
+    from_: str | None = typer.Option(None, "--from", help="The ruleset to extend (id or path).",
+                                     autocompletion=rulesets),
     rules_opt: str | None = typer.Option(None, "--rules", hidden=True),
     option: list[str] | None = typer.Option(None, "--option", help="Set this option's default "
                                             "in the new file, KEY=VALUE (repeatable)."),
@@ -219,6 +240,25 @@ def clear_cache_cmd(ctx: typer.Context, lang: str | None = _LANG) -> None:
         print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {store.directory()}")
     except Exception as e:
         fail(e, lang=lang)
+
+
+def rules_list_json() -> list[dict[str, Any]]:
+    """The built-in rulesets as the page's ``GET /api/rules`` lists them: id, names, that
+    they are built in, the flags each uses (docs/schemas/rules-list.json).
+
+    >>> [r["id"] for r in rules_list_json()][:2]
+    ['hangzhou', 'jinhua']
+    """
+    from ..rules.files import list_builtin
+    from ..rules.load import load_ruleset
+    from ..serve.api import ruleset_json
+
+    out = []
+    for rid in list_builtin():
+        rs = load_ruleset(rid)
+        out.append({"id": rs.id, "name": rs.name, "name_en": rs.name_en, "builtin": rs.trusted,
+                    "flags": [f["flag"] for f in ruleset_json(rs)["flags"]]})
+    return out
 
 
 def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],

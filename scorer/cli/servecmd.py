@@ -19,6 +19,7 @@ import sys
 
 import typer
 
+from .complete import rulesets
 from .output import fail, say_notices
 
 
@@ -43,7 +44,8 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 lets "
                              "the phones at the table connect."),
     port: int = typer.Option(8000, "--port", help="Port (0: any free one)."),
-    rules: list[str] | None = typer.Option(None, "--rules", help="Also offer this ruleset "
+    rules: list[str] | None = typer.Option(None, "--rules", autocompletion=rulesets,
+                                           help="Also offer this ruleset "
                                            "(a built-in id or a house file; repeatable)."),
     db: str | None = typer.Option(None, "--db", help="The tables' SQLite file (default: "
                                   "tables.sqlite3 in your data folder)."),

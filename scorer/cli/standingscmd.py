@@ -12,6 +12,8 @@ from typing import Any
 
 import typer
 
+from .complete import langs, rulesets, standings_formats
+
 # A file of games is a tournament's or a club's season: refused past this size rather
 # than read whole (16 hands a game, a few hundred games).
 MAX_STANDINGS_BYTES = 8 << 20
@@ -45,14 +47,17 @@ def standings_cmd(
     files: list[str] = typer.Argument(..., help="Files of games (a file is a game, or holds "
                                       "games opened by '# game: NAME' lines), or - for "
                                       "standard input."),
-    rules: str = typer.Option("mcr", "--rules", help="Ruleset of the hands (a line's own "
+    rules: str = typer.Option("mcr", "--rules", autocompletion=rulesets,
+                              help="Ruleset of the hands (a line's own "
                               "--rules overrides it)."),
     players: str | None = typer.Option(None, "--players", help="The seating each game starts "
                                        "with (its '# players:' lines override it; default: "
                                        "$MJSCORE_PLAYERS, else the config file's)."),
-    fmt: str = typer.Option("table", "--format", help="table, json or csv."),
+    fmt: str = typer.Option("table", "--format", help="table, json or csv.",
+                            autocompletion=standings_formats),
     as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
-    lang: str | None = typer.Option(None, "--lang", help="Words of the table: zh or en "
+    lang: str | None = typer.Option(None, "--lang", autocompletion=langs,
+                                    help="Words of the table: zh or en "
                                     "(default: $MJSCORE_LANG, else the config file's, else "
                                     "the locale's, else zh)."),
 ) -> None:
