@@ -24,7 +24,7 @@ def run(args: ScoreArgs) -> None:
     from ..engine.scoring import score as score_hand
     from ..errors import NotAWin
     from ..views.explain import explain_json
-    from ..views.jsondata import to_json
+    from ..views.jsondata import score_json
     from ..views.pieces import refused
     from ..views.report import human
 
@@ -40,7 +40,7 @@ def run(args: ScoreArgs) -> None:
         print(human(result, lang=args.lang, explain=args.explain, unicode=args.unicode,
                     top=args.explain_top))
         return
-    out = to_json(result, args.lang)
+    out = score_json(result, args.lang)
     if args.explain:
         out["explain"] = explain_json(result, args.lang)
     print(dumps(out))

@@ -478,7 +478,7 @@ class Api:
     def _score(self, args: ScoreArgs, files: dict[str, str]) -> dict[str, Any]:
         from ..engine.scoring import score as score_hand
         from ..views.explain import explain_json
-        from ..views.jsondata import to_json
+        from ..views.jsondata import score_json
         from ..views.pieces import refused
 
         rs = self.ruleset(args.rules, files)
@@ -488,7 +488,7 @@ class Api:
             # as `score --json`: below a minimum the message names the fans found; a refusal
             # on the wait says why (scorer.views.pieces.refused)
             raise refused(e, args.hand, rs, args.context, args.lang)[1] from None
-        out = to_json(result, args.lang)
+        out = score_json(result, args.lang)
         if args.explain:
             out["explain"] = explain_json(result, args.lang)
         return out

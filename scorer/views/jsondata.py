@@ -71,6 +71,19 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
     }
 
 
+def score_json(result: Result, lang: str = "zh") -> dict[str, Any]:
+    """What ``score --json`` (and the page's ``POST /api/score``) prints: :func:`to_json`
+    with the ``kind`` and ``unit`` a batch record carries (``"kind": "hand"``, ``unit`` the
+    ruleset's word for its score), so that one hand has one shape wherever it is printed.
+
+    >>> from scorer import score, Context
+    >>> out = score_json(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
+    >>> out["kind"], out["unit"], out["best"]["score"]
+    ('hand', '番', 2)
+    """
+    return {"kind": "hand", **to_json(result, lang), "unit": result.ruleset.label("score", lang)}
+
+
 def hit_json(h: Hit, s: Scored | None = None, lang: str = "zh") -> dict[str, Any]:
     """One pattern of a reading; a pattern with ``each`` also lists what it counted, one
     that reached a named tier gives it (``"tier": {"zh": "双财飘", "en": ...}``).
