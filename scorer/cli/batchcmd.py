@@ -29,6 +29,7 @@ class BatchArgs(NamedTuple):
     files: tuple[str, ...] = ()  # the files after the first (a season), in order
     as_json: bool = False
     quiet: bool = False
+    totals_csv: str | None = None
 
 
 class Option(NamedTuple):
@@ -66,6 +67,9 @@ OPTIONS = (
     Option("as_json", "--json", bool, "An error of the batch itself (a file that cannot be "
            "read, a bad option) also as a JSON object on stdout (each line's error is in its "
            "record)."),
+    Option("totals_csv", "--totals-csv", str, "Write the totals, the transfers and --subtotals "
+           "as one CSV table to this file (turns the totals on); the output then holds the "
+           "hands alone: with --format csv, one table."),
     Option("quiet", "--quiet", bool, "No summary and no progress line on stderr (a failed "
            "line is still reported).", "-q"),
 )
@@ -154,7 +158,8 @@ def run(args: BatchArgs) -> None:
                            args.fmt or settings.get("format") or "jsonl", args.jobs,
                            args.progress, lang, totals=args.totals, stake=args.stake,
                            files=args.files, subtotals=bool(args.subtotals),
-                           default_stake=settings.given("stake"), quiet=bool(args.quiet))
+                           default_stake=settings.given("stake"), quiet=bool(args.quiet),
+                           totals_csv=args.totals_csv)
         if status in (EXIT_INTERRUPT, EXIT_TERM) and pool_abandoned():
             # stopped, and a worker pool's thread will not end: what was written is flushed
             # and the run ends now, not at an exit that would wait for that thread

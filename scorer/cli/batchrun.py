@@ -27,7 +27,8 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         progress: bool | None = None, lang: str = "zh", out: IO[str] | None = None,
         err: IO[str] | None = None, totals: bool | None = None,
         stake: str | None = None, files: Sequence[str] = (), subtotals: bool = False,
-        default_stake: str | None = None, quiet: bool = False) -> int:
+        default_stake: str | None = None, quiet: bool = False,
+        totals_csv: str | None = None) -> int:
     """Score the lines of ``file`` (``-``: standard input), then of each of ``files``, and
     write them in ``fmt``.
 
@@ -41,7 +42,10 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
     a ``== FILE`` line), and with ``subtotals`` each file's own totals follow its lines
     (``"kind": "subtotals"``). ``default_stake`` (the environment's or the config file's)
     is the stake when ``stake`` is None, without turning the totals on. With ``quiet``
-    neither the summary nor the progress line is written (a failed line still is).
+    neither the summary nor the progress line is written (a failed line still is). With
+    ``totals_csv`` (a path) the totals are on, and they, their transfers and the subtotals
+    go to that file as one CSV table (:data:`scorer.views.ledger.TOTALS_FILE_HEADER`), not
+    to ``out``: a CSV output is then the one table of the hands.
     Returns the exit status: 1 if any line failed, else 0.
     """
     from ..errors import ContextError
@@ -75,9 +79,11 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
 
         k = parse_stake(default_stake)
     check_defaults(defaults)
+    side = _side_file(totals_csv) if totals_csv is not None else None
+    totals = totals or side is not None
     # each record reaches the output whole or not at all (a full disk: scorer.cli.sink)
     run = _Run(Sink(out), err, fmt, lang, totals, False if quiet else progress, jobs,
-               several=len(paths) > 1, quiet=quiet)
+               several=len(paths) > 1, quiet=quiet, side=side)
     previous = _handlers()
     signalled = _catch_signals(run.out)
     try:
@@ -96,7 +102,22 @@ def run(file: str, defaults: Sequence[str], fmt: str = "jsonl", jobs: int | None
         return run.write_failed(e)
     finally:
         _restore(previous)  # a library caller keeps its own handlers
+        if side is not None:
+            run.close_side(side)
     return run.summary()
+
+
+def _side_file(path: str) -> IO[str]:
+    """The ``--totals-csv`` file, opened for writing before any line is scored (a path
+    that cannot be written is refused at once, exit 2); :meth:`_Run.close_side` writes and
+    closes it."""
+    from ..errors import ContextError
+
+    try:
+        return open(path, "w", encoding="utf-8", newline="")  # closed by close_side
+    except (OSError, ValueError) as e:
+        raise ContextError("file.cannot_open", "--totals-csv", name=path,
+                           error=getattr(e, "strerror", None) or str(e)) from None
 
 
 class _Run:
@@ -104,8 +125,10 @@ class _Run:
 
     def __init__(self, out: Sink, err: IO[str], fmt: str, lang: str, totals: bool,
                  progress: bool | None, jobs: int | None, several: bool,
-                 quiet: bool = False) -> None:
+                 quiet: bool = False, side: IO[str] | None = None) -> None:
         self.out, self.err, self.fmt, self.lang, self.quiet = out, err, fmt, lang, quiet
+        # --totals-csv: the totals' rows, kept for that file (TOTALS_FILE_HEADER)
+        self.side: list[list[Any]] | None = [] if side is not None else None
         self.totals, self.progress, self.jobs, self.several = totals, progress, jobs, several
         self.failed = self.total = 0
         self.start = self.last = time.perf_counter()
@@ -231,7 +254,11 @@ class _Run:
         from ..views.ledger import subtotals_csv_rows, totals_record, totals_table
 
         t = ledger.totals(k if k is not None else 1)
-        if self.fmt == "jsonl":
+        if self.side is not None:
+            from ..views.ledger import totals_file_rows
+
+            self.side += totals_file_rows(t, path or "", "subtotals")
+        elif self.fmt == "jsonl":
             self.out.record(jsonl_text({**totals_record(t), "kind": "subtotals", "file": path}),
                             counted=False)
         elif self.fmt == "csv":
@@ -265,7 +292,11 @@ class _Run:
                                    "--players", path=path) from None
         t = season.totals(k if k is not None else 1)
         several = len(self.parts) > 1
-        if self.fmt == "jsonl":
+        if self.side is not None:
+            from ..views.ledger import totals_file_rows
+
+            self.side += totals_file_rows(t)
+        elif self.fmt == "jsonl":
             self.out.record(jsonl_text(season_record(t, list(zip(paths, self.parts,
                                                                  strict=False)))
                                        if several else totals_record(t)), counted=False)
@@ -281,6 +312,19 @@ class _Run:
             self.out.record(("\n" if self.total else "") + head
                             + totals_table(t, lang=self.lang, places=places) + "\n",
                             counted=False)
+
+    def close_side(self, side: IO[str]) -> None:
+        """Write the ``--totals-csv`` file (its header, then the rows kept) and close it; a
+        file that cannot be written is said as stdout's would be (exit 74)."""
+        from ..views.ledger import TOTALS_FILE_HEADER
+
+        try:
+            with side:
+                side.write("".join(csv_text(row) for row in [TOTALS_FILE_HEADER, *(self.side or ())]))
+        except OSError as e:
+            from .output import write_failed
+
+            write_failed(e)
 
     def write_failed(self, e: WriteFailed) -> int:
         """The output could not be written: the error in one line, then the summary, which

@@ -71,6 +71,31 @@ def totals_csv_rows(t: Totals, header: bool = False) -> list[list[Any]]:
 
 
 SUBTOTALS_CSV_HEADER = ["kind", "file", *TOTALS_CSV_HEADER[1:]]
+# `batch --totals-csv PATH`'s one table: every row of the totals, the transfers and each
+# file's subtotals under one header (a spreadsheet or pandas.read_csv loads it whole)
+TOTALS_FILE_HEADER = ["kind", "file", *TOTALS_CSV_HEADER[1:], *TRANSFER_CSV_HEADER[1:]]
+
+
+def totals_file_rows(t: Totals, file: str = "", kind: str = "totals") -> list[list[Any]]:
+    """The rows of :data:`TOTALS_FILE_HEADER` for ``t``: a ``kind`` row per player (``totals``,
+    or ``subtotals`` of ``file``), then a ``transfer`` row per transfer (none for subtotals),
+    each with every column, the ones of the other kind empty.
+
+    >>> from scorer.table.ledger import book
+    >>> for row in totals_file_rows(book([{"payments": {"E": 2, "S": -2}}]).totals()):
+    ...     print(row)
+    ['totals', '', 'E', '2', '0', '2', 1, 0, '', '', '']
+    ['totals', '', 'S', '0', '2', '-2', 0, 0, '', '', '']
+    ['transfer', '', '', '', '', '', '', '', 'S', 'E', '2']
+    """
+    width = len(TOTALS_CSV_HEADER) - 1
+    rows: list[list[Any]] = []
+    for row in totals_csv_rows(t):
+        if row[0] == "totals":
+            rows.append([kind, file, *row[1:], "", "", ""])
+        elif kind == "totals":
+            rows.append(["transfer", file, *[""] * width, *row[1:]])
+    return rows
 
 
 def subtotals_csv_rows(t: Totals, file: str) -> list[list[Any]]:

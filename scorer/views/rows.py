@@ -9,7 +9,7 @@ unit of the score as the ruleset names it (its ``labels: score:``, e.g. 番, 倍
 >>> rec = {"line": 3, "input_hand": "123m5p8",
 ...        "error": {"kind": "notation", "message": "position 7: bad"}}
 >>> csv_text(csv_rows(rec)[0])
-'3,123m5p8,,,,,,,,position 7: bad,,,,,\\n'
+'3,123m5p8,,,,,,,,position 7: bad,,,,,,,\\n'
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..model.tiles import SEATS
 FORMATS = ("jsonl", "csv", "table")
 # The first ten columns are those of docs/contract.md's batch CSV; the rest were added after.
 CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error",
-              "unit", "pattern_names", "players", "side", "differences"]
+              "unit", "pattern_names", "players", "side", "differences", "source", "path"]
 # The table's column names, in one place (so that they can move into a message catalogue).
 TABLE_HEADERS = ["line", "hand", "ruleset", "score", "unit", "patterns", "E", "S", "W", "N",
                  "error", "players (E S W N)"]
@@ -61,12 +61,13 @@ def _hand_row(data: Mapping[str, Any], lang: str, line: Any, players: str, side:
     if "error" in data:
         hand = data.get("input_hand") or data.get("hand", "")
         return [line, hand, data.get("ruleset", data.get("rules", "")), "", "", "", "", "", "",
-                data["error"]["message"], "", "", players, side, differences]
+                data["error"]["message"], "", "", players, side, differences, "", ""]
     pats = data["best"]["patterns"]
     pay = data["payments"]
     return [line, data["hand"], data["ruleset"], data["best"]["score"],
             " ".join(p["id"] for p in pats), *(pay.get(s, "") for s in SEATS), "",
-            data.get("unit", ""), pattern_names(pats, lang), players, side, differences]
+            data.get("unit", ""), pattern_names(pats, lang), players, side, differences,
+            data.get("source", ""), data.get("path", "")]
 
 
 def _ledger_row(data: Mapping[str, Any], lang: str, line: Any, players: str) -> list[Any]:
@@ -89,7 +90,7 @@ def _ledger_row(data: Mapping[str, Any], lang: str, line: Any, players: str) -> 
         if data["kind"] == "adjust" else t("round_row", lang, winners=" ".join(won)) if won \
         else t("round_row_none", lang)
     return [line, data.get("input", data["kind"]), data.get("ruleset", ""), "", data["kind"],
-            *(pay.get(s, "") for s in SEATS), "", "", words, players, "", ""]
+            *(pay.get(s, "") for s in SEATS), "", "", words, players, "", "", "", ""]
 
 
 def csv_rows(data: Mapping[str, Any], lang: str = "zh") -> list[list[Any]]:
@@ -201,7 +202,7 @@ def record_text(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:
     """A record in ``fmt`` (jsonl or csv), ready to write.
 
     >>> record_text({"line": 2, "error": {"message": "x"}}, "csv")
-    '2,,,,,,,,,x,,,,,\\n'
+    '2,,,,,,,,,x,,,,,,,\\n'
     """
     if fmt == "jsonl":
         return jsonl_text(data)
