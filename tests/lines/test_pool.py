@@ -55,7 +55,8 @@ def test_line_flags_override_batch_defaults(tmp_path: Path) -> None:
     rows = list(csv.reader(io.StringIO(r.stdout)))
     # the contract's ten columns first, unchanged; the added ones after them
     assert rows[0] == ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N",
-                       "error", "unit", "pattern_names", "players", "side", "differences"]
+                       "error", "unit", "pattern_names", "players", "side", "differences",
+                       "source", "path"]
     assert rows[1][5] == "12" and rows[2][5] == "18"  # 2 × 2 × 1 × 3 payers; 3 × 2 × 1 × 3
 
 
