@@ -60,3 +60,16 @@ def test_worked_examples_print_what_the_readme_shows() -> None:
         code, out, err = run(*args)
         assert code == 0, err
         assert out.rstrip("\n").split("\n") == expected, first
+
+
+def test_library_snippets_run_as_doctests() -> None:
+    import doctest
+
+    blocks = re.findall(r"```pycon\n(.*?)```", README, re.S)
+    assert blocks, "README shows the library in pycon blocks"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    parser = doctest.DocTestParser()
+    for n, block in enumerate(blocks):
+        runner.run(parser.get_doctest(block, {}, f"README.md pycon block {n + 1}", "README.md", 0))
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 5 and results.failed == 0
