@@ -8,6 +8,7 @@ expression sees.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import field
 from typing import Any, cast
 
@@ -25,6 +26,20 @@ from ..search.readings import ALL_TILES, NO_WILD, WildSpec
 from ..text import closest
 
 
+def option_pairs(options: tuple[tuple[str, str], ...] | Mapping[str, object]
+                 ) -> tuple[tuple[str, str], ...]:
+    """Options as ``(key, value)`` text pairs: pairs stay as they are; a mapping gives its
+    items sorted by key, a value as ``--option`` writes it (``True`` -> ``'true'``).
+
+    >>> option_pairs({"min_fan": 6, "b": False})
+    (('b', 'false'), ('min_fan', '6'))
+    """
+    if isinstance(options, tuple):
+        return options
+    return tuple((str(k), str(v).lower() if isinstance(v, bool) else str(v))
+                 for k, v in sorted(options.items()))
+
+
 @dataclass(frozen=True)
 class Context:
     """What is known about the win besides the tiles. Every field is optional.
@@ -34,6 +49,13 @@ class Context:
 
     >>> Context(self_draw=True, seat="S", wild="3m", options=(("cap", "128"),)).seat
     'S'
+
+    ``options`` (the ruleset's options, ``--option KEY=VALUE``) is a mapping or pairs; a
+    mapping becomes pairs in key order, each value as the command line writes it (``True``
+    is ``true``), so that a context stays hashable and equal to the same one typed:
+
+    >>> Context(options={"cap": 64, "xueliu": True}).options
+    (('cap', '64'), ('xueliu', 'true'))
     """
 
     self_draw: bool = False
@@ -58,7 +80,19 @@ class Context:
     base: int | None = None
     after_kong: bool = False
     out: tuple[str, ...] = ()
-    options: tuple[tuple[str, str], ...] = ()
+    options: tuple[tuple[str, str], ...] | Mapping[str, object] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.options, tuple):
+            object.__setattr__(self, "options", option_pairs(self.options))
+
+    def option_pairs(self) -> tuple[tuple[str, str], ...]:
+        """``options`` as pairs (what ``__post_init__`` made of a mapping).
+
+        >>> Context(options={"cap": 8}).option_pairs()
+        (('cap', '8'),)
+        """
+        return option_pairs(self.options)
 
     def given(self) -> list[str]:
         """Names of the flags that were set (switches True, others not None/empty), in table
@@ -291,7 +325,7 @@ def range_message(rs: Ruleset, name: str, value: int, lo: int, hi: int) -> str:
 
 def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     """Everything about the flags that does not depend on the hand."""
-    options = parse_options(rs, ctx.options)
+    options = parse_options(rs, ctx.option_pairs())
     given = ctx.given()
     # 1. claims that cannot all be true of one win, whatever the ruleset (the table's
     # implies/excludes): named both, before asking whether the ruleset uses them

@@ -117,7 +117,7 @@ def vs_context(ctx: Context, a: Ruleset, b: Ruleset, vs_options: tuple[tuple[str
     >>> vs_context(Context(options=(("cap", "64"),)), rs, rs, (("cap", "128"),)).options
     (('cap', '64'), ('cap', '128'))
     """
-    carried = tuple((k, v) for k, v in ctx.options if k in b.options)
+    carried = tuple((k, v) for k, v in ctx.option_pairs() if k in b.options)
     return replace(ctx, options=carried + tuple(vs_options))
 
 
@@ -134,7 +134,7 @@ def dispute(hand: str | Hand, a: str | Ruleset, ctx_a: Context, b: str | Ruleset
     h = parse_hand(hand) if isinstance(hand, str) else hand
     rulesets = [load_ruleset(s) if isinstance(s, str) else s for s in (a, b)]
     for rs, ctx in zip(rulesets, (ctx_a, ctx_b), strict=True):
-        parse_options(rs, ctx.options)
+        parse_options(rs, ctx.option_pairs())
     sides = []
     for spec, ctx, rs in ((a, ctx_a, rulesets[0]), (b, ctx_b, rulesets[1])):
         used, ignored = drop_unused_flags(rs, ctx)

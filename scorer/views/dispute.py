@@ -72,7 +72,7 @@ def _side_title(side: Side, lang: str = "zh") -> str:
         return side.spec
     title = f"{side.spec} ({rs.name} {rs.name_en})" if side.spec != rs.id else (
         f"{rs.id} ({rs.name} {rs.name_en})")
-    opts = [f"{k}={v}" for k, v in side.context.options]
+    opts = [f"{k}={v}" for k, v in side.context.option_pairs()]
     title += t("vs_with", lang, opts=", ".join(opts)) if opts else ""
     return title + (t("vs_ignored", lang, flags=" ".join(side.ignored)) if side.ignored else "")
 

@@ -357,3 +357,19 @@ def test_rules_check_points_an_inherited_problem_at_the_users_change(tmp_path: P
     code, out, _ = run("rules", "check", str(f))
     assert code == 2 and out.startswith(f"{f}:3:3 options.cap.default: must be one of the values")
     assert out.count("\n") == 1
+
+
+def test_options_take_a_mapping_as_the_command_line_takes_pairs() -> None:
+    from scorer import Context, score
+
+    hand = "123m456p789s234sP9m"
+    # the mapping and the pairs are one context: equal, hashed alike, scored alike
+    as_map = Context(self_draw=True, dealer_streak=3, options={"cap": 64})
+    as_pairs = Context(self_draw=True, dealer_streak=3, options=(("cap", "64"),))
+    assert as_map == as_pairs and hash(as_map) == hash(as_pairs)
+    assert score(hand, "hangzhou", as_map).payments == score(hand, "hangzhou", as_pairs).payments
+    # MCR's minimum as a number: examples/mcr.txt's 门前清 2 + 平和 2 + 连六 1 = 5 fan, no win
+    # at the default 8, wins at 5
+    five = Context(discarder="S", options={"min_fan": 5})
+    assert score("123m456m789p234s55s", "mcr", five).best.score == 5
+    assert Context(options={"xueliu": True}).options == (("xueliu", "true"),)
