@@ -94,6 +94,7 @@ def test_batch_records_of_every_example_validate_each_against_its_kind() -> None
     runs = [["batch", str(ROOT / "examples" / n), "--rules", r, "--totals"]
             for n, r in EXAMPLES.items()]
     runs.append(["batch", str(ROOT / "examples" / "evening.txt"), "--totals"])
+    runs.append(["batch", str(ROOT / "examples" / "sichuan-evening.txt"), "--totals"])
     runs.append(["batch", *sorted(str(p) for p in (ROOT / "examples" / "season").glob("*.txt")),
                  "--rules", "mcr", "--subtotals"])
     kinds = set()
@@ -106,7 +107,7 @@ def test_batch_records_of_every_example_validate_each_against_its_kind() -> None
             kinds.add(kind)
             _valid({"hand": "hand", "totals": "totals"}.get(kind, f"batch-{kind}"), rec)
     assert kinds == {"hand", "dispute", "penalty", "adjust", "error", "file", "subtotals",
-                     "totals"}
+                     "round", "totals"}
 
 
 def test_waits_round_standings_rules_and_config_validate() -> None:
