@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 
-SEATS = ("E", "S", "W", "N")
+from ..model.tiles import SEATS
+
 LANGS = ("zh", "en")
 BATCH_FORMATS = ("jsonl", "csv", "table")
 STANDINGS_FORMATS = ("table", "json", "csv")
