@@ -235,16 +235,3 @@ def ident(path: str) -> str:
         return str(p.resolve()) if p.exists() else path
     except (OSError, ValueError):
         return path
-
-
-def did_you_mean(word: object, known: Iterable[str] | Known) -> str:
-    """The English hint of :func:`nearest` (``; did you mean 'x'?``, or ""), for the
-    messages not yet carried as codes (the hint is then the ``hint`` parameter).
-
-    >>> did_you_mean("hangzou", ["hangzhou", "mcr"]), did_you_mean("zzz", ["mcr"])
-    ("; did you mean 'hangzhou'?", '')
-    """
-    from ..text.render import word as _word
-
-    found = nearest(word, known)
-    return _word("hint", "en", hint=found) if found is not None else ""

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import Problem, RulesetError
 from ..text import Known
-from .files import did_you_mean, display, ident, is_builtin, is_path, locate, nearest
+from .files import display, ident, is_builtin, is_path, locate, nearest
 from .yamlsafe import MAX_ITEMS, Mark, YList, YMap, load
 
 MAX_EXTENDS = 8
@@ -44,45 +44,38 @@ def read_merged(text: str, file: str, chain: list[str] | None = None,
     # Built-in files are ours: read them with libyaml (1 ms instead of 11 ms).
     data = load(text, shown, trusted=is_builtin(file), problems=problems, max_items=MAX_ITEMS)
     if not isinstance(data, YMap):
-        raise RulesetError(Problem(shown, 1, 1, "", "a ruleset file must be a mapping of keys"))
+        raise RulesetError(Problem(shown, 1, 1, "", "ruleset.not_mapping"))
     chain.append(ident(file))
     parent_spec = data.get("extends")
     if parent_spec is None and "extends" not in data:
         if "remove" in data:
             m = data.marks.get("remove")
             raise RulesetError(Problem(shown, m.line if m else None, m.column if m else None,
-                                       "remove", "remove: drops inherited entries; it needs "
-                                       "extends: (the ruleset to start from)"))
+                                       "remove", "remove.needs_extends"))
         return data, chain
     m = data.vmarks.get("extends")
     line, col = (m.line, m.column) if m else (None, None)
     names = [Path(c).name for c in chain]
     if "extends" in data and parent_spec is None:
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   "give the ruleset to start from: a built-in id (e.g. "
-                                   "hangzhou) or a path to a YAML file, relative to this file"))
+        raise RulesetError(Problem(shown, line, col, "extends", "extends.missing"))
     if not isinstance(parent_spec, str) or not parent_spec.strip():
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   "must be a built-in ruleset id (e.g. hangzhou) or a path to "
-                                   "a YAML file, relative to this file"))
+        raise RulesetError(Problem(shown, line, col, "extends", "extends.not_text"))
     if is_path(parent_spec) and not parent_spec.endswith((".yaml", ".yml")):
         # a ruleset may only read other rulesets, not any file it can name
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   f"'{parent_spec}': extends names a built-in ruleset id or a "
-                                   ".yaml/.yml file"))
+        raise RulesetError(Problem(shown, line, col, "extends", "extends.not_yaml",
+                                   {"name": parent_spec}))
     if len(chain) > MAX_EXTENDS:
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   f"more than {MAX_EXTENDS} levels of extends "
-                                   f"(chain: {' → '.join(names)})"))
+        raise RulesetError(Problem(shown, line, col, "extends", "extends.too_deep",
+                                   {"limit": MAX_EXTENDS, "names": " → ".join(names)}))
     try:
         ppath, ptext = locate(parent_spec, Path(file).parent, names)
-    except RulesetError as e:
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   e.problems[0].message if e.problems else e.message)) from None
+    except RulesetError as e:  # said at this file's extends: line, in its own words
+        code, params = e.problems[0].coded() if e.problems else (e.code, e.params)
+        raise RulesetError(Problem(shown, line, col, "extends", code, params)) from None
     if ident(str(ppath)) in chain:
         cycle = [*names, ppath.name]
-        raise RulesetError(Problem(shown, line, col, "extends",
-                                   f"extends itself in a cycle: {' → '.join(cycle)}"))
+        raise RulesetError(Problem(shown, line, col, "extends", "extends.cycle",
+                                   {"names": " → ".join(cycle)}))
     parent, chain = read_merged(ptext, str(ppath), chain, problems)
     merge_problems: list[Problem] = []
     merged = merge_ruleset(parent, data, merge_problems)
@@ -207,11 +200,9 @@ def _merge_by_id(parent: YList, child: YList, key: str, problems: list[Problem])
             # An override whose id matches nothing would silently add a pattern that always
             # applies (when defaults to true): almost surely a misspelt id.
             close = nearest(pid, known)  # bounded per load (files.hint_budget)
-            hint = f"did you mean '{close}'? " if close else ""
             mark = item.vmarks.get("id") or mk
             problems.append(Problem(mark.file, mark.line, mark.column, f"patterns[{j}].id",
-                                    f"no inherited pattern '{pid}' to change; {hint}a new "
-                                    "pattern needs when: (and name, value)"))
+                                    "extends.no_pattern", {"id": pid, "hint": close}))
         _append(out, item, mk, j)
     return out
 
@@ -229,8 +220,7 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
         raw = lst
     if not isinstance(raw, YList):
         problems.append(Problem(m.file if m else "", m.line if m else None,
-                                m.column if m else None, "remove",
-                                "must be a list of inherited ids, e.g. [qingqidui, gangkai]"))
+                                m.column if m else None, "remove", "remove.not_list"))
         return set()
     known: dict[str, None] = {}  # ordered (the hint takes the first close one), and O(1) `in`
     for key in ID_LISTS:
@@ -244,14 +234,12 @@ def _removals(parent: YMap, child: YMap, problems: list[Problem]) -> set[str]:
         if not isinstance(rid, str):
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
                                     mk.column if mk else None, f"remove[{j}]",
-                                    "must be the id of an inherited entry (text)"))
+                                    "remove.not_text"))
             continue
         if rid not in known:
-            hint = did_you_mean(str(rid), prepared)
             problems.append(Problem(mk.file if mk else "", mk.line if mk else None,
-                                    mk.column if mk else None, f"remove[{j}]",
-                                    f"no inherited pattern, error or not_a_win with id "
-                                    f"'{rid}'{hint}"))
+                                    mk.column if mk else None, f"remove[{j}]", "remove.unknown",
+                                    {"id": rid, "hint": nearest(str(rid), prepared)}))
             continue
         out.add(rid)
     return out

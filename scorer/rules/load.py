@@ -73,7 +73,7 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     found: list[Problem] = []
     trusted = is_builtin(file)
     hit = store.read_document(file, text)  # the merged document an earlier run read
-    with hint_budget():  # did-you-mean searches are bounded per load (files.did_you_mean)
+    with hint_budget():  # did-you-mean searches are bounded per load (files.nearest)
         if hit is None:
             from .inherit import read_merged  # imports PyYAML: only when the cache misses
 
@@ -88,13 +88,13 @@ def compile_ruleset(text: str, file: str) -> Ruleset:
     # ("missing", "must be a mapping") so each mistake is reported once
     seen = {(p.file, p.key) for p in found}
     problems = found + [p for p in c.problems if (p.file, p.key) not in seen]
-    problems = [Problem(p.file, p.line, p.column, p.key, p.message + f" (inherited by {shown})")
+    problems = [Problem(p.file, p.line, p.column, p.key, p.code,
+                        {**(p.params or {}), "inherited_by": shown})
                 if p.file and p.file != shown else p for p in problems]
     # in file order, this file first: an inherited problem is often the echo of a change here
     problems.sort(key=lambda p: (p.file != shown, p.file, p.line or 0, p.column or 0))
     if problems or rs is None:
-        raise RulesetError(problems or [Problem(shown, None, None, "",
-                                                "the ruleset could not be compiled")])
+        raise RulesetError(problems or [Problem(shown, None, None, "", "ruleset.not_compiled")])
     if hit is None:
         store.write_document(file, text, data, chain)
     for found_note in c.notices:  # an old spelling that still works: said once, where and

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import Problem, RulesetError
 from ..lang import Compiled, ExprError, Scope, compile_expr, is_numeric
-from .files import did_you_mean
+from .files import nearest
 from .inherit import origin
 from .sections import MAX_ENTRIES, MAX_EXPR_TEXT, Section
 from .yamlsafe import Mark, YList, YMap
@@ -59,11 +59,13 @@ class Reader:
                                      where.column if where else None, key, message,
                                      params or None))
 
-    def notice(self, where: Mark | None, key: str, message: str) -> None:
-        """Record a note about a spelling that still works (see :attr:`notices`)."""
+    def notice(self, where: Mark | None, key: str, code: str, **params: Any) -> None:
+        """Record a note about a spelling that still works (see :attr:`notices`): a code
+        of the catalogue with its ``params``."""
         f = where.file if where else self.file
         self.notices.append(Problem(f, where.line if where else None,
-                                    where.column if where else None, key, message))
+                                    where.column if where else None, key, code,
+                                    params or None))
 
     def tool(self, d: YMap, tooling: YMap | None, key: str) -> tuple[YMap, str]:
         """Where a key of ``tooling:`` is read: (the mapping that holds it, its path). Its old
@@ -74,9 +76,7 @@ class Reader:
         ({}, 'tooling.ties')
         """
         if key in d:
-            self.notice(self.key_mark(d, key), key,
-                        f"'{key}' now belongs under tooling: (tooling: {{{key}: ...}}); "
-                        "the top-level spelling still works")
+            self.notice(self.key_mark(d, key), key, "schema.tooling_moved", name=key)
             return d, key
         return (tooling if tooling is not None else d), f"tooling.{key}"
 
@@ -98,9 +98,8 @@ class Reader:
         """Report every key of ``m`` not in ``allowed``, with the closest allowed one."""
         for k in m:
             if k not in allowed:
-                hint = did_you_mean(k, allowed)
                 self.problem(self.key_mark(m, k), f"{path}{k}" if not path else f"{path}.{k}",
-                             f"unknown key '{k}'{hint}")
+                             "schema.unknown_key", name=k, hint=nearest(k, allowed))
 
     def _misfit(self, raw: Any, sec: Section, path: str, where: Mark | None,
                 kind: type) -> bool:
@@ -108,8 +107,8 @@ class Reader:
         if raw is None and not sec.required:
             return True
         if not isinstance(raw, kind) or (sec.nonempty and not raw):
-            if where is None:
-                where = getattr(raw, "mark", self.data.mark if sec.at_file else None)
+            if where is None:  # else where the part's value is written (see problem)
+                where = getattr(raw, "mark", None)
             self.problem(where, path, sec.wrong)
             return True
         return False
@@ -148,8 +147,7 @@ class Reader:
             raise RulesetError(Problem(
                 mk.file if mk else self.file, mk.line if mk else None,
                 mk.column if mk else None, path,
-                f"{len(raw):,} entries (with what this ruleset extends); at most "
-                f"{MAX_ENTRIES:,}; refused"))
+                "schema.too_many", {"n": f"{len(raw):,}", "limit": f"{MAX_ENTRIES:,}"}))
         out: list[tuple[Any, str, Any]] = []
         items: Iterable[tuple[Any, Any]] = enumerate(raw) if kind is YList else raw.items()
         for k, item in items:
@@ -174,7 +172,7 @@ class Reader:
         if value is None:
             value = default
         if value is None:
-            self.problem(self.mark_of(container, key), path, "missing")
+            self.problem(self.mark_of(container, key), path, "schema.missing")
             return None
         try:
             c = self._compile(value, scope)
@@ -188,8 +186,8 @@ class Reader:
             self.problem(mk, path, e.message)
             return None
         if want == "number" and not is_numeric(c.type):
-            self.problem(self.mark_of(container, key), path,
-                         f"must be a number, this expression gives a {c.type}")
+            self.problem(self.mark_of(container, key), path, "schema.not_number",
+                         type=str(c.type))
             return None
         # run-time errors (division by zero, a number too large) name file, line and key
         mk = self.mark_of(container, key) if isinstance(container, dict) and key in container \
@@ -213,8 +211,8 @@ class Reader:
             self.expr_text += len(src)
             if self.expr_text > MAX_EXPR_TEXT:
                 raise RulesetError(Problem(
-                    self.file, None, None, "", f"the expressions of this ruleset (with what it "
-                    f"extends) are more than {MAX_EXPR_TEXT:,} characters in all; refused"))
+                    self.file, None, None, "", "schema.expr_budget",
+                    {"limit": f"{MAX_EXPR_TEXT:,}"}))
             try:
                 result: Compiled | ExprError = compile_expr(value, scope, metered=self.metered)
             except ExprError as e:
@@ -230,7 +228,7 @@ class Reader:
         """A true/false key (default false)."""
         v = m.get(key, False)
         if not isinstance(v, bool):
-            self.problem(self.mark_of(m, key), path, "must be true or false")
+            self.problem(self.mark_of(m, key), path, "schema.not_bool")
             return False
         return v
 
@@ -240,10 +238,10 @@ class Reader:
         v = m.get(key)
         if v is None:
             if required:
-                self.problem(m.mark, path, "missing")
+                self.problem(m.mark, path, "schema.missing")
             return default
         if not isinstance(v, str | int) or isinstance(v, bool):
-            self.problem(self.mark_of(m, key), path, "must be text")
+            self.problem(self.mark_of(m, key), path, "schema.not_text")
             return default
         return str(v)
 
@@ -255,12 +253,11 @@ class Reader:
         if isinstance(v, dict):
             extra = sorted(str(k) for k in v if k not in ("zh", "en"))
             if extra or not v:
-                self.problem(self.mark_of(m, key), path,
-                             "must be text, or a mapping {zh: ..., en: ...}")
+                self.problem(self.mark_of(m, key), path, "schema.not_texts")
                 return "", ""
             zh, en = v.get("zh"), v.get("en")
             if any(x is not None and not isinstance(x, str) for x in (zh, en)):
-                self.problem(self.mark_of(m, key), path, "must be text")
+                self.problem(self.mark_of(m, key), path, "schema.not_text")
                 return "", ""
             return str(zh if zh is not None else en), str(en if en is not None else zh)
         return self.text(m, key, path, required=required), ""

@@ -48,7 +48,7 @@ class Compiler(TableSections, ScoringSections, CheckSections):
         self.check_keys(d, TOP_KEYS, "")
         rid = self.text(d, "id", "id", required=True)
         if rid and not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", rid):
-            self.problem(self.mark_of(d, "id"), "id", "use letters, digits, '-' and '_' only")
+            self.problem(self.mark_of(d, "id"), "id", "schema.bad_id")
         name = self.text(d, "name", "name", default=rid)
         name_en = self.text(d, "name_en", "name_en", default=name)
         source = self.text(d, "source", "source")
@@ -60,8 +60,7 @@ class Compiler(TableSections, ScoringSections, CheckSections):
         hand_size = d.get("hand_size", 14)
         if not isinstance(hand_size, int) or isinstance(hand_size, bool) or not (
                 5 <= hand_size <= 20 and (hand_size - 2) % 3 == 0):
-            self.problem(self.mark_of(d, "hand_size"), "hand_size",
-                         "must be a whole number like 14 or 17 (a pair plus sets of three)")
+            self.problem(self.mark_of(d, "hand_size"), "hand_size", "schema.hand_size")
             hand_size = 14
 
         options = self.options(d.get("options"))
@@ -79,27 +78,24 @@ class Compiler(TableSections, ScoringSections, CheckSections):
         for i, sname in enumerate(shapes):
             sizes = SHAPES[sname].sizes
             if sizes is not None and hand_size not in sizes:
-                size = " or ".join(map(str, sorted(sizes)))
                 self.problem(self.mark_of(d.get("shapes"), i), f"shapes[{i}]",
-                             f"{sname} is a {size}-tile shape; this ruleset's hand_size is "
-                             f"{hand_size}")
+                             "schema.shape_size", shape=sname, size=sorted(sizes),
+                             hand_size=hand_size)
         result_scope = Scope({**reading_names, **tally_names, "score": INT}, F.ATTRS,
                              {TILE: F.coerce_tile})
 
         for oname in options:
             if oname in F.FACTS or oname in tally_names:
                 self.problem(self.key_mark(d.get("options"), oname), f"options.{oname}",
-                             f"'{oname}' is already the name of a fact; choose another name")
+                             "schema.option_is_fact", name=oname)
 
         players = self.expr(d, "players", "players", opt_scope, "number", default=4)
         suits = self.expr(d, "suits", "suits", opt_scope, default="['m', 'p', 's']")
         if suits is not None and str(suits.type) not in ("list[str]", "list[any]"):
-            self.problem(self.mark_of(d, "suits"), "suits",
-                         f"must give a list of suit letters, this gives a {suits.type}")
+            self.problem(self.mark_of(d, "suits"), "suits", "schema.suits", type=str(suits.type))
         rk = d.get("robbing_kong", "discard")
         if rk not in ("discard", "self_draw"):
-            self.problem(self.mark_of(d, "robbing_kong"), "robbing_kong",
-                         "must be 'discard' or 'self_draw'")
+            self.problem(self.mark_of(d, "robbing_kong"), "robbing_kong", "schema.robbing_kong")
             rk = "discard"
         false_win = d.get("false_win")
         if false_win is not None and (not isinstance(false_win, int) or isinstance(
@@ -158,8 +154,8 @@ class Compiler(TableSections, ScoringSections, CheckSections):
             text = self.text(item, "yaml", f"{path}.yaml", required=True)
             fresh = bool(text) and not self.snippets_checked and text not in checked
             if fresh and budget[0] <= 0:
-                self.problem(self.mark_of(item, "yaml"), f"{path}.yaml", "not read: the "
-                             f"house examples hold more than {HOUSE_NODES} values in all")
+                self.problem(self.mark_of(item, "yaml"), f"{path}.yaml", "schema.house_budget",
+                             limit=HOUSE_NODES)
                 break  # the rest is not read either (each would cost a parse)
             if fresh:
                 checked.add(text)
@@ -167,12 +163,12 @@ class Compiler(TableSections, ScoringSections, CheckSections):
                 try:
                     snippet = load(text, self.file, budget=budget, max_items=MAX_ITEMS)
                 except RulesetError as e:
-                    self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
-                                 e.problems[0].message)
+                    code, params = e.problems[0].coded()
+                    self.problem(self.mark_of(item, "yaml"), f"{path}.yaml", code, **params)
                     continue
                 if not isinstance(snippet, YMap):
                     self.problem(self.mark_of(item, "yaml"), f"{path}.yaml",
-                                 "must be YAML keys to add to a file that extends this ruleset")
+                                 "schema.house_not_keys")
                     continue
             out.append(HouseExample(title, text))
         return tuple(out)
@@ -225,6 +221,5 @@ class Compiler(TableSections, ScoringSections, CheckSections):
                 mark, key = user
                 if mark is None:
                     mark, key = self.data.marks.get("context") or self.data.mark, "context"
-                self.problem(mark, key, f"uses '{name}', which needs the flag '{flag}' listed "
-                             f"under context: (a line '  {flag}:' below 'context:')")
+                self.problem(mark, key, "schema.needs_flag", name=name, flag=flag)
                 break

@@ -27,8 +27,8 @@ class CheckSections(Reader):
         for i, path, item in self.entries(raw, CHECKS, key) or ():
             on = item.get("on", default_on)
             if on not in allow_on:
-                self.problem(self.mark_of(item, "on"), f"{path}.on",
-                             f"must be one of {', '.join(allow_on)}")
+                self.problem(self.mark_of(item, "on"), f"{path}.on", "schema.one_of",
+                             allowed=list(allow_on))
                 continue
             sc = (scopes or {}).get(on, scope)
             when = self.expr(item, "when", f"{path}.when", sc)
@@ -36,8 +36,7 @@ class CheckSections(Reader):
             for name in PLACEHOLDER.findall(message + message_en):
                 if name not in sc.names:
                     self.problem(self.mark_of(item, "message"), f"{path}.message",
-                                 f"{{{name}}} is not a name here (placeholders name a value, "
-                                 "e.g. {min_fan})")
+                                 "schema.placeholder", name=name)
             if when is not None:
                 out.append(Check(str(item.get("id", f"{key}{i}")), when, message, on,
                                  str(item.get("reason", "illegal")), message_en))
@@ -55,8 +54,8 @@ class CheckSections(Reader):
         for lname, path, spec in self.entries(let_raw, LETS, "payment.let",
                                               self.mark_of(raw, "let")) or ():
             if lname in scope_names:
-                self.problem(self.key_mark(let_raw, lname), path,
-                             f"'{lname}' is already a name; choose another")
+                self.problem(self.key_mark(let_raw, lname), path, "schema.let_taken",
+                             name=lname)
                 continue
             let_scope = Scope(scope_names, F.ATTRS, {TILE: F.coerce_tile})
             if isinstance(spec, YMap):

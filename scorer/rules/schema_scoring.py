@@ -13,7 +13,7 @@ from ..lang.types import is_list, list_of
 from ..search.combine import MAX_SETS, SET_NAMES
 from ..text import Known
 from . import facts as F
-from .files import did_you_mean
+from .files import nearest
 from .inherit import origin
 from .model import Pattern, Tally, Tier
 from .reader import Reader
@@ -42,12 +42,13 @@ class ScoringSections(Reader):
         for name, path, spec in self.entries(raw, TALLIES, "tallies") or ():
             comb = spec.get("combine")
             if comb not in COMBINES:
-                self.problem(self.mark_of(spec, "combine"), f"{path}.combine",
-                             f"must be one of {', '.join(COMBINES)}")
+                self.problem(self.mark_of(spec, "combine"), f"{path}.combine", "schema.one_of",
+                             allowed=list(COMBINES))
                 continue
             default = spec.get("default", 1 if comb == "product" else 0)
             if not isinstance(default, int):
-                self.problem(self.mark_of(spec, "default"), f"{path}.default", "must be a number")
+                self.problem(self.mark_of(spec, "default"), f"{path}.default",
+                             "schema.not_a_number")
                 default = 0
             hidden = spec.get("hidden", False)
             if not isinstance(hidden, bool):
@@ -74,14 +75,13 @@ class ScoringSections(Reader):
         for i, path, item in entries:
             pid = self.text(item, "id", f"{path}.id", required=True)
             if pid in ids:
-                self.problem(self.mark_of(item, "id"), f"{path}.id",
-                             f"id '{pid}' is used twice (also patterns[{ids[pid]}])")
+                self.problem(self.mark_of(item, "id"), f"{path}.id", "schema.id_twice", id=pid,
+                             other=ids[pid])
             ids[pid] = origin(raw, i)
             tally = item.get("tally", tally_names[0] if tally_names else "score")
             if tally not in tally_names:
-                hint = did_you_mean(str(tally), known_tallies)
-                self.problem(self.mark_of(item, "tally"), f"{path}.tally",
-                             f"unknown tally '{tally}'{hint}")
+                self.problem(self.mark_of(item, "tally"), f"{path}.tally", "schema.unknown_tally",
+                             name=tally, hint=nearest(str(tally), known_tallies))
                 continue
             once = self.count_once(item, path, scope)
             when_scope = scope
@@ -92,8 +92,7 @@ class ScoringSections(Reader):
                 for key in ("count", "each"):
                     if key in item:
                         self.problem(self.key_mark(item, key), f"{path}.{key}",
-                                     "a combination pattern is counted once (count_once:, "
-                                     f"套算一次); remove {key}")
+                                     "schema.once_no_count", name=key)
             when = self.expr(item, "when", f"{path}.when", when_scope, default=True)
             value = self.expr(item, "value", f"{path}.value", scope, "number")
             count = None
@@ -103,22 +102,22 @@ class ScoringSections(Reader):
             if "each" in item and once is None:
                 if "count" in item:
                     self.problem(self.key_mark(item, "each"), f"{path}.each",
-                                 "give count or each, not both (each counts its items)")
+                                 "schema.count_and_each")
                 if isinstance(item["each"], YMap):
                     each = self.each_filter(item["each"], f"{path}.each", scope)
                 else:
                     each = self.expr(item, "each", f"{path}.each", scope)
                 if each is not None and not is_list(each.type):
                     self.problem(self.mark_of(item, "each"), f"{path}.each",
-                                 f"must give a list (e.g. [g for g in pungs if g.dragon]), "
-                                 f"this gives a {each.type}")
+                                 "schema.each_not_list", type=str(each.type))
                     each = None
             also: list[tuple[str, Compiled]] = []
             also_raw = item.get("also")
             for tname, at, _ in self.entries(also_raw, ALSO, f"{path}.also",
                                              self.mark_of(item, "also")) or ():
                 if tname not in tally_names:
-                    self.problem(self.key_mark(also_raw, tname), at, f"unknown tally '{tname}'")
+                    self.problem(self.key_mark(also_raw, tname), at, "schema.unknown_tally",
+                                 name=tname)
                     continue
                 c = self.expr(also_raw, tname, at, scope, "number")
                 if c is not None:
@@ -128,7 +127,7 @@ class ScoringSections(Reader):
                 rep = [rep]
             if not isinstance(rep, list):
                 self.problem(self.mark_of(item, "replaces"), f"{path}.replaces",
-                             "must be a list of pattern ids")
+                             "schema.pattern_ids")
                 rep = []
             replaces_at.append((i, path, item))
             if when is None or value is None:
@@ -147,11 +146,10 @@ class ScoringSections(Reader):
                 rep = [rep]
             for j, r in enumerate(rep if isinstance(rep, list) else []):
                 if not isinstance(r, str) or r not in ids:  # (a list or mapping is no id)
-                    hint = did_you_mean(str(r), known_ids)
                     container = item.get("replaces")
                     self.problem(self.mark_of(container, j) if isinstance(container, YList)
                                  else self.mark_of(item, "replaces"), f"{path}.replaces[{j}]",
-                                 f"no pattern with id '{r}'{hint}")
+                                 "schema.no_pattern", id=r, hint=nearest(str(r), known_ids))
         return tuple(out)
 
     def tiers(self, item: YMap, path: str, scope: Scope) -> tuple[Tier, ...]:
@@ -170,9 +168,8 @@ class ScoringSections(Reader):
                     except ExprError:
                         ok = False
                     if not ok or not re.fullmatch(r"[a-z_][a-z0-9_]*", m.group(1)):
-                        self.problem(self.mark_of(entry, key), f"{at}.{key}",
-                                     f"{{{m.group(1)}}} is not a number a pattern can use "
-                                     "(write {fact} or {fact:alt0|alt1|...})")
+                        self.problem(self.mark_of(entry, key), f"{at}.{key}", "schema.tier_name",
+                                     name=m.group(1))
             if when is not None:
                 out.append(Tier(when, name, name_en))
         return tuple(out)
@@ -185,20 +182,18 @@ class ScoringSections(Reader):
             return "found", frozenset()
         order = raw.get("order", "found")
         if order not in ("found", "sets"):
-            self.problem(self.mark_of(raw, "order"), f"{at}.order", "must be 'found' or 'sets'")
+            self.problem(self.mark_of(raw, "order"), f"{at}.order", "schema.tie_order")
             order = "found"
         prefer = raw.get("prefer") or []
         if not isinstance(prefer, list):
-            self.problem(self.mark_of(raw, "prefer"), f"{at}.prefer",
-                         "must be a list of pattern ids")
+            self.problem(self.mark_of(raw, "prefer"), f"{at}.prefer", "schema.pattern_ids")
             prefer = []
         known = Known(ids)
         for j, pid in enumerate(prefer):
             if pid not in ids:
-                hint = did_you_mean(str(pid), known)
                 self.problem(self.mark_of(prefer, j) if isinstance(prefer, YList)
                              else self.mark_of(raw, "prefer"), f"{at}.prefer[{j}]",
-                             f"no pattern with id '{pid}'{hint}")
+                             "schema.no_pattern", id=pid, hint=nearest(str(pid), known))
         return str(order), frozenset(map(str, prefer))
 
     def count_once(self, item: YMap, path: str, scope: Scope) -> tuple[str, int] | None:
@@ -208,12 +203,10 @@ class ScoringSections(Reader):
         if OLD_COUNT_ONCE in item:
             if COUNT_ONCE in item:
                 self.problem(self.key_mark(item, OLD_COUNT_ONCE), f"{path}.{OLD_COUNT_ONCE}",
-                             "give count_once only (combine is its old spelling)")
+                             "schema.count_once_twice")
                 return None
             key = OLD_COUNT_ONCE
-            self.notice(self.key_mark(item, key), f"{path}.{key}",
-                        "a combination pattern's 'combine:' is now spelt 'count_once:' "
-                        "(套算一次); the old spelling still works")
+            self.notice(self.key_mark(item, key), f"{path}.{key}", "schema.count_once_renamed")
         raw = self.mapping(item.get(key), COUNT_ONCE_SECTION, f"{path}.{key}",
                            self.mark_of(item, key))
         if raw is None:
@@ -222,12 +215,12 @@ class ScoringSections(Reader):
         of, n = raw.get("of"), raw.get("sets")
         if not isinstance(of, str) or scope.names.get(of) != list_of(GROUP):
             lists = sorted(k for k, v in scope.names.items() if v == list_of(GROUP))
-            self.problem(self.mark_of(raw, "of"), f"{path}.of",
-                         f"must name a list of groups: {', '.join(lists)}")
+            self.problem(self.mark_of(raw, "of"), f"{path}.of", "schema.count_once_of",
+                         lists=lists)
             return None
         if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= MAX_SETS:
-            self.problem(self.mark_of(raw, "sets"), f"{path}.sets",
-                         f"must be a whole number from 2 to {MAX_SETS}")
+            self.problem(self.mark_of(raw, "sets"), f"{path}.sets", "schema.count_once_sets",
+                         limit=MAX_SETS)
             return None
         return of, n
 
@@ -244,10 +237,10 @@ class ScoringSections(Reader):
                  for e in (GROUP, TILE) if t == list_of(e)}
         of = raw.get("of")
         if not isinstance(of, str) or of not in lists:
-            hint = did_you_mean(of, lists) if isinstance(of, str) else ""
             self.problem(self.mark_of(raw, "of") if "of" in raw else raw.mark, f"{path}.of",
-                         ("missing: " if of is None else f"'{of}' is not a list of groups or "
-                          f"tiles{hint}; ") + f"of: names one of {', '.join(sorted(lists))}")
+                         "schema.each_of_missing" if of is None else "schema.each_of",
+                         name=of, lists=sorted(lists),
+                         hint=nearest(of, lists) if isinstance(of, str) else None)
             return None
         elem = lists[of]
         attrs = F.ATTRS[elem]
@@ -259,22 +252,21 @@ class ScoringSections(Reader):
                 continue
             attr = attrs.get(k)
             if attr is None:
-                self.problem(self.key_mark(raw, k), f"{path}.{k}",
-                             f"'{k}' is not an attribute of a {elem}{did_you_mean(k, attrs)}")
+                self.problem(self.key_mark(raw, k), f"{path}.{k}", "schema.not_attribute",
+                             name=k, kind=str(elem), hint=nearest(k, attrs))
                 ok = False
             elif attr.type == BOOL:
                 if not isinstance(v, bool):
-                    self.problem(self.mark_of(raw, k), f"{path}.{k}", "must be true or false")
+                    self.problem(self.mark_of(raw, k), f"{path}.{k}", "schema.not_bool")
                     ok = False
                 conds.append(f"{var}.{k}" if v else f"not {var}.{k}")
             elif attr.type in (INT, STR) and isinstance(v, int if attr.type == INT else str) \
                     and not isinstance(v, bool):
                 conds.append(f"{var}.{k} == {v!r}")
             else:
-                want = {INT: "a whole number", STR: "text"}.get(attr.type)
-                self.problem(self.mark_of(raw, k), f"{path}.{k}",
-                             f"must be {want}" if want else f"a {attr.type} cannot be matched "
-                             "here; write each: as an expression")
+                want = {INT: "schema.not_whole", STR: "schema.not_text"}.get(attr.type)
+                self.problem(self.mark_of(raw, k), f"{path}.{k}", want or "schema.each_kind",
+                             type=str(attr.type))
                 ok = False
         if not ok:
             return None

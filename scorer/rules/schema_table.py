@@ -12,7 +12,7 @@ from ..lang.types import ANY, NONE, base, maybe
 from ..model import tiles as T
 from ..search.shapes import SHAPES
 from ..text import show
-from .files import did_you_mean
+from .files import nearest
 from .flags import ALWAYS_FLAGS
 from .flags import FEEDS as FLAGS
 from .flags import FLAG as FLAG_ROWS
@@ -37,8 +37,7 @@ class TableSections(Reader):
         known = list(SHAPES)
         conds: list[tuple[str, Compiled]] = []
         if not isinstance(raw, list) or not raw:
-            self.problem(self.mark_of(d, "shapes"), "shapes",
-                         f"must be a list of: {', '.join(known)}")
+            self.problem(self.mark_of(d, "shapes"), "shapes", "schema.shapes", known=known)
             return ("standard",), ()
         out = []
         for i, s in enumerate(raw):
@@ -48,13 +47,13 @@ class TableSections(Reader):
                 entry = s
                 s = s.get("shape")
                 if s is None:
-                    self.problem(entry.mark, f"shapes[{i}].shape", "missing (a shape name)")
+                    self.problem(entry.mark, f"shapes[{i}].shape", "schema.shape_missing")
                     continue
                 if when is not None and s in known:
                     conds.append((str(s), when))
             if s not in known:
-                hint = did_you_mean(str(s), known)
-                self.problem(self.mark_of(raw, i), f"shapes[{i}]", f"unknown shape '{s}'{hint}")
+                self.problem(self.mark_of(raw, i), f"shapes[{i}]", "schema.unknown_shape",
+                             name=s, hint=nearest(str(s), known))
             else:
                 out.append(str(s))
         return tuple(out), tuple(conds)
@@ -70,7 +69,7 @@ class TableSections(Reader):
                 if not isinstance(values, list) or not values or any(
                         isinstance(v, dict | list) for v in values):
                     self.problem(self.mark_of(spec, "values"), f"{path}.values",
-                                 "must be a non-empty list of words, numbers, true/false or none")
+                                 "schema.option_values")
                     continue
                 vals = tuple(None if (isinstance(v, str) and v == "none") else v for v in values)
                 if isinstance(default, str) and default == "none":
@@ -78,7 +77,7 @@ class TableSections(Reader):
                 if not any(default is v or (type(default) is type(v) and default == v)
                            for v in vals):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
-                                 f"must be one of the values ({', '.join(show(v) for v in vals)})")
+                                 "schema.option_default", values=[show(v) for v in vals])
                     # still define the name, so the expressions that use it (an inherited
                     # file's) do not each report it unknown: one mistake, one line
                     default = vals[0]
@@ -93,12 +92,12 @@ class TableSections(Reader):
                 bad = [k for k, v in (("min", lo), ("max", hi))
                        if v is not None and (not isinstance(v, int) or isinstance(v, bool))]
                 for k in bad:
-                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "schema.not_whole")
                 if bad:
                     continue
                 if not isinstance(default, int) or isinstance(default, bool):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
-                                 "give values: [...] or a whole-number default with min/max")
+                                 "schema.option_range")
                     default = lo if isinstance(lo, int) else 0  # (the name stays defined)
                 out[name] = OptionSpec(name, None, default, INT, lo, hi, desc)
         return out
@@ -114,15 +113,16 @@ class TableSections(Reader):
         elif isinstance(raw, YMap):
             items = list(raw.items())
         else:
-            self.problem(getattr(raw, "mark", None), "context", "must list the flags used")
+            self.problem(getattr(raw, "mark", None), "context", "schema.context")
             return out
         for name, spec in items:
             path = f"context.{name}"
             if name not in FLAGS:
-                hint = did_you_mean(name, list(FLAGS))
-                extra = " (always accepted, no need to list)" if name in ALWAYS_FLAGS else ""
+                always = name in ALWAYS_FLAGS
                 self.problem(self.key_mark(raw, name) if isinstance(raw, YMap) else raw.mark,
-                             path, f"unknown context flag '{name}'{hint}{extra}")
+                             path, "schema.unknown_flag_always" if always else
+                             "schema.unknown_flag", name=name,
+                             hint=None if always else nearest(name, list(FLAGS)))
                 continue
             if spec is None:
                 out[name] = FlagSpec(name)
@@ -134,7 +134,7 @@ class TableSections(Reader):
             bad = False
             for k, v in vals.items():
                 if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "must be a whole number")
+                    self.problem(self.mark_of(spec, k), f"{path}.{k}", "schema.not_whole")
                     bad = True
             row = FLAG_ROWS.get(name)
             if not bad and row is not None and row.type is int:
@@ -151,15 +151,15 @@ class TableSections(Reader):
         hi = vals["max"] if vals["max"] is not None else high
         for k, v in (("min", vals["min"]), ("max", vals["max"])):
             if v is not None and not low <= v <= high:
-                self.problem(self.mark_of(spec, k), f"{path}.{k}",
-                             f"{v} is outside the game's range {low}..{high}")
+                self.problem(self.mark_of(spec, k), f"{path}.{k}", "schema.outside_game",
+                             value=v, low=low, high=high)
         if lo > hi:
-            self.problem(self.mark_of(spec, "min"), f"{path}.min",
-                         f"min {lo} is more than max {hi}")
+            self.problem(self.mark_of(spec, "min"), f"{path}.min", "schema.min_over_max",
+                         min=lo, max=hi)
         d = vals["default"]
         if d is not None and not lo <= d <= hi:
             self.problem(self.mark_of(spec, "default"), f"{path}.default",
-                         f"{d} is outside the flag's range {lo}..{hi}")
+                         "schema.default_outside", value=d, low=lo, high=hi)
 
 
     def wildcard(self, raw: Any, scope: Scope) -> Wildcard | None:
@@ -169,8 +169,8 @@ class TableSections(Reader):
             return None
         face = self.expr(raw, "face", "wildcard.face", scope)
         if face is not None and base(face.type) not in (TILE, NONE):
-            self.problem(self.mark_of(raw, "face"), "wildcard.face",
-                         f"must give a tile (e.g. wild, or 'P'), this gives a {face.type}")
+            self.problem(self.mark_of(raw, "face"), "wildcard.face", "schema.wildcard_face",
+                         type=str(face.type))
         in_play = self.expr(raw, "in_play", "wildcard.in_play", scope, "number", default=4)
         stand_in = raw.get("stand_in")
         st: int | None = None
@@ -182,18 +182,16 @@ class TableSections(Reader):
         scope_v = raw.get("stand_in_scope", "all")
         if scope_v not in ("all", "melds"):
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",
-                         "must be 'all' or 'melds'")
+                         "schema.stand_in_scope")
         shapes = raw.get("stand_in_self_shapes") or []
         known = list(SHAPES)
         if not isinstance(shapes, list) or any(s not in known for s in shapes):
             self.problem(self.mark_of(raw, "stand_in_self_shapes"),
-                         "wildcard.stand_in_self_shapes",
-                         f"must be a list of shapes ({', '.join(known)})")
+                         "wildcard.stand_in_self_shapes", "schema.stand_in_shapes", known=known)
             shapes = []
         in_melds = raw.get("in_melds", True)
         if not isinstance(in_melds, bool):
-            self.problem(self.mark_of(raw, "in_melds"), "wildcard.in_melds",
-                         "must be true or false")
+            self.problem(self.mark_of(raw, "in_melds"), "wildcard.in_melds", "schema.not_bool")
         if face is None or in_play is None:
             return None
         return Wildcard(face, in_play, st, str(scope_v), frozenset(map(str, shapes)),

@@ -81,7 +81,7 @@ class Section:
     """
 
     keys: frozenset[str] | None  # the keys a mapping (an entry) may have; None: any
-    wrong: str  # the part is not a mapping / list
+    wrong: str  # the part is not a mapping / list (a code of the catalogue, as are the others)
     many: str | None = None  # None, "list" or "map"
     wrong_entry: str = ""  # an entry is not a mapping
     required: bool = False  # a missing part is reported too (with `wrong`)
@@ -96,35 +96,35 @@ def _section(keys: set[str] | None, wrong: str, **kw: Any) -> Section:
     return Section(frozenset(keys) if keys is not None else None, wrong, **kw)
 
 
-HOUSE_EXAMPLES = _section({"title", "yaml"}, "must be a list of {title, yaml}", many="list",
-                          wrong_entry="must be a mapping with title and yaml")
+HOUSE_EXAMPLES = _section({"title", "yaml"}, "section.house_examples", many="list",
+                          wrong_entry="section.house_example")
 OPTIONS = _section({"values", "default", "description", "description_en", "min", "max"},
-                   "must be a mapping name: {...}", many="map",
-                   wrong_entry="must be a mapping with values/default/description",
+                   "section.options", many="map",
+                   wrong_entry="section.option",
                    name=r"[a-z][a-z0-9_]{0,40}",
-                   wrong_name="option names use lowercase letters, digits and _")
-CONTEXT_FLAG = _section({"default", "min", "max"}, "must be a mapping (default/min/max)")
+                   wrong_name="section.option_name")
+CONTEXT_FLAG = _section({"default", "min", "max"}, "section.context_flag")
 TALLIES = _section({"combine", "label", "label_en", "default", "hidden"},
-                   "must be a mapping name: {combine}", many="map", nonempty=True,
-                   wrong_entry="must be a mapping with combine:")
+                   "section.tallies", many="map", nonempty=True,
+                   wrong_entry="section.tally")
 WILDCARD = _section({"face", "in_play", "stand_in", "stand_in_scope", "stand_in_self_shapes",
-                     "in_melds"}, "must be a mapping")
-LABELS = _section(None, "must be a mapping name: label", many="map", scalars=True)
-CHECKS = _section(CHECK_KEYS, "must be a list of {when, message}", many="list",
-                  wrong_entry="must be a mapping with when and message")
-PATTERNS = _section(PATTERN_KEYS, "must be a list of patterns", many="list", required=True,
-                    at_file=True, wrong_entry="must be a mapping (id, name, when, value)")
-SHAPE = _section({"shape", "when"}, "")
-TIERS = _section({"when", "name", "name_en"}, "must be a list of {when, name, name_en}",
-                 many="list", wrong_entry="must be a mapping with name (and when, name_en)")
-ALSO = _section(None, "must be a mapping tally: value", many="map", scalars=True)
-TIES = _section({"order", "prefer"}, "must be a mapping {order: sets, prefer: [...]}")
-COUNT_ONCE_SECTION = _section({"of", "sets"}, "must be a mapping {of: chows, sets: 2}")
-TOOLING = _section(set(TOOLING_KEYS), "must be a mapping (self_draw_default, ties, house_examples)")
+                     "in_melds"}, "section.mapping")
+LABELS = _section(None, "section.labels", many="map", scalars=True)
+CHECKS = _section(CHECK_KEYS, "section.checks", many="list",
+                  wrong_entry="section.check")
+PATTERNS = _section(PATTERN_KEYS, "section.patterns", many="list", required=True,
+                    at_file=True, wrong_entry="section.pattern")
+SHAPE = _section({"shape", "when"}, "section.mapping")
+TIERS = _section({"when", "name", "name_en"}, "section.tiers",
+                 many="list", wrong_entry="section.tier")
+ALSO = _section(None, "section.also", many="map", scalars=True)
+TIES = _section({"order", "prefer"}, "section.ties")
+COUNT_ONCE_SECTION = _section({"of", "sets"}, "section.count_once")
+TOOLING = _section(set(TOOLING_KEYS), "section.tooling")
 PAYMENT = _section({"pays", "amount", "let", "chengbao"},
-                   "must be a mapping with amount (and pays, let, chengbao)", required=True,
+                   "section.payment", required=True,
                    at_file=True)
-LETS = _section({"label", "label_en", "value"}, "must be a mapping name: {label, value}",
+LETS = _section({"label", "label_en", "value"}, "section.lets",
                 many="map", scalars=True)
 CHENGBAO = _section({"allowed", "message", "reverse_factor"},
-                    "must be a mapping (allowed, message, reverse_factor)")
+                    "section.chengbao")

@@ -125,7 +125,8 @@ def load(text: str, file: str, trusted: bool = False,
     list or mapping of more items (a ruleset file is read with :data:`MAX_ITEMS`).
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
-        raise RulesetError(Problem(file, None, None, "", f"file is larger than {MAX_BYTES} bytes"))
+        raise RulesetError(Problem(file, None, None, "", "yaml.too_big",
+                                   {"limit": MAX_BYTES}))
     _check_flow_depth(text, file)
     c_loader = _import_yaml()
     try:
@@ -139,12 +140,12 @@ def load(text: str, file: str, trusted: bool = False,
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark else None
         col = mark.column + 1 if mark else None
-        msg = f"{e.problem or e.context or 'invalid YAML'}"
-        raise RulesetError(Problem(file, line, col, "", f"invalid YAML: {msg}")) from None
+        msg = f"{e.problem or e.context or 'invalid YAML'}"  # PyYAML's words, as it says them
+        raise RulesetError(Problem(file, line, col, "", "yaml.invalid", {"error": msg})) from None
     except yaml.YAMLError as e:
-        raise RulesetError(Problem(file, None, None, "", f"invalid YAML: {e}")) from None
+        raise RulesetError(Problem(file, None, None, "", "yaml.invalid", {"error": str(e)})) from None
     except RecursionError:
-        raise RulesetError(Problem(file, None, None, "", "YAML nested too deeply")) from None
+        raise RulesetError(Problem(file, None, None, "", "yaml.too_deep")) from None
     if node is None:
         return None
     conv = _Converter(file, max_items)
@@ -212,8 +213,7 @@ def _check_flow_depth(text: str, file: str) -> None:
                 first = text[line_start:i].split(":", 1)[0].strip() if ":" in text[
                     line_start:i] else ""
                 raise RulesetError(Problem(file, line, i - line_start + 1, first,
-                                           f"nested more than {MAX_FLOW_DEPTH} levels of "
-                                           "brackets"))
+                                           "yaml.brackets", {"limit": MAX_FLOW_DEPTH}))
         elif ch in "]}":
             depth = max(depth - 1, 0)
 
@@ -244,47 +244,47 @@ class _Converter:
         self.text_budget = MAX_TEXT
         self.problems: list[Problem] = []
 
-    def problem(self, node: yaml.Node, key: str, message: str) -> None:
+    def problem(self, node: yaml.Node, key: str, code: str, **params: Any) -> None:
         m = _mark(node, self.file)
-        self.problems.append(Problem(self.file, m.line, m.column, key, message))
+        self.problems.append(Problem(self.file, m.line, m.column, key, code, params or None))
 
     def convert(self, node: yaml.Node, depth: int, path: str) -> Any:
         self.budget -= 1
         if self.budget < 0:  # fatal: aliases are followed, so a "billion laughs" bomb ends here
             raise RulesetError(Problem(
                 self.file, None, None, "",
-                f"more than {self.limit} values (an alias-expansion bomb?); refused",
+                "yaml.bomb", {"limit": self.limit},
             ))
         if depth > MAX_DEPTH:
             m = _mark(node, self.file)
             raise RulesetError(Problem(self.file, m.line, m.column, path,
-                                       f"nested more than {MAX_DEPTH} levels"))
+                                       "yaml.nested", {"limit": MAX_DEPTH}))
         if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in (
                 "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
             # !!python/object:..., !!python/object/apply:... (compose never builds them,
             # but a tag there is a mistake or an attempt: say so rather than read it)
-            self.problem(node, path, f"YAML tag {node.tag} is not allowed")
+            self.problem(node, path, "yaml.tag", tag=node.tag)
             return None
         if self.max_items is not None and isinstance(
                 node, yaml.MappingNode | yaml.SequenceNode) and len(node.value) > self.max_items:
             m = _mark(node, self.file)
             raise RulesetError(Problem(self.file, m.line, m.column, path,
-                                       f"{len(node.value):,} items; at most {self.max_items:,} in "
-                                       "one list or mapping of a ruleset; refused"))
+                                       "yaml.items", {"n": f"{len(node.value):,}",
+                                                      "limit": f"{self.max_items:,}"}))
         if isinstance(node, yaml.MappingNode):
             out = YMap(_mark(node, self.file))
             for k, v in node.value:
                 if not isinstance(k, yaml.ScalarNode):
-                    self.problem(k, path, "keys must be plain words")
+                    self.problem(k, path, "yaml.key_not_word")
                     continue
                 if k.tag == "tag:yaml.org,2002:merge":
                     self.problem(k, f"{path}.<<" if path else "<<",
-                                 "YAML merge keys (<<) are not supported")
+                                 "yaml.merge_key")
                     continue
                 key = printable(str(k.value), keep="")
                 sub = f"{path}.{key}" if path else key
                 if key in out:
-                    self.problem(k, sub, "key given twice")
+                    self.problem(k, sub, "yaml.key_twice")
                     continue
                 out.marks[key] = _mark(k, self.file)
                 out.vmarks[key] = _mark(v, self.file)
@@ -307,12 +307,11 @@ class _Converter:
             m = _mark(node, self.file)
             raise RulesetError(Problem(
                 self.file, m.line, m.column, path,
-                f"the file's text with its aliases expanded is more than {MAX_TEXT:,} "
-                "characters (an alias is read again at every use); refused"))
+                "yaml.text_budget", {"limit": f"{MAX_TEXT:,}"}))
         if tag == "tag:yaml.org,2002:int":
             digits = value.lstrip("+-").replace("_", "")
             if len(digits) > MAX_INT_DIGITS:
-                self.problem(node, path, f"number with more than {MAX_INT_DIGITS} digits")
+                self.problem(node, path, "yaml.long_number", limit=MAX_INT_DIGITS)
                 return None
             try:
                 return int(value.replace("_", ""), 10)
@@ -325,12 +324,12 @@ class _Converter:
         if tag == "tag:yaml.org,2002:null":
             return None
         if tag == "tag:yaml.org,2002:float":
-            self.problem(node, path, f"'{value}': numbers in rulesets are whole numbers")
+            self.problem(node, path, "yaml.not_whole", value=value)
             return None
         if tag in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp",
                    "tag:yaml.org,2002:binary"):
             return printable(str(value))
-        self.problem(node, path, f"YAML tag {tag} is not allowed")
+        self.problem(node, path, "yaml.tag", tag=tag)
         return None
 
 

@@ -14,6 +14,8 @@ holds every entry to the same placeholders in zh and en.
 
 from __future__ import annotations
 
+from .codes_rules import RULES_CODES
+
 CODES: dict[str, tuple[str, str]] = {
     # ---- the renderer's own pieces
     "prose": ("{text}", "{text}"),  # an error not converted yet (tests/text fail while any is left)
@@ -587,8 +589,11 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
+CODES.update(RULES_CODES)  # a ruleset file's problems: a table of their own (scorer.text.codes_rules)
+
 # Keys of CODES that are pieces of messages, not codes an error carries.
-PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.")
+PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.",
+          "inherited_by")
 
 
 def codes() -> list[str]:

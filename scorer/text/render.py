@@ -184,8 +184,9 @@ def render(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
 def body(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
     """An error's message without its where-prefix: the message, the ``why`` the views
     attach to a refusal (``{zh, en}``: what was found, what the hand waited on), a second
-    sentence some messages take (``by_id``), the ``extends:`` chain and the did-you-mean
-    hint (at the end, or where the template places ``{chain}`` / ``{hint}``).
+    sentence some messages take (``by_id``), the ``extends:`` chain, the did-you-mean
+    hint (at the end, or where the template places ``{chain}`` / ``{hint}``) and the file
+    that extends the one at fault (``inherited_by``).
 
     >>> body("ruleset.no_builtin", {"name": "x", "known": "mcr", "position": 3}, "en")
     "no built-in ruleset 'x'; built-in: mcr; or give a path to a YAML file"
@@ -196,6 +197,9 @@ def body(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
     tail = {"why": word("why", lang, why=why) if why else "",
             "chain": word("chain", lang, chain=" → ".join(map(str, chain))) if chain else "",
             "hint": word("hint", lang, hint=hint) if hint else ""}
+    by = params.get("inherited_by")  # a problem in a file another extends: said last
+    if by:
+        tail["inherited_by"] = word("inherited_by", lang, by=by)
     by_id = params.get("by_id")
     if by_id:
         tail["chain"] = word("ruleset.by_id", lang, id=by_id) + tail["chain"]

@@ -234,8 +234,8 @@ def test_change_of_a_pattern_that_does_not_exist(tmp_path: Path) -> None:
         """)
     # a misspelt id would otherwise add a pattern that always applies (when defaults to true)
     # line 4 '  - {id: baotuo': the id's value starts at column 10
-    assert problems(f) == [f"{f}:4:10 patterns[1].id: no inherited pattern 'baotuo' to change; "
-                           "did you mean 'baotou'? a new pattern needs when: (and name, value)"]
+    assert problems(f) == [f"{f}:4:10 patterns[1].id: no inherited pattern 'baotuo' to change: "
+                           "a new pattern needs when: (and name, value); did you mean 'baotou'?"]
 
 
 # ----------------------------------------------------------------------------- positions
@@ -353,6 +353,10 @@ def test_score_with_a_broken_house_file_is_one_line_exit_2(tmp_path: Path) -> No
 
     f = tmp_path / "x.yaml"
     f.write_text(BROKEN[8][0], encoding="utf-8")
-    code, out, err = run("score", "123m456m789p234s55s", "--rules", str(f))
+    code, out, err = run("score", "123m456m789p234s55s", "--rules", str(f), "--lang", "en")
     assert (code, out) == (2, "")
     assert err == f"mjscore: {f}{BROKEN[8][1]}\n"
+    code, out, err = run("score", "123m456m789p234s55s", "--rules", str(f), "--lang", "zh")
+    assert (code, out) == (2, "")
+    assert err == (f"mjscore: {f}:5:11 patterns[0].when: 用了 'last_tile'，它需要在 context: "
+                   "下列出开关 'last_tile'（在 'context:' 下面加一行 '  last_tile:'）\n")
