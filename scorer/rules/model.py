@@ -38,7 +38,18 @@ class OptionSpec:
     type: Type
     minimum: int | None = None
     maximum: int | None = None
-    description: str = ""
+    description: str = ""  # in Chinese, or one text for both languages
+    description_en: str = ""  # "" when the file gave one text for both
+
+    def described(self, lang: str = "zh") -> str:
+        """What the option means, in ``lang`` (the one text when the file gave one).
+
+        >>> o = OptionSpec("cap", None, 64, Type("int"), description="封顶番数",
+        ...                description_en="the cap in fan")
+        >>> o.described("zh"), o.described("en")
+        ('封顶番数', 'the cap in fan')
+        """
+        return self.description_en or self.description if lang == "en" else self.description
 
     def parse(self, text: str) -> Any:
         """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones.
@@ -304,6 +315,9 @@ class Ruleset:
     tie_prefer: frozenset[str] = frozenset()  # ties: patterns that win a tie
     # points a false win (诈胡/错和) pays each other player where the rules fix them (MCR 10)
     false_win: int | None = None
+    # the notes in English where the file gave them in both languages ({zh: ..., en: ...});
+    # () when every note is one text for both (then `notes` serves both)
+    notes_en: tuple[str, ...] = ()
     data: Any = field(default=None, compare=False, repr=False)
     trusted: bool = False  # a built-in file: its expressions run without the CPU clock
 
@@ -319,6 +333,13 @@ class Ruleset:
         """
         conds = dict(self.shape_when)
         return tuple(s for s in self.shapes if s not in conds or conds[s](env))
+
+    def notes_in(self, lang: str = "zh") -> tuple[str, ...]:
+        """The notes and rulings in ``lang``: each note's English where the file gave one
+        (``{zh: ..., en: ...}``), else its one text."""
+        if lang != "en" or not self.notes_en:
+            return self.notes
+        return tuple(en or zh for zh, en in zip(self.notes, self.notes_en, strict=True))
 
     def label(self, name: str, lang: str = "zh") -> str:
         """A value's display name in the calculation chain, e.g. ``番`` for ``fan``."""

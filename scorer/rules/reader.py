@@ -245,11 +245,13 @@ class Reader:
             return default
         return str(v)
 
-    def texts(self, m: YMap, key: str, path: str, required: bool = False) -> tuple[str, str]:
+    def texts(self, m: YMap | list[Any], key: str | int, path: str,
+              required: bool = False) -> tuple[str, str]:
         """A text a person reads, in both languages: ``{zh: ..., en: ...}`` (the spelling
         docs/rulesets.md documents), or one text for both (as files wrote it before: then
-        ``(text, "")``). Returns ``(zh, en)``; a map missing one language uses the other."""
-        v = m.get(key)
+        ``(text, "")``). Returns ``(zh, en)``; a map missing one language uses the other.
+        ``m`` may be a list and ``key`` its index (an item of ``notes:``)."""
+        v = m.get(str(key)) if isinstance(m, dict) else m[int(key)]
         if isinstance(v, dict):
             extra = sorted(str(k) for k in v if k not in ("zh", "en"))
             if extra or not v:
@@ -260,5 +262,7 @@ class Reader:
                 self.problem(self.mark_of(m, key), path, "schema.not_text")
                 return "", ""
             return str(zh if zh is not None else en), str(en if en is not None else zh)
-        return self.text(m, key, path, required=required), ""
+        if not isinstance(m, dict):
+            return str(v), ""  # a list's item: any scalar is taken as its text
+        return self.text(m, str(key), path, required=required), ""
 

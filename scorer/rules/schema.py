@@ -55,7 +55,11 @@ class Compiler(TableSections, ScoringSections, CheckSections):
         notes_raw = d.get("notes") or []
         if isinstance(notes_raw, str):
             notes_raw = [notes_raw]
-        notes = tuple(str(n) for n in notes_raw) if isinstance(notes_raw, list) else ()
+        # each note one text for both languages, or {zh: ..., en: ...}
+        both = [self.texts(notes_raw, i, f"notes[{i}]") for i in range(len(notes_raw))
+                ] if isinstance(notes_raw, list) else []
+        notes = tuple(zh for zh, _ in both)
+        notes_en = tuple(en for _, en in both) if any(en for _, en in both) else ()
 
         hand_size = d.get("hand_size", 14)
         if not isinstance(hand_size, int) or isinstance(hand_size, bool) or not (
@@ -132,7 +136,7 @@ class Compiler(TableSections, ScoringSections, CheckSections):
         tie_order, tie_prefer = self.ties(holder.get("ties"), {p.id for p in patterns}, at,
                                           self.mark_of(holder, "ties"))
         return Ruleset(
-            id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes,
+            id=rid, name=name, name_en=name_en, file=self.file, source=source, notes=notes, notes_en=notes_en,
             hand_size=hand_size, shapes=shapes, shape_when=shape_when, players=players,
             suits=suits, robbing_kong=str(rk), self_draw_default=sdd, flags=flags,
             options=options, wildcard=wildcard, labels=labels, errors=errors,

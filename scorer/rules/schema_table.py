@@ -62,7 +62,8 @@ class TableSections(Reader):
         """``options:``: each a list of values with a default, or a whole-number range."""
         out: dict[str, OptionSpec] = {}
         for name, path, spec in self.entries(raw, OPTIONS, "options") or ():
-            desc = str(spec.get("description", ""))
+            desc, desc_en = self.texts(spec, "description", f"{path}.description")
+            desc_en = desc_en or self.text(spec, "description_en", f"{path}.description_en")
             values = spec.get("values")
             default = spec.get("default")
             if values is not None:
@@ -86,7 +87,8 @@ class TableSections(Reader):
                     kinds) == 1 else ANY
                 if None in vals:
                     typ = maybe(typ)
-                out[name] = OptionSpec(name, vals, default, typ, description=desc)
+                out[name] = OptionSpec(name, vals, default, typ, description=desc,
+                                       description_en=desc_en)
             else:
                 lo, hi = spec.get("min"), spec.get("max")
                 bad = [k for k, v in (("min", lo), ("max", hi))
@@ -99,7 +101,7 @@ class TableSections(Reader):
                     self.problem(self.mark_of(spec, "default"), f"{path}.default",
                                  "schema.option_range")
                     default = lo if isinstance(lo, int) else 0  # (the name stays defined)
-                out[name] = OptionSpec(name, None, default, INT, lo, hi, desc)
+                out[name] = OptionSpec(name, None, default, INT, lo, hi, desc, desc_en)
         return out
 
     def flags(self, raw: Any) -> dict[str, FlagSpec]:

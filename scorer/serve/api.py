@@ -156,7 +156,7 @@ def flag_json(f: Flag, lang_names: tuple[str, str] | None = None) -> dict[str, A
             "name_zh": zh, "name_en": en}
 
 
-def ruleset_json(rs: Ruleset) -> dict[str, Any]:
+def ruleset_json(rs: Ruleset, lang: str = "zh") -> dict[str, Any]:
     """A ruleset as the page builds its context from: names, the flags it uses (table rows,
     narrowed by the ruleset's defaults and ranges), options and patterns."""
     flags = []
@@ -178,7 +178,7 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
         flags.append(row)
     options = [{"name": o.name, "type": str(o.type), "default": o.default,  # e.g. "int?"
                 "values": None if o.values is None else list(o.values),
-                "min": o.minimum, "max": o.maximum, "description": o.description}
+                "min": o.minimum, "max": o.maximum, "description": o.described(lang)}
                for o in rs.options.values()]
     patterns = [{"id": p.id, "name": p.name, "name_en": p.name_en, "tally": p.tally,
                  "value": getattr(p.value, "src", None)} for p in rs.patterns]
@@ -186,7 +186,7 @@ def ruleset_json(rs: Ruleset) -> dict[str, Any]:
     honors = not any(getattr(e, "id", None) == "honors" for e in rs.errors)
     labels = {k: {"zh": zh, "en": en} for k, (zh, en) in rs.labels.items()}
     return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "hand_size": rs.hand_size,
-            "wildcard": rs.wildcard is not None, "notes": list(rs.notes),
+            "wildcard": rs.wildcard is not None, "notes": list(rs.notes_in(lang)),
             "honors": honors, "labels": labels,
             "chows": not any(getattr(e, "id", None) == "chows" for e in rs.errors),
             "flags": flags, "options": options, "patterns": patterns}
@@ -376,7 +376,7 @@ class Api:
                         rid not in self.extra and rid not in list_builtin()):
                     raise RequestError("serve.no_ruleset", 404, id=rid[:64], known=", ".join(
                         r["id"] for r in self.rules_list()))
-                return 200, ruleset_json(self.ruleset(rid, {}))
+                return 200, ruleset_json(self.ruleset(rid, {}), lang)
             raise RequestError("serve.no_endpoint", 404, method="GET", path=path[:80])
         except Exception as e:
             return status_of(e), error_body(e, lang)
@@ -406,7 +406,7 @@ class Api:
             if not isinstance(text, str):
                 raise RequestError("serve.upload_text")
             with self._scoring():
-                return 200, ruleset_json(self.upload(name, text))
+                return 200, ruleset_json(self.upload(name, text), lang)
         except Exception as e:
             return status_of(e), error_body(e, lang)
 

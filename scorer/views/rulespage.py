@@ -129,7 +129,7 @@ def markdown(rs: Ruleset) -> str:
         out.append("|---|---|---|---|")
         for o in rs.options.values():
             out.append(f"| `{o.name}` | {_md(o.describe_values())} | `{show(o.default)}` | "
-                       f"{_md(o.description)} |")
+                       f"{_md(o.described('en'))} |")
         out.append("")
     out.append("## Context flags")
     out.append("")
@@ -148,7 +148,7 @@ def markdown(rs: Ruleset) -> str:
     if rs.notes:
         out.append("## Notes and rulings")
         out.append("")
-        out.extend(f"- {n}" for n in rs.notes)
+        out.extend(f"- {n}" for n in rs.notes_in("en"))
         out.append("")
     if rs.house_examples:
         out.append("## Common house changes")

@@ -177,27 +177,13 @@ def payment_words(rs: Ruleset, lang: str = "zh") -> str:
 
 
 def _wrap(text: str, width: int, lines: int = 0) -> str:
-    """``text`` wrapped at ``width`` columns (wide characters count two); beyond ``lines``
+    """``text`` wrapped at ``width`` columns (wide characters count two; English breaks at
+    spaces, Chinese between characters: :func:`scorer.text.width.wrap`); beyond ``lines``
     lines (0: no limit) it ends in ``…``."""
+    from ..text.width import wrap
     from .i18n import display_width
 
-    out: list[str] = []
-    cur = ""
-    for word in text.split(" "):
-        nxt = f"{cur} {word}" if cur else word
-        if cur and display_width(nxt) > width:
-            out.append(cur)
-            cur = word
-        else:
-            cur = nxt
-        while display_width(cur) > width:  # a word longer than the column
-            cut = width
-            while display_width(cur[:cut]) > width:
-                cut -= 1
-            out.append(cur[:cut])
-            cur = cur[cut:]
-    if cur:
-        out.append(cur)
+    out = wrap(text, width)
     if lines and len(out) > lines:
         out = out[:lines]
         last = out[-1]
@@ -314,12 +300,23 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
     out.append(t("rules_full", lang))
     if rs.options:
         out.append("")
-        optw = max(display_width(o.name) for o in rs.options.values())
-        orows = [[o.name, _wrap(o.describe_values(), 20), show(o.default),
-                  _wrap(o.description, max(30, WIDTH - optw - 20 - 8 - 6))]
-                 for o in rs.options.values()]
-        out.append(str(tabulate(orows, headers=[t(k, lang) for k in (
-            "col_option", "col_values", "col_default", "col_meaning")])))
+        heads = [t(k, lang) for k in ("col_option", "col_values", "col_default",
+                                       "col_meaning")]
+        optw = max(display_width(x) for x in [heads[0], *rs.options])
+        defw = max(display_width(x) for x in
+                   [heads[2], *(show(o.default) for o in rs.options.values())])
+        # the meaning takes what the other three columns and their gaps leave (tabulate
+        # pads some columns further: narrowed again by what the table is over)
+        meanw = max(30, WIDTH - optw - 20 - defw - 6)
+        while True:
+            orows = [[o.name, _wrap(o.describe_values(), 20), show(o.default),
+                      _wrap(o.described(lang), meanw)] for o in rs.options.values()]
+            table = str(tabulate(orows, headers=heads))
+            over = max(display_width(line) for line in table.split("\n")) - WIDTH
+            if over <= 0 or meanw <= 30:
+                break
+            meanw = max(30, meanw - over)
+        out.append(table)
     out.append("")
     flags = ", ".join(_flag_text(f, lang) for f in rs.flags.values()) or t("rules_flags_none",
                                                                             lang)
@@ -327,7 +324,7 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
     if rs.notes:
         out.append("")
         out.append(t("rules_notes", lang))
-        out.extend(_indent(_wrap(f"- {n}", WIDTH - 4)) for n in rs.notes)
+        out.extend(_indent(_wrap(f"- {n}", WIDTH - 4)) for n in rs.notes_in(lang))
     return "\n".join(out)
 
 
@@ -402,7 +399,7 @@ def starter(rs: Ruleset, target: str, parent_spec: str,
                   "# options:"]
         for o in rs.options.values():
             lines.append(f"#   {o.name}: {leaf({'default': _yaml_value(o.default)})}"
-                         f"    # {o.describe_values()}" + (f" — {o.description}"
+                         f"    # {o.describe_values()}" + (f" — {o.described('en')}"
                                                            if o.description else ""))
     lines += ["", "# ---- every pattern: change a value or a name by its id, or remove it",
               "# patterns:"]

@@ -97,7 +97,7 @@ def hz_variant(tmp_path: Path, *subs: tuple[str, str]) -> str:
     ([("  fan: {combine: max, label: 番, label_en: fan}",
        "  fan: {combine: product, label: 番, label_en: fan}"),
       (SELF_PATTERN, "    when: self_draw\n    value: 2\n    count: base")],
-     "--base 1000000000000", ":133 tallies.fan: 2 ** 1000000000000 is larger than 2**8192"),
+     "--base 1000000000000", ":143 tallies.fan: 2 ** 1000000000000 is larger than 2**8192"),
 ])
 def test_ruleset_runtime_errors_are_input_errors(tmp_path: Path, subs, flags: str,
                                                  message: str) -> None:
