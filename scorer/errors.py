@@ -44,7 +44,7 @@ def _coded(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 # parameters that are left out when None: where it happened, the hint, the extends chain
 _OPTIONAL = ("position", "file", "line", "column", "key", "at_line", "event", "hint", "chain",
-             "by_id", "flag")
+             "by_id", "flag", "place")
 
 
 class MjscoreError(Exception):

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any, cast
 
-from ..errors import ContextError, EvaluationError, NotationError
+from ..errors import ContextError, NotationError
 from ..memo import Memo
 from ..model import tiles as T
 from ..model.hand import Hand
@@ -23,7 +23,9 @@ from ..rules.flags import FLAG, FLAG_TEXT, FLAGS, INT_FLAGS, conflicts, states
 from ..rules.model import Ruleset
 from ..rules.plan import plan_of
 from ..search.readings import ALL_TILES, NO_WILD, WildSpec
-from ..text import closest
+from ..text import closest, show
+from ..text.catalogue import CATALOGUE
+from ..text.render import template, word
 
 
 def option_pairs(options: tuple[tuple[str, str], ...] | Mapping[str, object]
@@ -147,17 +149,11 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
         spec = rs.options.get(key)
         if spec is None:
             if not rs.options:
-                raise ContextError(f"{flag} {key}: the {rs.id} ruleset has no options",
-                                   flag)
-            close = closest(key, rs.options)
-            hint = f"did you mean '{close}'? " if close else ""
+                raise ContextError("option.none", flag, option=key, ruleset=rs.id)
             listing = "; ".join(f"{o.name} ({o.describe_values()})" for o in rs.options.values())
-            raise ContextError(f"{flag} {key}: unknown option; {hint}options of {rs.id}: "
-                               f"{listing}", flag)
-        try:
-            values[key] = spec.parse(text)
-        except ValueError as e:
-            raise ContextError(str(e).replace("--option", flag, 1), flag) from None
+            raise ContextError("option.unknown", flag, option=key, ruleset=rs.id, listing=listing,
+                               hint=closest(key, rs.options))
+        values[key] = spec.parse(text, flag)
     return values
 
 
@@ -193,36 +189,27 @@ def _check_hand(table: Table, hand: Hand) -> None:
     raise ContextError naming the flag and the tile or meld."""
     kongs = table.env["kongs"]
     if kongs > hand.kong_count:
-        shown = " ".join(m.notation() for m in hand.melds if m.is_kong) or "none"
+        shown = " ".join(m.notation() for m in hand.melds if m.is_kong)
         flag = "--kongs" if table.context.kongs is not None else "--kong-draw"
         said = f"--kongs {kongs}" if flag == "--kongs" else "--kong-draw"
-        raise ContextError(f"{said} needs {kongs} kong meld(s); the hand shows "
-                           f"{hand.kong_count} (kongs: {shown})", flag)
+        raise ContextError("kongs.too_few" if shown else "kongs.none_shown", flag, said=said,
+                           n=kongs, have=hand.kong_count, melds=shown)
     ctx = table.context
     if (ctx.heavenly or ctx.earthly) and hand.melds:
         flag = "--heavenly" if ctx.heavenly else "--earthly"
-        raise ContextError(f"{flag} contradicts the fixed meld {hand.melds[0].notation()}: "
-                           "nothing is claimed or declared at the deal", flag)
+        raise ContextError("flags.fixed_meld", flag, meld=hand.melds[0].notation())
     win = hand.winning
     if ctx.robbing_kong:
         # the robbed kong was a pung of the winning tile plus its fourth copy: the other
         # three are in the robbed player's meld, so the hand can hold no other copy
         n = hand.physical_counts()[win]
         if n > 1:
-            raise ContextError(f"--robbing-kong contradicts the hand: it holds another "
-                               f"{T.name(win)}{_at(hand, win)}, but the robbed pung held "
-                               f"the other three copies of {T.name(win)}", "--robbing-kong")
+            raise ContextError("flags.robbed_copy", "--robbing-kong", tile=T.name(win),
+                               position=hand.position_of_copy(win, 1))
     if ctx.fourth_tile and hand.concealed.count(win):
-        raise ContextError(f"--fourth-tile (和绝张) contradicts the hand: its concealed tiles "
-                           f"hold another {T.name(win)}{_at(hand, win)}, but the last copy "
-                           "needs the three others in sight", "--fourth-tile")
-
-
-def _at(hand: Hand, tile: int) -> str:
-    """' (position N)' of the first copy of ``tile`` as written, or '' for a hand not read
-    from text."""
-    pos = hand.position_of_copy(tile, 1)
-    return f" (position {pos})" if pos is not None else ""
+        # where: the first copy of the tile as written (none for a hand not read from text)
+        raise ContextError("flags.fourth_copy", "--fourth-tile", tile=T.name(win),
+                           position=hand.position_of_copy(win, 1))
 
 
 def _check_out(out: list[str], seats: tuple[str, ...], seat: str, discarder: str | None) -> None:
@@ -230,64 +217,47 @@ def _check_out(out: list[str], seats: tuple[str, ...], seat: str, discarder: str
     the discarder, and at least one player left to pay."""
     for s in out:
         if s not in seats:
-            raise ContextError(f"--out {s}: a {len(seats)}-player table has seats "
-                               f"{' '.join(seats)}", "--out")
+            raise ContextError("seat.not_at_table", "--out", value=s, players=len(seats),
+                               seats=" ".join(seats))
+    said = ",".join(out)
     if len(set(out)) != len(out):
-        raise ContextError(f"--out {','.join(out)}: a seat is given twice", "--out")
+        raise ContextError("out.twice", "--out", value=said)
     if seat in out:
-        raise ContextError(f"--out {','.join(out)}: the winner {seat} is already out of the "
-                           "round and cannot win again", "--out")
+        raise ContextError("out.winner", "--out", value=said, seat=seat)
     if discarder is not None and discarder in out:
-        raise ContextError(f"--out {','.join(out)}: the discarder {discarder} is already out "
-                           "of the round and discards nothing", "--out")
+        raise ContextError("out.discarder", "--out", value=said, seat=discarder)
     if len(out) >= len(seats) - 1:
-        raise ContextError(f"--out {','.join(out)}: nobody is left in the round to pay",
-                           "--out")
+        raise ContextError("out.nobody", "--out", value=said)
 
 
-def conflict_reason(a: str, b: str) -> str:
-    """Why two flags (Context fields) cannot both hold: the pair of the table that excludes,
-    and which flag implied it.
+def conflict(a: str, b: str) -> tuple[str, dict[str, Any]]:
+    """Why two flags (Context fields) cannot both hold, as a code and its parameters: the
+    pair of the table that excludes (``conflict``, a word of the catalogue) and the flags
+    that state it by implying another (``by``/``state``, ``by2``/``state2``).
 
-    >>> conflict_reason("self_draw", "discarder")
-    'a self-drawn tile has no discarder'
-    >>> conflict_reason("discarder", "heavenly")
-    '--heavenly (天胡 / 三金倒 at the deal) states a self-drawn win, and a self-drawn tile has no discarder'
+    >>> conflict("self_draw", "discarder")
+    ('flags.contradict', {'conflict': 'discarder+self_draw'})
+    >>> conflict("discarder", "heavenly")[1]
+    {'conflict': 'discarder+self_draw', 'by': '--heavenly', 'state': 'self_draw'}
     """
     for x in sorted(states(a)):
         for y in sorted(states(b)):
             if y in FLAG[x].excludes or x in FLAG[y].excludes:
-                why = _WHY.get(frozenset((x, y)), "the flag table rules them out together")
-                said = [f"{FLAG_TEXT[f]} ({FLAG[f].help.rstrip('.')}) states "
-                        f"{_STATES.get(s, FLAG_TEXT[s])}" for f, s in ((a, x), (b, y)) if f != s]
-                return ", and ".join([*said, why])
-    return "the flag table rules them out together"
+                pair = "+".join(sorted((x, y)))
+                params: dict[str, Any] = {
+                    "conflict": pair if "conflict." + pair in CATALOGUE else "other"}
+                said = [(FLAG_TEXT[f], s if s in _STATES else FLAG_TEXT[s])
+                        for f, s in ((a, x), (b, y)) if f != s]
+                for k, (by, state) in enumerate(said):
+                    params["by" if k == 0 else "by2"] = by
+                    params["state" if k == 0 else "state2"] = state
+                code = ("flags.contradict", "flags.contradict_implied",
+                        "flags.contradict_implied2")[len(said)]
+                return code, params
+    return "flags.contradict", {"conflict": "other"}
 
 
-_STATES = {"self_draw": "a self-drawn win", "kong_draw": "a win on a kong replacement"}
-_FIRST = {"heavenly": "a win on the dealt tiles", "earthly": "a win on the dealer's first "
-          "discard", "human": "a win within the first go-round"}
-_LATE = {"last_tile": "is not on the last tile of the wall",
-         "kong_draw": "comes before any kong is declared",
-         "robbing_kong": "comes before any kong is declared",
-         "ready_at_deal": "leaves no later win for a hand declared ready at the deal (天听)"}
-_WHY: dict[frozenset[str], str] = {
-    frozenset(("self_draw", "discarder")): "a self-drawn tile has no discarder",
-    frozenset(("self_draw", "robbing_kong")): "the robbed tile comes from another player's "
-                                              "kong, not from the wall",
-    frozenset(("self_draw", "after_kong")): "杠上炮 is won on a discard",
-    frozenset(("kong_draw", "robbing_kong")): "a robbed tile is not a kong replacement",
-    frozenset(("kong_draw", "after_kong")): "杠上炮 is won on the discarder's tile, not on a "
-                                            "replacement",
-    frozenset(("robbing_kong", "after_kong")): "杠上炮 is won on a discard, not on a robbed kong",
-    frozenset(("robbing_kong", "last_tile")): "no kong is declared on the last tile of the wall",
-    frozenset(("heavenly", "earthly")): "a win is on the dealt tiles or on the dealer's first "
-                                        "discard, not both",
-    frozenset(("heavenly", "human")): "天胡 and 人胡 are different players' first wins",
-    frozenset(("earthly", "human")): "地胡 and 人胡 are different first-round wins",
-    **{frozenset((f, late)): f"{text} {why}" for f, text in _FIRST.items()
-       for late, why in _LATE.items()},
-}
+_STATES = ("self_draw", "kong_draw")  # what a flag states, in words (state.NAME)
 
 
 def flag_range(rs: Ruleset, name: str) -> tuple[int, int]:
@@ -305,22 +275,31 @@ def flag_range(rs: Ruleset, name: str) -> tuple[int, int]:
     return lo, hi
 
 
-def range_message(rs: Ruleset, name: str, value: int, lo: int, hi: int) -> str:
-    """The error for a number out of its range, naming the flag and what the game counts.
+def out_of_range(rs: Ruleset, name: str, value: int, lo: int,
+                 hi: int) -> tuple[str, dict[str, Any]]:
+    """The error for a number out of its range, as a code and its parameters, naming the
+    flag and what the game counts (the ruleset's label of the field, else the flag's unit).
 
     >>> from scorer.rules.load import load_ruleset
-    >>> range_message(load_ruleset("xiamen"), "dealer_streak", 100000, 0, 16)
-    '--dealer-streak 100000: Xiamen counts at most 16 连庄'
+    >>> from scorer.text.render import render
+    >>> code, params = out_of_range(load_ruleset("xiamen"), "dealer_streak", 100000, 0, 16)
+    >>> render(code, params, "en"), render(code, params, "zh")
+    ('--dealer-streak 100000: Xiamen counts at most 16 连庄', '--dealer-streak 100000：厦门最多算 16 连庄')
     """
     flag = FLAG[name]
-    unit = rs.label(name, "zh") if name in rs.labels else flag.unit
-    what = f" {unit}" if unit else ""
-    head = f"{flag.name} {value}: "
+    if name in rs.labels:  # the table's own word for it (连庄, 老庄), in both languages
+        zh = en = rs.label(name, "zh")
+    elif f"unit.{name}" in CATALOGUE:
+        zh, en = word(f"unit.{name}", "zh"), word(f"unit.{name}", "en")
+    else:
+        zh = en = ""
+    params: dict[str, Any] = {"flag": flag.name, "value": value, "ruleset": {
+        "zh": rs.name, "en": rs.name_en}, "lo": lo, "hi": hi, "unit": {
+        "zh": f" {zh}" if zh else "", "en": f" {en}" if en else ""}}
     if lo == hi:  # a house ruleset may pin a flag (e.g. the dealer always at 3 老庄)
-        return f"{head}must be {lo} in the {rs.id} ruleset"
-    if value > hi:
-        return f"{head}{rs.name_en} counts at most {hi}{what}"
-    return f"{head}{rs.name_en} counts at least {lo}{what}"
+        params["ruleset"] = rs.id
+        return "range.pinned", params
+    return ("range.at_most" if value > hi else "range.at_least"), params
 
 
 def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
@@ -330,15 +309,14 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     # 1. claims that cannot all be true of one win, whatever the ruleset (the table's
     # implies/excludes): named both, before asking whether the ruleset uses them
     for one, other in conflicts(given):
-        raise ContextError(f"{one.name} and {other.name} contradict each other: "
-                           f"{conflict_reason(one.field, other.field)}", other.name)
+        code, params = conflict(one.field, other.field)
+        raise ContextError(code, other.name, one=one.name, other=other.name, **params)
     # 2. flags the ruleset has no use for (seat, round, from and self-draw are always accepted)
     for name in given:
         if name in ("self_draw", "discarder"):
             continue
         if name not in rs.flags:
-            raise ContextError(f"{FLAG_TEXT[name]} has no meaning in the {rs.id} ruleset",
-                               FLAG_TEXT[name])
+            raise ContextError("flags.unused", FLAG_TEXT[name], ruleset=rs.id)
     # 3. integer ranges
     for name in INT_FLAGS:
         v = getattr(ctx, name)
@@ -346,7 +324,8 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             continue
         lo, hi = flag_range(rs, name)
         if not lo <= v <= hi:
-            raise ContextError(range_message(rs, name, v, lo, hi), FLAG_TEXT[name])
+            code, params = out_of_range(rs, name, v, lo, hi)
+            raise ContextError(code, **params)  # (its flag among them)
 
     def flag_default(name: str, fallback: Any) -> Any:
         v = getattr(ctx, name)
@@ -362,8 +341,10 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     if ctx.wild is not None:
         try:
             wild_tile = T.parse_tile(ctx.wild)
-        except ValueError as e:
-            raise ContextError(f"--wild {ctx.wild}: {e}", "--wild") from None
+        except ValueError:
+            raise ContextError("wild.not_tile", "--wild", value=ctx.wild,
+                               error={"code": "tile.unknown", "params": {"text": ctx.wild}}
+                               ) from None
 
     flowers_count, flower_list = 0, cast(tuple[int, ...], ())
     if ctx.flowers is not None:
@@ -371,9 +352,11 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
             n, which = parse_flowers(ctx.flowers)
         except NotationError as e:
             # the notation's message may already name the flag (--flowers 9: there are only 8)
-            said = e.detail if e.detail.startswith("--flowers") else \
-                f"--flowers {ctx.flowers}: {e.detail}"
-            raise ContextError(said, "--flowers") from None
+            inner = {k: v for k, v in e.params.items() if k != "position"}
+            if template(e.code, "en").startswith("--flowers"):
+                raise ContextError(e.code, "--flowers", **inner) from None
+            raise ContextError("flowers.bad", "--flowers", value=ctx.flowers,
+                               error={"code": e.code, "params": inner}) from None
         flowers_count, flower_list = (n or 0), which
 
     kongs = ctx.kongs if ctx.kongs is not None else (1 if ctx.kong_draw else 0)
@@ -434,21 +417,20 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     suits = tuple(rs.suits(env))
     bad = [s for s in suits if not isinstance(s, str) or len(s) != 1 or s not in T.SUITS]
     if bad:
-        raise EvaluationError(rs.suits.at(f"gave unknown suits {bad}; suits are 'm' 'p' 's'"))
+        raise rs.suits.fail("eval.suits", bad=[show(b) for b in bad])
     tiles_in_play = tuple(t for t in ALL_TILES if t >= 27 or T.SUITS[t // 9] in suits)
     wspec = NO_WILD
     if rs.wildcard is not None:
         w = rs.wildcard
         face = w.face(env)
         if face is not None and not (isinstance(face, int) and 0 <= face < T.NUM_KINDS):
-            raise EvaluationError(w.face.at(f"gave {face!r}, not a tile"))
+            raise w.face.fail("eval.face", value=repr(face))
         if face is not None:
             # a face has four copies: more wildcards in play would be a fifth copy, and would
             # let an all-wildcard hand have an astronomical number of readings
             in_play = w.in_play.number(env)
             if not 0 <= in_play <= 4:
-                raise EvaluationError(w.in_play.at(f"gave {in_play}; a tile has 0 to 4 "
-                                                    "copies in play"))
+                raise w.in_play.fail("eval.in_play", value=in_play)
             plan = plan_of(rs)
             wspec = WildSpec(face=face, in_play=in_play, stand_in=w.stand_in,
                             stand_in_scope=w.stand_in_scope,
@@ -456,8 +438,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
                             candidates=tiles_in_play, detail=plan.detail,
                             features=plan.features)
     if piao and wspec.face is None:
-        raise ContextError("--piao needs a wildcard rule (财飘 is discarding a wildcard)",
-                           "--piao")
+        raise ContextError("piao.no_wild", "--piao")
     env["wild_face"] = wspec.face
 
     # 6. 承包 relations
@@ -465,24 +446,23 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     for text in ctx.chengbao:
         parts = text.replace(" ", "").split(":")
         if len(parts) != 2:
-            raise ContextError(f"--chengbao {text}: write A:B (A made three 摊 off B)",
-                               "--chengbao")
+            raise ContextError("chengbao.syntax", "--chengbao", value=text)
         a, b = (_seat(p, "--chengbao") for p in parts)
         if a == b:
-            raise ContextError(f"--chengbao {text}: a player cannot 承包 himself", "--chengbao")
+            raise ContextError("chengbao.self", "--chengbao", value=text)
         for s in (a, b):
             if s not in seats:
-                raise ContextError(f"--chengbao {text}: a {players}-player table has seats "
-                                   f"{' '.join(seats)}", "--chengbao")
+                raise ContextError("seat.not_at_table", "--chengbao", value=text,
+                                   players=players, seats=" ".join(seats))
         cb = rs.payment.chengbao
         if cb is None:
-            raise ContextError(f"--chengbao has no meaning in the {rs.id} ruleset", "--chengbao")
+            raise ContextError("flags.unused", "--chengbao", ruleset=rs.id)
         cenv = Env(env, a=a, b=b, a_is_dealer=a == "E", b_is_dealer=b == "E")
         if not cb.allowed(cenv):
             raise ContextError("chengbao.refused", "--chengbao", value=text,
                                message={"zh": cb.message, "en": cb.message_en or cb.message})
         if (a, b) in relations:
-            raise ContextError(f"--chengbao {text} is given twice", "--chengbao")
+            raise ContextError("chengbao.twice", "--chengbao", value=text)
         relations.append((a, b))
 
     return Table(rs, ctx, options, seats, wspec, self_draw, discarder, tuple(relations), env,

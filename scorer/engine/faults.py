@@ -25,10 +25,13 @@ def translate(e: BaseException, where: str, c: Compiled | None = None) -> Evalua
     >>> str(translate(ZeroDivisionError("division by zero"), "my.yaml patterns"))
     'my.yaml patterns: ZeroDivisionError: division by zero'
     """
-    msg = str(e) if isinstance(e, EvalError) else f"{type(e).__name__}: {e}"
-    if c is not None and c.where:
-        return EvaluationError(msg if msg.startswith(c.where) else f"{c.where}: {msg}")
-    return EvaluationError(f"{where}: {msg}")
+    if isinstance(e, EvalError):
+        code, params = e.code, dict(e.params)
+    else:  # Python's own words for what failed
+        code, params = "eval.python", {"error": f"{type(e).__name__}: {e}"}
+    if not params.get("place"):
+        params["place"] = c.where if c is not None and c.where else where
+    return EvaluationError(code, **params)
 
 
 class ruleset_errors:
@@ -37,9 +40,9 @@ class ruleset_errors:
     language's own by default).
 
     >>> with ruleset_errors("my.yaml shapes"):
-    ...     raise EvalError("'x' gave none")
+    ...     raise EvalError("eval.not_whole", src="x", value="none")
     Traceback (most recent call last):
-    scorer.errors.EvaluationError: my.yaml shapes: 'x' gave none
+    scorer.errors.EvaluationError: my.yaml shapes: 'x' gave none, not a whole number
     """
 
     __slots__ = ("c", "catch", "where")
@@ -70,5 +73,5 @@ def whole(v: Any, c: Compiled | None) -> None:
     """An ``int?`` expression (an option that may be none) can give None: refuse it here."""
     if not isinstance(v, int):
         src = c.src if c is not None else "?"
-        raise EvalError(f"'{src}' gave {'none' if v is None else repr(v)}, not a whole number")
+        raise EvalError("eval.not_whole", src=src, value="none" if v is None else repr(v))
 

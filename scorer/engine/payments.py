@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import field
 
 from ..errors import MjscoreError
-from ..lang import EvalError
 from ..record import record
 from ..rules.facts import Env
 from ..rules.model import Ruleset
@@ -89,8 +88,7 @@ def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,
         pays = bool(pay.pays(env))
         amount = pay.amount.number(env) if pays else 0
         if amount < 0:
-            raise EvalError(pay.amount.at(f"payment.amount gave {amount} for {payer}; a share "
-                                           "cannot be negative"))
+            raise pay.amount.fail("eval.negative_share", amount=amount, payer=payer)
         shares.append(Share(payer, amount, pays, env, lets))
 
     owed = {s.payer: s.amount for s in shares}
@@ -115,5 +113,5 @@ def settle(rs: Ruleset, parent: Env, seats: tuple[str, ...], winner: str,
     # Payments are exact integers and balance by construction (the winner receives what
     # the others owe); checked anyway, as an error rather than an assert that -O removes.
     if sum(payments.values()) != 0:  # pragma: no cover - unreachable by construction
-        raise PaymentError(f"payments do not sum to zero: {payments}")
+        raise PaymentError("payment.not_zero", payments=str(payments))
     return Settlement(payments, shares, moves)

@@ -237,11 +237,9 @@ def short_hand(hand: Hand | str, rs: Ruleset) -> Hand:
     if have != need:
         order = [pos for _, pos in h.sources]
         pos = (order[need] if have > need else order[-1]) if len(order) == have else None
-        kongs = f" ({rs.hand_size - 1} plus {h.kong_count} for kongs)" if h.kong_count else \
-            " (plus one per kong)"
-        win = "; leave out the winning tile" if have == need + 1 else ""
-        raise HandError(f"the hand has {have} tiles; waits takes a {rs.id} hand one tile short "
-                        f"of a win: {need} tiles{kongs}{win}", position=pos)
+        raise HandError("waits.count_kongs" if h.kong_count else "waits.count", position=pos,
+                        have=have, ruleset=rs.id, need=need, base=rs.hand_size - 1,
+                        kongs=h.kong_count, leave="out" if have == need + 1 else "keep")
     return h
 
 
@@ -363,9 +361,7 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     deadline = None if rs.trusted else time.thread_time() + WAITS_BUDGET
     for t in shape_ok:
         if deadline is not None and time.thread_time() > deadline:
-            raise EvaluationError(f"{rs.file}: the ruleset's expressions ran for more than "
-                                  f"{WAITS_BUDGET:g} s of CPU over the waits of this hand and "
-                                  "were stopped")
+            raise EvaluationError("waits.budget", place=rs.file, limit=f"{WAITS_BUDGET:g}")
         full = _with(h, t)
         outs: list[Outcome] = []
         can_come = True

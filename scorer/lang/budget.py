@@ -65,8 +65,7 @@ class Budget:
         """Raise EvalError if this thread has used up the budget's CPU time; return None."""
         self.next_look = self.ticks + LOOK_EVERY
         if time.thread_time() > self.deadline:
-            raise EvalError(f"the ruleset's expressions ran for more than {self.limit} s of CPU on "
-                            "this hand and were stopped (a loop that does too much work?)")
+            raise EvalError("eval.cpu", limit=self.limit)
 
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("mjscore_expression_budget", default=None)

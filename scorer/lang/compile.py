@@ -95,11 +95,11 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
     elif isinstance(src, int):
         src = str(src)
     if not isinstance(src, str):
-        raise ExprError(f"expected an expression (text or number), got {type(src).__name__}")
+        raise ExprError("expr.not_text", kind=type(src).__name__)
     if len(src) > MAX_SOURCE:
-        raise ExprError(f"expression is {len(src)} characters long; the limit is {MAX_SOURCE}")
+        raise ExprError("expr.too_long", n=len(src), limit=MAX_SOURCE)
     if not src.strip():
-        raise ExprError("empty expression")
+        raise ExprError("expr.empty")
     text = src.strip()
     lead = len(src) - len(src.lstrip())
     try:
@@ -107,10 +107,11 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
     except SyntaxError as e:
         # Python reports offset 0 when the expression ends too early: point at its end
         col = (e.offset - 1 if e.offset else len(text)) + lead
-        where = "" if e.offset else " (the expression ends too early)"
-        raise ExprError(f"syntax error: {e.msg}{where}", col) from None
+        # Python's words for what it found (as it says them)
+        raise ExprError("expr.syntax" if e.offset else "expr.syntax_end", col,
+                        error=e.msg) from None
     except (RecursionError, MemoryError, ValueError):
-        raise ExprError("expression is nested too deeply") from None
+        raise ExprError("expr.too_deep") from None
     if known_cost is None:
         _check_size(tree)
     comp = _Compiler(text, scope, lead, metered)
@@ -118,8 +119,7 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
     const = comp.is_const(tree.body)
     cost = Cost(comp.types, comp.consts).cost(tree.body) if known_cost is None else known_cost
     if cost > MAX_COST:
-        raise ExprError(f"this expression may take up to {cost:,} steps to evaluate (its loops "
-                        f"multiply); the limit is {MAX_COST:,}", lead)
+        raise ExprError("expr.cost", lead, cost=f"{cost:,}", limit=f"{MAX_COST:,}")
     weight = 0
     if metered and not const:
         fn = metered_top(fn, comp.nodes)
@@ -137,9 +137,9 @@ def _check_size(tree: ast.AST) -> None:
         node, depth = stack.pop()
         nodes += 1
         if nodes > MAX_NODES:
-            raise ExprError(f"expression has more than {MAX_NODES} parts")
+            raise ExprError("expr.too_many_parts", limit=MAX_NODES)
         if depth > MAX_DEPTH:
-            raise ExprError(f"expression is nested more than {MAX_DEPTH} levels deep")
+            raise ExprError("expr.nested", limit=MAX_DEPTH)
         stack += [(child, depth + 1) for child in children(node)]
 
 
@@ -168,9 +168,9 @@ class _Compiler:
         self.loop_weight: dict[int, int] = {}  # comprehension node id -> ticks per item
 
     # -- helpers -----------------------------------------------------------------
-    def err(self, node: ast.AST, message: str) -> ExprError:
+    def err(self, node: ast.AST, code: str, **params: Any) -> ExprError:
         col = _offset_to_char(self.src, getattr(node, "col_offset", 0)) + self.lead
-        return ExprError(message, col)
+        return ExprError(code, col, **params)
 
     def is_const(self, node: ast.AST) -> bool:
         return id(node) in self.consts
@@ -178,7 +178,7 @@ class _Compiler:
     def visit(self, node: ast.expr) -> tuple[Fn, Type]:
         method = getattr(self, "v_" + type(node).__name__, None)
         if method is None:
-            raise self.err(node, f"{_describe(node)} is not allowed in a ruleset expression")
+            raise self.err(node, "expr.not_allowed", construct=_describe(node))
         tick()  # compiling is work too: under the load's budget, if one is in force
         self.nodes += 1
         fn, typ = method(node)
@@ -197,14 +197,13 @@ class _Compiler:
             try:
                 value = fn({})
             except EvalError as e:
-                raise self.err(node, str(e)) from None
+                raise self.err(node, e.code, **e.params) from None
             except (TypeError, ValueError, ZeroDivisionError, OverflowError) as e:
-                raise self.err(node, f"cannot compute: {e}") from None
+                raise self.err(node, "expr.cannot_compute", error=str(e)) from None
             if type(value) is int and (bits := value.bit_length()) > _WORD:
                 self.folded_bits += bits
                 if self.folded_bits > MAX_FOLDED_BITS:
-                    raise self.err(node, f"the constants of this expression add up to more than "
-                                   f"{MAX_FOLDED_BITS} bits (refused to keep memory bounded)")
+                    raise self.err(node, "expr.folded_bits", limit=MAX_FOLDED_BITS)
             self.consts[id(node)] = value
             return (lambda env, v=value: v), typ
         return fn, typ
@@ -216,17 +215,14 @@ class _Compiler:
             typ = BOOL
         elif isinstance(v, int):
             if v.bit_length() > MAX_BITS:
-                raise self.err(node, f"number larger than 2**{MAX_BITS}")
+                raise self.err(node, "expr.big_number", limit=MAX_BITS)
             typ = INT
         elif isinstance(v, str):
             typ = STR
         elif v is None:
             typ = NONE
         else:
-            raise self.err(
-                node,
-                f"{type(v).__name__} constants are not allowed (numbers are whole numbers)",
-            )
+            raise self.err(node, "expr.constant", kind=type(v).__name__)
         self.consts[id(node)] = v
         return (lambda env: v), typ
 
@@ -240,8 +236,8 @@ class _Compiler:
         else:
             known = list(self.scope.names) + list(self.locals)
             close = close_matches(name, known)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise self.err(node, f"unknown {self.scope.what} '{name}'{hint}")
+            raise self.err(node, self.scope.what, name=name, hint=close[0] if close else None,
+                           sets=self.scope.sets)
         return (lambda env: env[name]), typ
 
     def v_List(self, node: ast.List | ast.Tuple) -> tuple[Fn, Type]:
@@ -261,14 +257,14 @@ class _Compiler:
             sym = {ast.Div: "/ (use // for whole-number division)", ast.MatMult: "@",
                    ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^ (use ** for powers)",
                    ast.LShift: "<<", ast.RShift: ">>"}.get(type(node.op), "this operator")
-            raise self.err(node, f"operator {sym} is not allowed")
+            raise self.err(node, "expr.operator", op=sym)
         lf, lt = self.visit(node.left)
         rf, rt = self.visit(node.right)
         if type(node.op) is ast.Add and base(lt) == STR and base(rt) == STR:
-            raise self.err(node, "joining strings is not allowed")
+            raise self.err(node, "expr.join_text")
         for t, side in ((lt, node.left), (rt, node.right)):
             if not is_numeric(t):
-                raise self.err(side, f"arithmetic needs numbers, this is a {t}")
+                raise self.err(side, "expr.arith_type", type=str(t))
         op = self.binops[opname]
         fn: Fn = lambda env: op(lf(env), rf(env))  # noqa: E731
         return self.fold(node, fn, INT, [node.left, node.right])
@@ -284,10 +280,10 @@ class _Compiler:
             return self.fold(node, g, BOOL, [node.operand])
         if isinstance(node.op, ast.USub | ast.UAdd):
             if not is_numeric(t):
-                raise self.err(node, f"arithmetic needs numbers, this is a {t}")
+                raise self.err(node, "expr.arith_type", type=str(t))
             g = (lambda env: -f(env)) if isinstance(node.op, ast.USub) else f
             return self.fold(node, g, INT, [node.operand])
-        raise self.err(node, "operator ~ is not allowed")
+        raise self.err(node, "expr.operator", op="~")
 
     def v_BoolOp(self, node: ast.BoolOp) -> tuple[Fn, Type]:
         fns = [self.visit(v)[0] for v in node.values]
@@ -327,15 +323,15 @@ class _Compiler:
         children: list[ast.AST] = [node.left]
         for op, right in zip(node.ops, node.comparators, strict=True):
             if type(op) not in CMPOPS:
-                raise self.err(node, "this comparison is not allowed")
+                raise self.err(node, "expr.comparison")
             rf, rt = self._compare_operand(right, prev_t, op)
             if isinstance(op, ast.Is | ast.IsNot) and not (
                 isinstance(right, ast.Constant) and right.value is None
             ):
-                raise self.err(right, "'is' may only be used as 'is None' / 'is not None'")
+                raise self.err(right, "expr.is_none")
             if isinstance(op, ast.In | ast.NotIn):
                 if elem_of(base(rt)) is None and base(rt) not in (STR, ANY):
-                    raise self.err(right, f"'in' needs a list on its right, this is a {rt}")
+                    raise self.err(right, "expr.in_type", type=str(rt))
             elif not isinstance(op, ast.Is | ast.IsNot):
                 self._check_comparable(prev_t, rt, node, op)
             parts.append((CMPOPS[type(op)], rf))
@@ -399,8 +395,8 @@ class _Compiler:
     def _coerce(self, node: ast.Constant, target: Type) -> Any:
         try:
             return self.scope.coerce[target](str(node.value))
-        except ValueError as e:
-            raise self.err(node, str(e)) from None
+        except ValueError:  # the target's words for it (a tile: tile.unknown)
+            raise self.err(node, "tile.unknown", text=str(node.value)) from None
 
     def _check_comparable(self, a: Type, b: Type, node: ast.AST, op: ast.cmpop) -> None:
         a0, b0 = base(a), base(b)
@@ -409,9 +405,9 @@ class _Compiler:
         if is_numeric(a0) and is_numeric(b0):
             return
         if a0 != b0:
-            raise self.err(node, f"cannot compare a {a} with a {b}")
+            raise self.err(node, "expr.compare_types", a=str(a), b=str(b))
         if not isinstance(op, ast.Eq | ast.NotEq) and a0 in (GROUP,):
-            raise self.err(node, "groups can only be compared with == and !=")
+            raise self.err(node, "expr.compare_groups")
 
     def v_IfExp(self, node: ast.IfExp) -> tuple[Fn, Type]:
         tf, _ = self.visit(node.test)
@@ -419,7 +415,7 @@ class _Compiler:
         of, ot = self.visit(node.orelse)
         if base(bt) != base(ot) and not (is_numeric(bt) and is_numeric(ot)) and NONE not in (
             bt, ot) and ANY not in (bt, ot):
-            raise self.err(node, f"both branches must have one type, got {bt} and {ot}")
+            raise self.err(node, "expr.branches", a=str(bt), b=str(ot))
         typ = bt if base(bt) != NONE else maybe(ot)
         if is_numeric(bt) and is_numeric(ot) and BOOL not in (bt, ot):
             typ = INT
@@ -430,18 +426,18 @@ class _Compiler:
         vf, vt = self.visit(node.value)
         elem = elem_of(base(vt))
         if elem is None:
-            raise self.err(node, f"only lists can be indexed, this is a {vt}")
+            raise self.err(node, "expr.index_type", type=str(vt))
         if isinstance(node.slice, ast.Slice):
-            raise self.err(node, "slices are not allowed")
+            raise self.err(node, "expr.slice")
         idx_f, it = self.visit(node.slice)
         if base(it) != INT:
-            raise self.err(node.slice, "a list index must be a number")
+            raise self.err(node.slice, "expr.index_number")
 
         def fn(env: Any) -> Any:
             seq = vf(env)
             i = idx_f(env)
             if not -len(seq) <= i < len(seq):
-                raise EvalError(f"index {i} is outside a list of {len(seq)}")
+                raise EvalError("eval.index", index=i, n=len(seq))
             return seq[i]
         return fn, elem
 
@@ -449,12 +445,12 @@ class _Compiler:
         vf, vt = self.visit(node.value)
         table = self.scope.attrs.get(base(vt))
         if not table:
-            raise self.err(node, f"a {vt} has no attributes")
+            raise self.err(node, "expr.no_attributes", type=str(vt))
         attr = table.get(node.attr)
         if attr is None:
             close = close_matches(node.attr, table)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise self.err(node, f"a {base(vt)} has no attribute '{node.attr}'{hint}")
+            raise self.err(node, "expr.no_attribute", type=str(base(vt)), name=node.attr,
+                           hint=close[0] if close else None)
         self.attrs_used.add((base(vt), node.attr))
         self.attr_at[id(node)] = (attr, vt.optional)
         get = attr.fn
@@ -472,7 +468,7 @@ class _Compiler:
     # -- comprehensions ----------------------------------------------------------
     def _comprehension(self, node: ast.GeneratorExp | ast.ListComp) -> tuple[Fn, Type]:
         if len(node.generators) + self.loops > MAX_LOOPS:
-            raise self.err(node, f"at most {MAX_LOOPS} nested 'for' are allowed")
+            raise self.err(node, "expr.loops", limit=MAX_LOOPS)
         saved = dict(self.locals)
         nodes_before = self.nodes
         loops = [self._loop(node, gen) for gen in node.generators]
@@ -488,17 +484,16 @@ class _Compiler:
         """One ``for var in list if ...`` of a comprehension, checked: its variable (now a
         local of the given element type), the list's function and the conditions'."""
         if gen.is_async:
-            raise self.err(node, "async comprehensions are not allowed")
+            raise self.err(node, "expr.async")
         if not isinstance(gen.target, ast.Name):
-            raise self.err(gen.target, "a loop variable must be a single name")
+            raise self.err(gen.target, "expr.loop_variable")
         var = gen.target.id
         if var in self.scope.names:
-            raise self.err(gen.target, f"'{var}' is already a name in rulesets; "
-                           "pick another loop variable")
+            raise self.err(gen.target, "expr.loop_name_taken", name=var)
         it_f, it_t = self.visit(gen.iter)
         elem = elem_of(base(it_t))
         if elem is None:
-            raise self.err(gen.iter, f"can only loop over a list, this is a {it_t}")
+            raise self.err(gen.iter, "expr.loop_over", type=str(it_t))
         self.locals[var] = elem
         self.loops += 1
         return var, it_f, [self.visit(c)[0] for c in gen.ifs]
@@ -509,22 +504,21 @@ class _Compiler:
     # -- calls -------------------------------------------------------------------
     def v_Call(self, node: ast.Call) -> tuple[Fn, Type]:
         if not isinstance(node.func, ast.Name):
-            raise self.err(node, "only the listed functions can be called "
-                           f"({', '.join(FUNCTIONS)})")
+            raise self.err(node, "expr.call", functions=list(FUNCTIONS))
         name = node.func.id
         row = FUNCTIONS.get(name)
         if row is None:
             close = close_matches(name, FUNCTIONS)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise self.err(node, f"unknown function '{name}'{hint}")
+            raise self.err(node, "expr.unknown_function", name=name,
+                           hint=close[0] if close else None)
         if node.keywords:
-            raise self.err(node, f"{name}() takes no keyword arguments")
+            raise self.err(node, "expr.keywords", name=name)
         if row.args == CONDITION:
             return self._any_reading(node)
         if row.args == TILE_NAME:
             if (len(node.args) != 1 or not isinstance(node.args[0], ast.Constant)
                     or not isinstance(node.args[0].value, str) or TILE not in self.scope.coerce):
-                raise self.err(node, "tile() takes one tile name in quotes, e.g. tile('P')")
+                raise self.err(node, "expr.tile_arg")
             v = self._coerce(node.args[0], TILE)
             self.consts[id(node)] = v
             return (lambda env: v), TILE
@@ -532,10 +526,10 @@ class _Compiler:
         types = [t for _, t in args]
         if row.args == NUMBERS and len(args) != 1:
             if not args:
-                raise self.err(node, f"{name}() needs arguments")
+                raise self.err(node, "expr.needs_args", name=name)
             for t, a in zip(types, node.args, strict=True):
                 if not is_numeric(t) and base(t) != NONE:
-                    raise self.err(a, f"{name}() needs numbers, this is a {t}")
+                    raise self.err(a, "expr.needs_numbers", name=name, type=str(t))
             fns = [f for f, _ in args]
             many = row.impl
             assert many is not None
@@ -552,23 +546,23 @@ class _Compiler:
         …): one, of the kind the function takes; what it compares is noted."""
         if row.args == NUMBER:
             if len(types) != 1 or not is_numeric(types[0]):
-                raise self.err(node, f"{name}() takes one number")
+                raise self.err(node, "expr.one_number", name=name)
         elif row.args in (LIST, NUMBER_LIST, NUMBERS):
             if len(types) != 1:
-                raise self.err(node, f"{name}() takes one list")
+                raise self.err(node, "expr.one_list", name=name)
             elem = elem_of(types[0])
             if elem is None:
-                raise self.err(node.args[0], f"{name}() needs a list, this is a {types[0]}")
+                raise self.err(node.args[0], "expr.needs_list", name=name, type=str(types[0]))
             if row.args == NUMBER_LIST and not is_numeric(elem):
-                raise self.err(node, f"{name}() needs numbers")
+                raise self.err(node, "expr.list_numbers", name=name)
             if row.compares:
                 self.compared.add(elem)
 
     def _any_reading(self, node: ast.Call) -> tuple[Fn, Type]:
         if self.scope.readings is None:
-            raise self.err(node, "any_reading() can only be used in hand-level checks")
+            raise self.err(node, "expr.any_reading_level")
         if len(node.args) != 1:
-            raise self.err(node, "any_reading() takes one condition")
+            raise self.err(node, "expr.any_reading_args")
         inner = _Compiler(self.src, self.scope.readings, self.lead, self.metered)
         inner.types = self.types
         inner.consts = self.consts
@@ -597,12 +591,13 @@ class _Compiler:
 
 
 def _describe(node: ast.AST) -> str:
-    names = {
-        "Lambda": "lambda", "NamedExpr": "':=' assignment", "Await": "await",
-        "Yield": "yield", "YieldFrom": "yield", "JoinedStr": "an f-string",
-        "FormattedValue": "an f-string", "Dict": "a dict", "Set": "a set",
-        "DictComp": "a dict comprehension", "SetComp": "a set comprehension",
-        "Starred": "'*' unpacking", "Slice": "a slice",
-    }
-    return names.get(type(node).__name__, f"'{type(node).__name__}'")
+    """The construct a node is, for expr.not_allowed: its word in the catalogue
+    (``construct.NAME``), else its name quoted (a word of Python's own)."""
+    name = type(node).__name__
+    return name if name in _CONSTRUCTS else f"'{name}'"
+
+
+_CONSTRUCTS = frozenset(("Lambda", "NamedExpr", "Await", "Yield", "YieldFrom", "JoinedStr",
+                         "FormattedValue", "Dict", "Set", "DictComp", "SetComp", "Starred",
+                         "Slice"))
 

@@ -61,7 +61,10 @@ class Scope:
     attrs: Mapping[Type, Mapping[str, Attr]] = field(default_factory=dict)
     coerce: Mapping[Type, Callable[[str], Any]] = field(default_factory=dict)
     readings: Scope | None = None
-    what: str = "name"
+    # the code of an unknown name's message, and the group names it gives (a combination
+    # pattern's condition sees only its sets: expr.unknown_in_once)
+    what: str = "expr.unknown_name"
+    sets: str = ""
 
     def __post_init__(self) -> None:
         self.names = {n: as_type(t) for n, t in self.names.items()}
@@ -97,16 +100,23 @@ class Compiled:
         try:
             return self.fn(env)
         except EvalError as e:
-            raise EvalError(self.at(str(e))) from None
+            raise self.fail(e.code, **e.params) from None
         except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
                 OverflowError, MemoryError, RecursionError) as e:
-            raise EvalError(self.at(f"{type(e).__name__}: {e}")) from None
+            # Python's own words for what failed (a bug's symptom more than a user's mistake)
+            raise self.fail("eval.python", error=f"{type(e).__name__}: {e}") from None
 
-    def at(self, message: str) -> str:
-        """Return a run-time error prefixed with where the expression is written (once)."""
-        if not self.where or message.startswith(self.where):
-            return message
-        return f"{self.where}: {message}"
+    def fail(self, code: str, **params: Any) -> EvalError:
+        """A run-time error (a code and its ``params``) placed where the expression is
+        written (its ``place``, once: an inner expression's place is kept).
+
+        >>> c = Compiled(lambda env: 1, Type("int"), frozenset(), "1", where="my.yaml:3 score")
+        >>> str(c.fail("eval.index", index=5, n=2))
+        'my.yaml:3 score: index 5 is outside a list of 2'
+        """
+        if self.where and not params.get("place"):
+            params["place"] = self.where
+        return EvalError(code, **params)
 
     def number(self, env: Any, minimum: int | None = None) -> int:
         """Evaluate a value that must be a whole number (``True``/``False`` count as 1/0).
@@ -121,8 +131,8 @@ class Compiled:
         """
         v = self(env)
         if not isinstance(v, int):
-            raise EvalError(self.at(f"'{self.src}' gave {fmt(v)}, not a whole number"))
+            raise self.fail("eval.not_whole", src=self.src, value=fmt(v))
         if minimum is not None and v < minimum:
-            raise EvalError(self.at(f"'{self.src}' gave {v}; it must be at least {minimum}"))
+            raise self.fail("eval.below", src=self.src, value=v, minimum=minimum)
         return int(v)
 

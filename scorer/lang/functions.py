@@ -48,14 +48,14 @@ class Function:
 def _min(*args: Any) -> Any:
     vals = list(args[0]) if len(args) == 1 else list(args)
     if not vals:
-        raise EvalError("min() of an empty list")
+        raise EvalError("eval.empty", name="min")
     return min(vals)
 
 
 def _max(*args: Any) -> Any:
     vals = list(args[0]) if len(args) == 1 else list(args)
     if not vals:
-        raise EvalError("max() of an empty list")
+        raise EvalError("eval.empty", name="max")
     return max(vals)
 
 

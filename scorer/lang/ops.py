@@ -32,7 +32,7 @@ def check_bits(v: Any) -> Any:
     True
     """
     if isinstance(v, int) and v.bit_length() > MAX_BITS:
-        raise EvalError(f"a number larger than 2**{MAX_BITS} (refused to keep memory bounded)")
+        raise EvalError("eval.too_big", limit=MAX_BITS)
     return v
 
 
@@ -47,7 +47,7 @@ def safe_pow(a: int, b: int) -> int:
     scorer.lang.errors.EvalError: 2 ** 18446744073709551616 is larger than 2**8192 (refused ...)
     """
     if b < 0:
-        raise EvalError(f"negative exponent in {a} ** {b}: results must be whole numbers")
+        raise EvalError("eval.negative_power", a=a, b=b)
     if a in (0, 1) or b == 0:
         return 1 if b == 0 else a
     if a == -1:
@@ -56,7 +56,7 @@ def safe_pow(a: int, b: int) -> int:
     # refuse before computing when that is too many; otherwise it has at most twice that
     # (plus b) and is cheap to compute and check exactly (2 ** 8000 is allowed)
     if b > MAX_BITS or (abs(a).bit_length() - 1) * b > MAX_BITS:
-        raise EvalError(f"{a} ** {b} is larger than 2**{MAX_BITS} (refused to keep memory bounded)")
+        raise EvalError("eval.power_big", a=a, b=b, limit=MAX_BITS)
     result: int = check_bits(a**b)
     return result
 
@@ -78,7 +78,7 @@ def safe_floordiv(a: int, b: int) -> int:
     3
     """
     if b == 0:
-        raise EvalError(f"division by zero in {a} // {b}")
+        raise EvalError("eval.div_zero", a=a, op="//", b=b)
     return a // b
 
 
@@ -89,7 +89,7 @@ def safe_mod(a: int, b: int) -> int:
     1
     """
     if b == 0:
-        raise EvalError(f"division by zero in {a} % {b}")
+        raise EvalError("eval.div_zero", a=a, op="%", b=b)
     return a % b
 
 

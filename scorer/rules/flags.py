@@ -43,8 +43,8 @@ class Flag:
     ``key`` is its name under a ruleset's ``context:`` (None: not listed there);
     ``always``: every ruleset accepts it without listing it; ``feeds``: the facts it
     sets; ``implies``: the fields it states as well (``--kong-draw`` states a
-    self-draw); ``excludes``: the fields that cannot be claimed with it; ``unit``: what a
-    whole number counts, for messages (a ruleset's label of the field comes first).
+    self-draw); ``excludes``: the fields that cannot be claimed with it. What a whole
+    number counts is the catalogue's ``unit.FIELD`` (a ruleset's label of the field first).
 
     >>> FLAG["discarder"].name, FLAG["discarder"].key, FLAG["discarder"].always
     ('--from', 'from', True)
@@ -64,7 +64,6 @@ class Flag:
     maximum: int | None = None
     implies: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
-    unit: str = ""
 
     @property
     def name(self) -> str:
@@ -114,13 +113,13 @@ FLAGS: tuple[Flag, ...] = (
     # the dealer's 底 each time) longer than the 16 deals of a four-wind game is no table's
     # (docs/rulings.md#xiamen-di), and 2^16 keeps every amount a table can pay
     Flag("dealer_streak", ("--dealer-streak",), int, "老庄 / 连庄 count.",
-         feeds=("dealer_streak",), minimum=0, maximum=MAX_STREAK, unit="连庄"),
+         feeds=("dealer_streak",), minimum=0, maximum=MAX_STREAK),
     Flag("kong_draw", ("--kong-draw",), bool, "Won on a kong replacement.", False,
          feeds=("kong_draw", "kongs"), implies=("self_draw",),
          excludes=(*_FIRST_ROUND, "robbing_kong")),
     # a hand holds at most four kongs, so at most four came one after another
     Flag("kongs", ("--kongs",), int, "Consecutive kongs before the win.", feeds=("kongs",),
-         minimum=0, maximum=4, implies=("kong_draw",), unit="consecutive kongs"),
+         minimum=0, maximum=4, implies=("kong_draw",)),
     Flag("robbing_kong", ("--robbing-kong",), bool, "Won by robbing a kong.", False,
          feeds=("robbing_kong",),
          # the robbed tile comes from another player's kong, before any replacement draw;
@@ -132,9 +131,9 @@ FLAGS: tuple[Flag, ...] = (
          feeds=("fourth_tile",)),
     # 财飘 counts the winner's turns with a wildcard discard before the win: Hangzhou's 0..3
     Flag("piao", ("--piao",), int, "财飘: consecutive wildcard discards.", feeds=("piao",),
-         minimum=0, maximum=3, implies=("self_draw",), unit="turns of 财飘"),
+         minimum=0, maximum=3, implies=("self_draw",)),
     Flag("you", ("--you",), int, "游金 level: 1, 2 (双游), 3 (三游).", feeds=("you",),
-         minimum=0, maximum=3, implies=("self_draw",), unit="游 (1 游金, 2 双游, 3 三游)"),
+         minimum=0, maximum=3, implies=("self_draw",)),
     Flag("ready_at_deal", ("--ready-at-deal",), bool, "天听.", False,
          feeds=("ready_at_deal",), implies=("self_draw",), excludes=_FIRST_ROUND),
     Flag("heavenly", ("--heavenly",), bool, "天胡 / 三金倒 at the deal.", False,
@@ -150,8 +149,7 @@ FLAGS: tuple[Flag, ...] = (
          feeds=("flowers", "flower_list", "flowers_known")),
     Flag("chengbao", ("--chengbao",), str, "A:B — A made three 摊 off B (repeatable).", (),
          multiple=True),
-    Flag("base", ("--base",), int, "底分 / 底注.", feeds=("base",), minimum=1, maximum=MAX_BASE,
-         unit="底"),
+    Flag("base", ("--base",), int, "底分 / 底注.", feeds=("base",), minimum=1, maximum=MAX_BASE),
     Flag("after_kong", ("--after-kong",), bool,
          "杠上炮: won on the discard after the discarder's own kong.", False,
          feeds=("after_kong",), excludes=("self_draw", "kong_draw", "robbing_kong")),

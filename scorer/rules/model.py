@@ -13,6 +13,7 @@ from contextlib import suppress
 from dataclasses import field
 from typing import Any
 
+from ..errors import ContextError
 from ..lang import Compiled
 from ..lang.types import Type
 from ..memo import Memo
@@ -51,35 +52,33 @@ class OptionSpec:
         """
         return self.description_en or self.description if lang == "en" else self.description
 
-    def parse(self, text: str) -> Any:
-        """Turn ``--option name=text`` into a value, or raise ValueError listing valid ones.
+    def parse(self, text: str, flag: str = "--option") -> Any:
+        """Turn ``--option name=text`` into a value, or raise ContextError (naming
+        ``flag``) listing the valid ones.
 
         A number is ASCII digits (:func:`scorer.model.numbers.whole`); a long text is
         named by its length, not echoed.
 
         >>> OptionSpec("cap", None, 64, Type("int"), 1, 512).parse("٣")
         Traceback (most recent call last):
-        ValueError: --option cap=٣: expected a whole number (digits 0-9)
+        scorer.errors.ContextError: --option cap=٣: expected a whole number (digits 0-9)
         """
         said = shown(text)
         if self.values is not None:
             for v in self.values:
                 if show(v) == text.strip().lower() or str(v) == text.strip():
                     return v
-            raise ValueError(
-                f"--option {self.name}={said}: valid values are "
-                f"{', '.join(show(v) for v in self.values)}"
-            )
+            raise ContextError("option.bad_value", flag, name=self.name, value=said,
+                               values=", ".join(show(v) for v in self.values))
         try:
             n = whole(text.strip())
         except ValueError:
-            raise ValueError(f"--option {self.name}={said}: expected a whole number (digits "
-                             "0-9)") from None
+            raise ContextError("option.not_whole", flag, name=self.name, value=said) from None
         if (self.minimum is not None and n < self.minimum) or (
             self.maximum is not None and n > self.maximum
         ):
-            raise ValueError(f"--option {self.name}={text}: must be between "
-                             f"{self.minimum} and {self.maximum}")
+            raise ContextError("option.range", flag, name=self.name, value=text,
+                               min=self.minimum, max=self.maximum)
         return n
 
     def describe_values(self) -> str:

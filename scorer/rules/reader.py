@@ -183,7 +183,7 @@ class Reader:
             if mk is not None:
                 col = mk.column + e.col + (1 if mk.quoted else 0)
                 mk = Mark(mk.file, mk.line, col, mk.quoted)
-            self.problem(mk, path, e.message)
+            self.problem(mk, path, e.code, **e.params)
             return None
         if want == "number" and not is_numeric(c.type):
             self.problem(self.mark_of(container, key), path, "schema.not_number",

@@ -87,8 +87,8 @@ class ScoringSections(Reader):
             when_scope = scope
             if once is not None:
                 when_scope = Scope({n: GROUP for n in SET_NAMES[:once[1]]}, F.ATTRS,
-                                   {TILE: F.coerce_tile}, what="name (a combination pattern "
-                                   f"sees only the sets {', '.join(SET_NAMES[:once[1]])})")
+                                   {TILE: F.coerce_tile}, what="expr.unknown_in_once",
+                                   sets=", ".join(SET_NAMES[:once[1]]))
                 for key in ("count", "each"):
                     if key in item:
                         self.problem(self.key_mark(item, key), f"{path}.{key}",
@@ -274,7 +274,7 @@ class ScoringSections(Reader):
         try:
             c = compile_expr(src, scope, metered=self.metered)
         except ExprError as e:  # pragma: no cover - every part was checked above
-            self.problem(raw.mark, path, e.message)
+            self.problem(raw.mark, path, e.code, **e.params)
             return None
         self.scopes[id(c.fn)] = scope
         mk = raw.mark

@@ -14,6 +14,8 @@ holds every entry to the same placeholders in zh and en.
 
 from __future__ import annotations
 
+from .codes_engine import ENGINE_CODES
+from .codes_lang import LANG_CODES
 from .codes_rules import RULES_CODES
 
 CODES: dict[str, tuple[str, str]] = {
@@ -589,11 +591,14 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
-CODES.update(RULES_CODES)  # a ruleset file's problems: a table of their own (scorer.text.codes_rules)
+# a ruleset file's problems, the flags of a win: tables of their own (codes_rules, codes_engine)
+CODES.update(RULES_CODES)
+CODES.update(ENGINE_CODES)
+CODES.update(LANG_CODES)
 
 # Keys of CODES that are pieces of messages, not codes an error carries.
 PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.",
-          "inherited_by")
+          "inherited_by", "unit.", "state.", "conflict.", "leave.", "construct.")
 
 
 def codes() -> list[str]:

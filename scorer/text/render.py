@@ -162,6 +162,9 @@ def where(params: Mapping[str, Any], lang: str = "en") -> str:
     pos = params.get("position")
     if pos is not None:
         out += word("where.position", lang, n=pos)
+    place = params.get("place")  # where a ruleset's expression is written: 'file:line key'
+    if place:
+        out += f"{place}: "
     f, key = params.get("file") or "", params.get("key") or ""
     if f or key:
         line, col = params.get("line"), params.get("column")

@@ -24,7 +24,7 @@ else:  # the test group installs tomli there
     import tomli as tomllib
 
 import scorer
-from scorer.lines.pool import score_record
+from scorer.lines.pool import score_record as _score_record
 from scorer.rules.flags import FLAG, FLAGS, conflicts
 from tests.cli.test_app import run
 
@@ -48,6 +48,12 @@ VALUE = {"discarder": "S", "kongs": "1", "piao": "1", "you": "1"}
 def _argv(field: str) -> list[str]:
     row = FLAG[field]
     return [row.name] if row.switch else [row.name, VALUE[field]]
+
+
+def score_record(text: str, defaults: list[str], lang: str = "en") -> dict:
+    """A line's record with its messages in English by default (their words are what these
+    tests read; the Chinese has the same codes and parameters)."""
+    return _score_record(text, defaults, lang=lang)
 
 
 def _record(ruleset: str, flags: list[str], hand: str | None = None) -> dict:
@@ -85,7 +91,7 @@ def test_every_contradictory_pair_is_refused_naming_both(ruleset: str, pair) -> 
     assert err is not None, rec
     assert err["kind"] == "context" and "internal" not in err["kind"]
     assert FLAG[a].name in err["message"] and FLAG[b].name in err["message"], err
-    assert "contradict each other" in err["message"]
+    assert err["code"].startswith("flags.contradict") and "contradict each other" in err["message"]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -121,27 +127,30 @@ def test_robbing_kong_with_another_copy_names_the_tile(ruleset: str) -> None:
         ruleset, "123m456m789p234s55s")
     rec = _record(ruleset, ["--robbing-kong", "--from", "S"], hand)
     msg = rec["error"]["message"]
-    assert msg.startswith("--robbing-kong contradicts the hand: it holds another 5s (position ")
+    # where: the second copy of 5s as written
+    assert re.match(r"position \d+: --robbing-kong contradicts the hand: it holds another 5s, "
+                    "but the robbed pung held the other three copies of 5s", msg), msg
 
 
 def test_robbing_kong_names_a_copy_in_a_meld() -> None:
     rec = score_record("[555s,1]123m456m789p22s5s --robbing-kong --from S", ["--rules", "mcr"])
-    assert "another 5s (position 1)" in rec["error"]["message"]  # the meld [555s,1]
+    msg = rec["error"]["message"]
+    assert msg.startswith("position 1: ") and "another 5s," in msg  # the meld [555s,1]
 
 
 def test_the_issue_s_mcr_robbed_kong_and_fourth_tile() -> None:
     for flag in ("--robbing-kong", "--fourth-tile"):
         code, _, err = run("score", "[123m,1][345p,1][678s,1]88mEE8m", "--rules", "mcr",
                            "--from", "N", flag)
-        assert code == 2 and flag in err and "another 8m (position 25)" in err
+        assert code == 2 and flag in err and err.startswith("mjscore: 第 25 个字符：") and "8m" in err
 
 
 def test_fourth_tile_needs_no_concealed_copy_but_melds_may_show_them() -> None:
     rec = score_record("123m456p789s23s55s4s --from S --fourth-tile", ["--rules", "mcr"])
     assert "error" not in rec, rec
     rec = score_record("123m456p789s234s55s --from S --fourth-tile", ["--rules", "mcr"])
-    assert rec["error"]["message"].startswith("--fourth-tile (和绝张) contradicts the hand: "
-                                              "its concealed tiles hold another 5s")
+    assert rec["error"]["message"].startswith("position 17: --fourth-tile (和绝张) contradicts "
+                                              "the hand: its concealed tiles hold another 5s")
     # three copies in sight among the melds: 和绝张 is possible
     rec = score_record("[555s,2]123m456p11p34s5s --from S --fourth-tile", ["--rules", "mcr"])
     assert rec.get("error", {}).get("kind") != "context", rec  # (below 8 fan: exit 3)
@@ -174,7 +183,8 @@ def test_first_round_wins_with_melds_name_the_meld(ruleset: str, flag: str) -> N
 
 def test_mcr_house_human_is_before_any_claim() -> None:
     # docs/rulings.md#mcr-house-meanings: 人和 is won before any claim
-    rec = score_record("[123m,1]456m789p234s55s --human --from S", ["--rules", "mcr-house"])
+    rec = score_record("[123m,1]456m789p234s55s --human --from S", ["--rules", "mcr-house"],
+                       lang="zh")
     assert rec["error"]["message"].startswith("--human 和副露矛盾")
     assert (rec["error"]["code"], rec["error"]["params"]["check"]) == ("rule.error", "human_claimed")
     rec = score_record("[123m,1]456m789p234s55s --human --from S", ["--rules", "mcr-house"],
@@ -218,7 +228,8 @@ def test_batch_lines_say_how_the_tile_came(tmp_path: Path) -> None:
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 1 and [("error" in r) for r in recs] == [False, True, True]
     assert "--self-draw" in recs[1]["error"]["message"]
-    assert "--from and --you contradict each other" in recs[2]["error"]["message"]
+    assert recs[2]["error"]["code"] == "flags.contradict_implied"
+    assert recs[2]["error"]["message"].startswith("--from 和 --you 互相矛盾")
 
 
 def test_a_dispute_side_that_drops_heavenly_keeps_the_self_draw() -> None:
@@ -263,8 +274,15 @@ def test_numbers_out_of_range_name_the_flag(ruleset: str, flags: list[str], mess
     assert rec["error"]["message"].startswith(message), rec["error"]
     assert rec["error"]["message"].count(flags[-2]) == 1  # the flag once, not twice
     base, needs = HANDS[ruleset]
-    code, _, err = run("score", base, "--rules", ruleset, *needs, *flags)
+    code, _, err = run("score", base, "--rules", ruleset, *needs, *flags, "--lang", "en")
     assert code == 2 and err == f"mjscore: {rec['error']['message']}\n"
+    # in Chinese (the default), the same code, flag and numbers
+    zh = _score_record(" ".join([HANDS[ruleset][0], *flags]), ["--rules", ruleset,
+                                                                 *HANDS[ruleset][1]])["error"]
+    assert zh["code"] == rec["error"]["code"] and zh["message"].startswith(flags[-2])
+    assert not re.search(r"[a-z]{3,} [a-z]{3,}", zh["message"]), zh["message"]
+    code, _, err = run("score", base, "--rules", ruleset, *needs, *flags)
+    assert code == 2 and err == f"mjscore: {zh['message']}\n"
 
 
 def test_xiamen_longest_streak_pays_whole_amounts() -> None:
@@ -312,7 +330,7 @@ def test_version_is_written_once() -> None:
 
 def test_vs_option_errors_name_vs_option() -> None:
     code, _, err = run("score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw",
-                       "--vs-option", "foo=bar")
+                       "--vs-option", "foo=bar", "--lang", "en")
     assert code == 2 and err.startswith("mjscore: --vs-option foo: unknown option")
 
 

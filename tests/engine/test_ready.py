@@ -221,8 +221,11 @@ def test_cli_json() -> None:
 def test_cli_not_ready_and_errors() -> None:
     res = runner.invoke(app, ["waits", "123m456p789s2468p", "--rules", "mcr", "--lang", "en"])
     assert res.exit_code == 0 and "not ready" in res.output
-    res = runner.invoke(app, ["waits", "123m456p789s234sPP", "--rules", "hangzhou"])
+    res = runner.invoke(app, ["waits", "123m456p789s234sPP", "--rules", "hangzhou", "--lang",
+                              "en"])
     assert res.exit_code == 2 and "14 tiles" in res.output and "Traceback" not in res.output
+    res = runner.invoke(app, ["waits", "123m456p789s234sPP", "--rules", "hangzhou"])
+    assert res.exit_code == 2 and "这手牌有 14 张" in res.output and "去掉胡的那张" in res.output
     res = runner.invoke(app, ["waits", "123m456p789s2355p", "--rules", "mcr", "--piao", "1",
                               "--json"])
     assert res.exit_code == 2

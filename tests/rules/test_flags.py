@@ -107,7 +107,7 @@ def test_every_row_reaches_the_parser_the_help_and_batch(row) -> None:
     # the line says how its tile came, in the way the flag allows
     how = " --self-draw" if "self_draw" in states(row.field) and row.field != "self_draw" \
         else "" if row.field in ("self_draw", "discarder") else " --from N"
-    rec = score_record(" ".join(argv[:1] + argv[3:]) + how, ["--rules", "mcr"])
+    rec = score_record(" ".join(argv[:1] + argv[3:]) + how, ["--rules", "mcr"], lang="en")
     if row.yaml_key is not None and not row.always and row.yaml_key not in \
             load_ruleset("mcr").flags:
         assert rec["error"]["message"] == f"{row.name} has no meaning in the mcr ruleset"
@@ -156,8 +156,8 @@ def test_a_row_added_to_the_table_reaches_everything(tmp_path: Path) -> None:
         from scorer.cli.entry import main
         hand = "234567s234567p55m --seat S"
         print("parsed", parse([*hand.split(), "--rules", "mcr", "--test-claim"]).context.test_claim)
-        print("builtin", score_record(hand + " --from N --test-claim", ["--rules", "mcr"])
-              ["error"]["message"])
+        print("builtin", score_record(hand + " --from N --test-claim", ["--rules", "mcr"],
+                                      lang="en")["error"]["message"])
         print("house", score_record(hand + " --from N --test-claim",
                                     ["--rules", {str(house)!r}])["payments"]["N"])
         try:
@@ -229,7 +229,7 @@ def test_the_games_ranges_bound_a_ruleset_that_gives_none(tmp_path: Path) -> Non
     house = tmp_path / "kongs.yaml"
     house.write_text("extends: mcr\ncontext:\n  kongs:\n", encoding="utf-8")
     hand = "[1111m][2222p][3333s][4444s]55s"
-    rec = score_record(f"{hand} --self-draw --kongs 5", ["--rules", str(house)])
+    rec = score_record(f"{hand} --self-draw --kongs 5", ["--rules", str(house)], lang="en")
     assert rec["error"]["message"] == \
         "--kongs 5: Chinese Official (MCR) counts at most 4 consecutive kongs"
 

@@ -1,0 +1,150 @@
+"""The messages of the flags of a win and of scoring, by stable code: code → (zh, en).
+
+Part of the one catalogue (:data:`scorer.text.codes.CODES` holds these too): the
+``--option`` values (``option.*``), the flags that contradict the hand, each other or the
+ruleset (``flags.*``, ``kongs.*``, ``out.*``, ``chengbao.*``, ``range.*``) and the
+limits of a ruleset's expressions while scoring (``eval.*``).
+
+>>> ENGINE_CODES["out.twice"][1]
+'--out {value}: a seat is given twice'
+"""
+
+from __future__ import annotations
+
+ENGINE_CODES: dict[str, tuple[str, str]] = {
+    # ---- --option KEY=VALUE
+    "option.none": ("{flag} {option}：{ruleset} 规则没有选项",
+                    "{flag} {option}: the {ruleset} ruleset has no options"),
+    "option.unknown": ("{flag} {option}：没有这个选项{hint}；{ruleset} 的选项：{listing}",
+                       "{flag} {option}: unknown option{hint}; options of {ruleset}: {listing}"),
+    "option.bad_value": ("{flag} {name}={value}：可用的值是 {values}",
+                         "{flag} {name}={value}: valid values are {values}"),
+    "option.not_whole": ("{flag} {name}={value}：要一个整数（数字 0-9）",
+                         "{flag} {name}={value}: expected a whole number (digits 0-9)"),
+    "option.range": ("{flag} {name}={value}：必须在 {min} 到 {max} 之间",
+                     "{flag} {name}={value}: must be between {min} and {max}"),
+    # ---- flags that contradict the hand
+    "kongs.too_few": ("{said} 需要 {n} 个杠；这手牌亮出 {have} 个（杠：{melds}）",
+                      "{said} needs {n} kong meld(s); the hand shows {have} (kongs: {melds})"),
+    "kongs.none_shown": ("{said} 需要 {n} 个杠；这手牌亮出 {have} 个（杠：无）",
+                         "{said} needs {n} kong meld(s); the hand shows {have} (kongs: none)"),
+    "flags.fixed_meld": ("{flag} 与固定的副露 {meld} 矛盾：起手时什么都没有吃、碰或杠",
+                         "{flag} contradicts the fixed meld {meld}: nothing is claimed or "
+                         "declared at the deal"),
+    "flags.robbed_copy": ("--robbing-kong 与手牌矛盾：手里还有一张 {tile}，而被抢的碰里已有 {tile} 的"
+                          "另外三张",
+                          "--robbing-kong contradicts the hand: it holds another {tile}, but "
+                          "the robbed pung held the other three copies of {tile}"),
+    "flags.fourth_copy": ("--fourth-tile（和绝张）与手牌矛盾：暗牌里还有一张 {tile}，而和绝张要其余三张"
+                          "都已亮在桌上",
+                          "--fourth-tile (和绝张) contradicts the hand: its concealed tiles hold "
+                          "another {tile}, but the last copy needs the three others in sight"),
+    # ---- --out (血战: players already out of the round)
+    "out.twice": ("--out {value}：有座位给了两次", "--out {value}: a seat is given twice"),
+    "out.winner": ("--out {value}：胡牌者 {seat} 已经出局，不能再胡",
+                   "--out {value}: the winner {seat} is already out of the round and cannot "
+                   "win again"),
+    "out.discarder": ("--out {value}：放铳者 {seat} 已经出局，不会再打牌",
+                      "--out {value}: the discarder {seat} is already out of the round and "
+                      "discards nothing"),
+    "out.nobody": ("--out {value}：局里没有人剩下来付分",
+                   "--out {value}: nobody is left in the round to pay"),
+    # ---- flags that contradict each other (the flag table's implies/excludes)
+    "flags.contradict": ("{one} 和 {other} 互相矛盾：{conflict:word}",
+                         "{one} and {other} contradict each other: {conflict:word}"),
+    "flags.contradict_implied": ("{one} 和 {other} 互相矛盾：{by} 说的是{state:word}，而{conflict:word}",
+                                 "{one} and {other} contradict each other: {by} states "
+                                 "{state:word}, and {conflict:word}"),
+    "flags.contradict_implied2": ("{one} 和 {other} 互相矛盾：{by} 说的是{state:word}，{by2} 说的是"
+                                  "{state2:word}，而{conflict:word}",
+                                  "{one} and {other} contradict each other: {by} states "
+                                  "{state:word}, and {by2} states {state2:word}, and "
+                                  "{conflict:word}"),
+    "flags.unused": ("{flag} 在 {ruleset} 规则里没有意义", "{flag} has no meaning in the {ruleset} ruleset"),
+    "range.pinned": ("{flag} {value}：在 {ruleset} 规则里必须是 {lo}",
+                     "{flag} {value}: must be {lo} in the {ruleset} ruleset"),
+    "range.at_most": ("{flag} {value}：{ruleset}最多算 {hi}{unit}",
+                      "{flag} {value}: {ruleset} counts at most {hi}{unit}"),
+    "range.at_least": ("{flag} {value}：{ruleset}最少算 {lo}{unit}",
+                       "{flag} {value}: {ruleset} counts at least {lo}{unit}"),
+    "wild.not_tile": ("--wild {value}：{error:error}", "--wild {value}: {error:error}"),
+    "flowers.bad": ("--flowers {value}：{error:error}", "--flowers {value}: {error:error}"),
+    "piao.no_wild": ("--piao 需要有财神的规则（财飘是打出财神）",
+                     "--piao needs a wildcard rule (财飘 is discarding a wildcard)"),
+    "chengbao.syntax": ("--chengbao {value}：写作 A:B（A 吃碰了 B 的三摊）",
+                        "--chengbao {value}: write A:B (A made three 摊 off B)"),
+    "chengbao.self": ("--chengbao {value}：不能自己承包自己",
+                      "--chengbao {value}: a player cannot 承包 himself"),
+    "chengbao.twice": ("--chengbao {value} 给了两次", "--chengbao {value} is given twice"),
+    # ---- waits
+    "waits.count": ("这手牌有 {have} 张；waits 要的是比 {ruleset} 的胡牌少一张的手牌：{need} 张"
+                    "（每个杠另加一张）{leave:word}",
+                    "the hand has {have} tiles; waits takes a {ruleset} hand one tile short of "
+                    "a win: {need} tiles (plus one per kong){leave:word}"),
+    "waits.count_kongs": ("这手牌有 {have} 张；waits 要的是比 {ruleset} 的胡牌少一张的手牌：{need} 张"
+                          "（{base} 张，加上 {kongs} 个杠的 {kongs} 张）{leave:word}",
+                          "the hand has {have} tiles; waits takes a {ruleset} hand one tile "
+                          "short of a win: {need} tiles ({base} plus {kongs} for kongs)"
+                          "{leave:word}"),
+    "leave.out": ("；去掉胡的那张", "; leave out the winning tile"),
+    "leave.keep": ("", ""),
+    "waits.budget": ("规则的表达式在这手牌的听牌上用了超过 {limit} 秒 CPU，已停止",
+                     "the ruleset's expressions ran for more than {limit} s of CPU "
+                     "over the waits of this hand and were stopped"),
+    "tile.unknown": ("{text:q} 不是牌（例如写 5p、3m、7s、E、C、1z、东）",
+                     "{text:q} is not a tile (write e.g. 5p, 3m, 7s, E, C, 1z, 东)"),
+    # ---- settling
+    "payment.not_zero": ("付分加起来不为零：{payments}", "payments do not sum to zero: {payments}"),
+}
+
+# What a whole-number flag counts, in a range error (a ruleset's label of the field first)
+UNITS: dict[str, tuple[str, str]] = {
+    "unit.dealer_streak": ("连庄", "连庄"),
+    "unit.kongs": ("连杠", "consecutive kongs"),
+    "unit.piao": ("次财飘", "turns of 财飘"),
+    "unit.you": ("游（1 游金、2 双游、3 三游）", "游 (1 游金, 2 双游, 3 三游)"),
+    "unit.base": ("底", "底"),
+}
+ENGINE_CODES.update(UNITS)
+
+# Why two flags cannot both hold (flags.contradict*: {conflict:word}), and what a flag
+# states when it implies another ({state:word}; a flag without a word here is named as typed)
+CONFLICT_WORDS: dict[str, tuple[str, str]] = {
+    "state.self_draw": ("自摸", "a self-drawn win"),
+    "state.kong_draw": ("杠上开花", "a win on a kong replacement"),
+    "conflict.discarder+self_draw": ("自摸的牌没有放铳者", "a self-drawn tile has no discarder"),
+    "conflict.robbing_kong+self_draw": ("抢杠的牌来自别人的杠，不是从牌墙摸的",
+                                        "the robbed tile comes from another player's kong, "
+                                        "not from the wall"),
+    "conflict.after_kong+self_draw": ("杠上炮是胡别人打的牌", "杠上炮 is won on a discard"),
+    "conflict.kong_draw+robbing_kong": ("抢来的牌不是杠后补的牌",
+                                        "a robbed tile is not a kong replacement"),
+    "conflict.after_kong+kong_draw": ("杠上炮胡的是放铳者打的牌，不是补的牌",
+                                      "杠上炮 is won on the discarder's tile, not on a "
+                                      "replacement"),
+    "conflict.after_kong+robbing_kong": ("杠上炮胡的是打出的牌，不是抢杠",
+                                         "杠上炮 is won on a discard, not on a robbed kong"),
+    "conflict.last_tile+robbing_kong": ("牌墙最后一张时不会有人开杠",
+                                        "no kong is declared on the last tile of the wall"),
+    "conflict.earthly+heavenly": ("胡牌要么在起手的牌上，要么在庄家第一张打出的牌上，不会两者都是",
+                                  "a win is on the dealt tiles or on the dealer's first "
+                                  "discard, not both"),
+    "conflict.heavenly+human": ("天胡和人胡是不同玩家的第一次胡",
+                                "天胡 and 人胡 are different players' first wins"),
+    "conflict.earthly+human": ("地胡和人胡是第一圈里不同的胡",
+                               "地胡 and 人胡 are different first-round wins"),
+    "conflict.other": ("开关表规定它们不能同时成立", "the flag table rules them out together"),
+}
+_FIRST = {"heavenly": ("起手的牌上的胡", "a win on the dealt tiles"),
+          "earthly": ("庄家第一张打出的牌上的胡", "a win on the dealer's first discard"),
+          "human": ("第一圈里的胡", "a win within the first go-round")}
+_LATE = {"last_tile": ("不在牌墙的最后一张上", "is not on the last tile of the wall"),
+         "kong_draw": ("在任何人开杠之前", "comes before any kong is declared"),
+         "robbing_kong": ("在任何人开杠之前", "comes before any kong is declared"),
+         "ready_at_deal": ("不给起手报听（天听）的手留后来的胡",
+                           "leaves no later win for a hand declared ready at the deal (天听)")}
+for _f, (_fzh, _fen) in _FIRST.items():
+    for _l, (_lzh, _len) in _LATE.items():
+        CONFLICT_WORDS["conflict." + "+".join(sorted((_f, _l)))] = (f"{_fzh}{_lzh}",
+                                                                     f"{_fen} {_len}")
+ENGINE_CODES.update(CONFLICT_WORDS)
