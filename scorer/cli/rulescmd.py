@@ -110,6 +110,8 @@ def list_cmd(ctx: typer.Context,
         if facts:
             if extra or as_yaml or as_markdown or option:
                 raise ContextError("--facts takes no ruleset: mjscore rules --facts")
+            if as_json:  # the vocabulary is a Markdown page: no JSON of it to give
+                raise ContextError("usage.facts_json", "--json")
             from ..views.rulespage import facts_markdown
 
             print(facts_markdown(), end="")

@@ -283,8 +283,10 @@ def out_of_range(rs: Ruleset, name: str, value: int, lo: int,
     >>> from scorer.rules.load import load_ruleset
     >>> from scorer.text.render import render
     >>> code, params = out_of_range(load_ruleset("xiamen"), "dealer_streak", 100000, 0, 16)
-    >>> render(code, params, "en"), render(code, params, "zh")
-    ('--dealer-streak 100000: Xiamen counts at most 16 连庄', '--dealer-streak 100000：厦门最多算 16 连庄')
+    >>> render(code, params, "en")
+    '--dealer-streak 100000: Xiamen counts at most 16 连庄'
+    >>> render(code, params, "zh")
+    '--dealer-streak 100000：厦门麻将最多算 16 连庄'
     """
     flag = FLAG[name]
     if name in rs.labels:  # the table's own word for it (连庄, 老庄), in both languages

@@ -110,7 +110,8 @@ class Compiled:
         """A run-time error (a code and its ``params``) placed where the expression is
         written (its ``place``, once: an inner expression's place is kept).
 
-        >>> c = Compiled(lambda env: 1, Type("int"), frozenset(), "1", where="my.yaml:3 score")
+        >>> tree = ast.parse("1", mode="eval").body
+        >>> c = Compiled("1", lambda env: 1, Type("int"), frozenset(), tree, {}, where="my.yaml:3 score")
         >>> str(c.fail("eval.index", index=5, n=2))
         'my.yaml:3 score: index 5 is outside a list of 2'
         """

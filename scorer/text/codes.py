@@ -144,6 +144,8 @@ CODES: dict[str, tuple[str, str]] = {
     "usage.help_in_line": ("--help 列出 'mjscore score --help' 的选项，它不是一手牌的选项",
                            "--help lists the flags of 'mjscore score --help'; it is not a flag "
                            "of a hand"),
+    "usage.facts_json": ("--facts 输出的是 Markdown，不能和 --json 一起用",
+                         "--facts prints Markdown; it cannot be given with --json"),
     "usage.error": ("{text}", "{text}"),  # any other of click's usage errors, as click words it
 
     # ---- notation: the hand text cannot be read (exit 2)

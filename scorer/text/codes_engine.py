@@ -15,8 +15,9 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
     # ---- --option KEY=VALUE
     "option.none": ("{flag} {option}：{ruleset} 规则没有选项",
                     "{flag} {option}: the {ruleset} ruleset has no options"),
-    "option.unknown": ("{flag} {option}：没有这个选项{hint}；{ruleset} 的选项：{listing}",
-                       "{flag} {option}: unknown option{hint}; options of {ruleset}: {listing}"),
+    # the did-you-mean at the end, where every other message has it (not "?;" mid-sentence)
+    "option.unknown": ("{flag} {option}：没有这个选项；{ruleset} 的选项：{listing}",
+                       "{flag} {option}: unknown option; options of {ruleset}: {listing}"),
     "option.bad_value": ("{flag} {name}={value}：可用的值是 {values}",
                          "{flag} {name}={value}: valid values are {values}"),
     "option.not_whole": ("{flag} {name}={value}：要一个整数（数字 0-9）",

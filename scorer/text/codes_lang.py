@@ -109,8 +109,10 @@ LANG_CODES: dict[str, tuple[str, str]] = {
     "eval.power_big": ("{a} ** {b} 大于 2**{limit}（为限制内存而拒绝）",
                        "{a} ** {b} is larger than 2**{limit} (refused to keep memory bounded)"),
     "eval.div_zero": ("{a} {op} {b} 除以零", "division by zero in {a} {op} {b}"),
-    "eval.suits": ("给出了未知的花色 {bad}；花色是 'm' 'p' 's'",
-                   "gave unknown suits {bad}; suits are 'm' 'p' 's'"),
+    # the list in brackets, as the expression wrote it: a bare "1" would not say it was one
+    # item of the suits' list
+    "eval.suits": ("给出了未知的花色 [{bad}]；花色是 'm' 'p' 's'",
+                   "gave unknown suits [{bad}]; suits are 'm' 'p' 's'"),
     "eval.face": ("给出 {value}，不是一张牌", "gave {value}, not a tile"),
     "eval.negative_share": ("payment.amount 给 {payer} 算出 {amount}；付分不能是负数",
                             "payment.amount gave {amount} for {payer}; a share cannot be "

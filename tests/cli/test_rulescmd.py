@@ -138,22 +138,22 @@ def test_markdown_with_an_option(capsys) -> None:
 
 # ----------------------------------------------------------------------------- --option, --rules
 def test_unknown_option_lists_the_valid_ones(capsys) -> None:
-    code, _, err = run(capsys, "rules", "hangzhou", "--option", "capp=128")
+    code, _, err = run(capsys, "rules", "hangzhou", "--option", "capp=128", "--lang", "en")
     assert code == 2
-    assert err == ("mjscore: --option capp: unknown option; did you mean 'cap'? options of "
+    assert err == ("mjscore: --option capp: unknown option; options of "
                    "hangzhou: wild_mode (fixed, flip); must_baotou_with_wild (false, true); "
                    "discard_win (false, true); cap (none, 64, 128, 256); players (4, 3, 2); "
-                   "no_bamboo (false, true)\n")
+                   "no_bamboo (false, true); did you mean 'cap'?\n")
 
 
 def test_unknown_option_value_lists_the_valid_ones(capsys) -> None:
-    code, _, err = run(capsys, "rules", "hangzhou", "--option", "cap=100")
+    code, _, err = run(capsys, "rules", "hangzhou", "--option", "cap=100", "--lang", "en")
     assert (code, err) == (2, "mjscore: --option cap=100: valid values are none, 64, 128, 256\n")
     code, _, err = run(capsys, "score", "123m456m789p234s55s", "--rules", "hangzhou",
-                       "--option", "players=5")
+                       "--option", "players=5", "--lang", "en")
     assert (code, err) == (2, "mjscore: --option players=5: valid values are 4, 3, 2\n")
     code, _, err = run(capsys, "score", "123m456m789p234s55s", "--rules", "hangzhou",
-                       "--option", "cap")
+                       "--option", "cap", "--lang", "en")
     assert (code, err) == (2, "mjscore: --option cap: write KEY=VALUE (e.g. cap=128)\n")
 
 
@@ -241,6 +241,16 @@ def test_every_house_example_loads_and_changes_the_ruleset(rid: str, tmp_path: P
 def test_facts_flag(capsys) -> None:
     code, out, _ = run(capsys, "rules", "--facts")
     assert code == 0 and "| `physical_quads` | int |" in out and "| `.pung` | bool |" in out
+
+
+def test_facts_with_json_is_refused_as_json(capsys) -> None:
+    # the vocabulary is a Markdown page: --json gets the error object, not Markdown
+    import json
+
+    code, out, _ = run(capsys, "rules", "list", "--facts", "--json", "--lang", "en")
+    error = json.loads(out)["error"]
+    assert code == 2 and error["code"] == "usage.facts_json"
+    assert error["message"] == "--facts prints Markdown; it cannot be given with --json"
 
 
 @pytest.mark.parametrize("rid", list_builtin())

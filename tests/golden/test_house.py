@@ -74,7 +74,8 @@ def test_batch_takes_a_house_file_and_options(tmp_path: Path) -> None:
     f = tmp_path / "hands.txt"
     f.write_text("1111m2222m3333p55s\n1111m2222m3333p55s --option cap=64\n"
                  "1111m2222m3333p55s --option cap=65\n", encoding="utf-8")
-    code, out, _ = run("batch", str(f), "--rules", str(EXAMPLES / "hangzhou-platform.yaml"))
+    code, out, _ = run("batch", str(f), "--rules", str(EXAMPLES / "hangzhou-platform.yaml"),
+                       "--lang", "en")
     assert code == 1  # the third line fails
     recs = [json.loads(line) for line in out.splitlines()]
     # why: platform 七对 2^(1+3) = 16 (three physical quads); dealer at 3 老庄: each idle

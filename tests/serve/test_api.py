@@ -381,11 +381,13 @@ SLOW = "extends: hangzhou\nid: slow\npatterns:\n" + "".join(
 
 
 def test_slow_ruleset_is_stopped_and_the_server_answers(server: Live) -> None:
-    body = {"hand": "PPPP123m456p789s1s", "flags": ["--rules", "slow.yaml", "--self-draw"],
+    body = {"hand": "PPPP123m456p789s1s",
+            "flags": ["--rules", "slow.yaml", "--self-draw", "--lang", "en"],
             "files": {"slow.yaml": SLOW}}
     t0 = time.monotonic()
     status, got, _ = call(server, "POST", "/api/score", body)
-    assert status == 400 and "ran for more than" in got["error"]["message"]
+    assert status == 400 and got["error"]["code"] == "eval.cpu"
+    assert "ran for more than" in got["error"]["message"]
     assert time.monotonic() - t0 < 20
     answers_normally(server)
     # a plain hand sent while the slow one runs waits its turn, then is answered

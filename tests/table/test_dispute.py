@@ -117,7 +117,8 @@ def test_bad_hand_and_bad_combinations() -> None:
     assert code == 2 and out == "" and err.startswith("mjscore: 第 18 个字符：")
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", PLATFORM, "--explain")
     assert code == 2 and "--explain 不能和 --vs" in err
-    code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs-option", "cap=63")
+    code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs-option", "cap=63",
+                         "--lang", "en")
     # the mistake is in --vs-option, and the message says so
     assert code == 2 and err == "mjscore: --vs-option cap=63: valid values are none, 64, 128, 256\n"
     code, _, err = run("score", BIG, "--rules", "hangzhou", "--vs", "nowhere.yaml")
