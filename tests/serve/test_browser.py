@@ -572,8 +572,22 @@ def test_an_evening_of_eight_hands_on_two_phones(tmp_path: Path, width: int, hei
                 assert b.find_element(By.ID, "lang-en").get_attribute("aria-pressed") == "true"
             if n == 5:  # the server restarts: same database, same port
                 srv_cm.__exit__(None, None, None)
+                # while it is down, a phone that asks says so in its language, keeps the
+                # hand, and answers again after a retry once the server is back
+                a.execute_script("window.mjscore.setHand('123m456p789s234sP9m', [])")
+                wait_for(a, lambda d: d.find_element(By.ID, "offline").is_displayed())
+                assert a.find_element(By.ID, "offline-text").text.startswith("连不上服务器")
+                assert a.execute_script("return document.getElementById('notation').value"
+                                        ) == "123m456p789s234sP9m"
                 srv_cm = running(db, port=port)
                 srv = srv_cm.__enter__()
+                # (scrolled to as a thumb would: selenium's own scroll leaves it under the
+                # sticky header)
+                a.execute_script("document.getElementById('offline')"
+                                 ".scrollIntoView({block: 'center'})")
+                a.find_element(By.ID, "retry").click()
+                wait_for(a, lambda d: not d.find_element(By.ID, "offline").is_displayed())
+                a.execute_script("window.mjscore.clear()")
             for d in (a, b):  # both phones, live: the totals worked by hand so far
                 try:
                     wait_for(d, lambda d, want=want: sheet_totals(d) == want)
