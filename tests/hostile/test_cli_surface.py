@@ -192,7 +192,7 @@ def check(args: list[str], stdin: str, as_json: bool) -> int:
         if args[:2] == ["rules", "check"]:
             # one line per problem: on stdout (a file's), or one on stderr for a file that
             # cannot be read; each file's count of problems on stderr
-            assert all(x.startswith("mjscore: ") or x.endswith((" problem(s)", "个问题"))
+            assert all(x.startswith("mjscore: ") or x.endswith((" problem", " problems", "个问题"))
                        for x in r.err_lines), said
         elif args[:1] in (["batch"], ["standings"]):
             # lines already scored are reported on their lines; the error is the last line
