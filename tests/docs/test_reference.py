@@ -26,7 +26,11 @@ def test_the_reference_builds_one_page_per_public_module(tmp_path: Path) -> None
     # the package's lazy names (score_many, score_record, dispute: imported on first use)
     # are documented in their own modules; any other warning is a broken reference
     lazy = re.compile(r"Found '(score_many|score_record|dispute)' in scorer.__all__")
-    assert [str(w.message) for w in caught if not lazy.search(str(w.message))] == []
+    # .ci/run's compiled step runs the suite from the unpacked sdist against the installed
+    # compiled build: pdoc then says the folder 'scorer' beside it is not what it documents
+    beside = "may refer to either the installed Python module or the local file/directory"
+    assert [str(w.message) for w in caught
+            if not lazy.search(str(w.message)) and beside not in str(w.message)] == []
     names = {p.relative_to(tmp_path).as_posix() for p in pages}
     for module in ref.PUBLIC:  # type: ignore[attr-defined]
         assert module.replace(".", "/") + ".html" in names, module
