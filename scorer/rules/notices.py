@@ -7,6 +7,7 @@ So the library only notes them (:func:`note`); the command line says them after 
 that succeeded (``scorer.cli.output.say_notices``), and ``mjscore rules check`` lists a
 file's among its lines. A library caller may read them with :func:`take`.
 
+>>> _ = take()  # (what this process noted before: the example starts with none kept)
 >>> note("old spelling", "my.yaml"); note("old spelling", "my.yaml"); note("no cache")
 >>> take("my.yaml"), take()
 (['old spelling'], ['no cache'])
