@@ -23,18 +23,28 @@ another phone changed the table first the answer is 409 with the new sheet
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from ..model.tiles import SEATS
 from ..table.ledger import LedgerError, parse_players, parse_stake
 from .api import RequestError, error_body
-from .app import HEADERS, HOST, TABLE_ID, Server, answer, read_json, stream
+from .server import (
+    HEADERS,
+    HOST,
+    PER_ADDRESS_STREAMS,
+    TABLE_ID,
+    Server,
+    answer,
+    client_of,
+    read_json,
+)
 from .sheet import (
     ROTATE,
     adjust_line,
@@ -161,7 +171,6 @@ async def show(srv: Server, request: Request) -> Response:
 async def events(srv: Server, request: Request) -> Response:
     tid = _tid(request)
     await srv.db(srv.store.version, tid)  # 404 for no such table
-    from .app import PER_ADDRESS_STREAMS, client_of
     from .workers import address_of
 
     address = address_of(client_of(request))
@@ -175,7 +184,7 @@ async def _scored(srv: Server, request: Request, settings: dict[str, Any],
     """The line of the hand in ``body`` scored as batch scores it; an answer if it fails."""
     flags = check_flags(body.get("flags", []))
     line = line_of(body.get("hand"), flags, settings)
-    lang = request.state.lang  # the body's "lang" (scorer.serve.app.lang_of)
+    lang = request.state.lang  # the body's "lang" (scorer.serve.server.lang_of)
     spec = ",".join(f"{s}={n}" for s, n in seating.items())
     status, rec = await srv.work(request, ("record", f"{line} --players {_quote(spec)}",
                                            await _files(srv, settings), lang))
@@ -397,3 +406,31 @@ def routes(wrap: Callable[[Endpoint], Callable[[Request], Awaitable[Response]]])
         Route(base + "/export.{fmt}", wrap(export), methods=["GET"]),
         Route(base + "/qr.svg", wrap(qr), methods=["GET"]),
     ]
+
+
+def stream(srv: Server, tid: str, who: str) -> StreamingResponse:
+    """Server-sent events: ``event: version`` with the table's version whenever it changes
+    (and a comment every 5 s without one, so a phone's connection stays open)."""
+
+    async def events() -> AsyncIterator[bytes]:
+        srv.streams[who] += 1
+        try:
+            last = -1
+            while True:
+                version = await srv.db(srv.store.version, tid)
+                if version != last:
+                    last = version
+                    yield f"event: version\ndata: {version}\n\n".encode()
+                ev = srv.changed.setdefault(tid, asyncio.Event())
+                try:
+                    # another process serving the same file changes it too: look again soon
+                    await asyncio.wait_for(ev.wait(), 5)
+                except asyncio.TimeoutError:
+                    yield b": ping\n\n"
+        finally:
+            srv.streams[who] -= 1
+            if srv.streams[who] <= 0:
+                del srv.streams[who]
+
+    return StreamingResponse(events(), 200, {**HEADERS, "X-Accel-Buffering": "no"},
+                             "text/event-stream")

@@ -30,8 +30,8 @@ from scorer.cli.app import app
 from scorer.rules.flags import FLAGS
 from scorer.rules.load import list_builtin, load_ruleset
 from scorer.serve import guard
-from scorer.serve.app import STATIC, json_depth
 from scorer.serve.labels import NAMES
+from scorer.serve.server import STATIC, json_depth
 from tests.helpers.serving import Live, running
 
 ROOT = Path(__file__).resolve().parents[2]
