@@ -77,16 +77,6 @@ class Result:
     def winner(self) -> str:
         return self.table.env["seat"]  # type: ignore[no-any-return]
 
-    @property
-    def waits(self) -> Any:
-        """What the hand waited on before its winning tile, for the views' why line of a
-        pattern on the wait (:class:`~scorer.engine.waitfacts.WaitFacts`): worked out here,
-        on first use, and remembered by the ruleset's plan; raises MjscoreError when it
-        cannot be."""
-        from .waitfacts import wait_facts
-
-        return wait_facts(self)
-
 
 @dataclass
 class Refusal:

@@ -242,7 +242,9 @@ def why_text(result: Result, lang: str = "zh", s: Scored | None = None) -> str:
     The groups are the reading's other groups; what is left of the winning tile's group
     is "a lone 财神" (a wildcard), "a lone 9m" (a tile), or the partial set (``12m``).
     """
-    return _why(result, (s or result.best).reading, result.waits, lang)
+    from ..engine.waitfacts import wait_facts  # (on first use: not on a plain score's path)
+
+    return _why(result, (s or result.best).reading, wait_facts(result), lang)
 
 
 def refusal_text(d: Refusal, lang: str = "zh") -> str:
