@@ -213,8 +213,15 @@ def check(args: list[str], stdin: str, as_json: bool) -> int:
 
 @pytest.fixture(scope="module")
 def folder() -> Path:
+    # the runs happen in it too: a drawn `--totals-csv xiamen` wrote the file `xiamen` into
+    # the checkout (and the sdist's file list test then failed on it)
+    here = os.getcwd()
     with tempfile.TemporaryDirectory() as d:
-        yield Path(d)
+        os.chdir(d)
+        try:
+            yield Path(d)
+        finally:
+            os.chdir(here)
 
 
 def _run(folder: Path, examples: int) -> None:
