@@ -128,6 +128,19 @@ async def _conflict(srv: Server, request: Request, tid: str, body: Any, e: Confl
     return answer(409, {**err, "sheet": await _sheet(srv, tid), "yours": body})
 
 
+async def _write(srv: Server, request: Request, tid: str, body: Any,
+                 change: Callable[..., Any], *args: Any) -> Response:
+    """Make ``change(*args)`` to table ``tid`` (a version-checked write of the store), tell
+    every phone that follows the table, and answer with its sheet; a write another phone
+    got in first answers 409 with the new sheet and the body sent (:func:`_conflict`)."""
+    try:
+        await srv.db(change, *args)
+    except Conflict as e:
+        return await _conflict(srv, request, tid, body, e)
+    srv.notify(tid)
+    return answer(200, await _sheet(srv, tid))
+
+
 async def _files(srv: Server, settings: dict[str, Any]) -> dict[str, str]:
     if not settings.get("upload"):
         return {}
@@ -216,12 +229,7 @@ async def book(srv: Server, request: Request) -> Response:
 async def _append(srv: Server, request: Request, tid: str, version: int, body: Any, settings: dict[str, Any],
                   entry: dict[str, Any]) -> Response:
     new = dict(settings, seating=seating_after(settings, entry["record"]))
-    try:
-        await srv.db(srv.store.append, tid, version, entry, new)
-    except Conflict as e:
-        return await _conflict(srv, request, tid, body, e)
-    srv.notify(tid)
-    return answer(200, await _sheet(srv, tid))
+    return await _write(srv, request, tid, body, srv.store.append, tid, version, entry, new)
 
 
 async def edit(srv: Server, request: Request) -> Response:
@@ -236,12 +244,7 @@ async def edit(srv: Server, request: Request) -> Response:
     entry = await _scored(srv, request, settings, body, old["seating"])
     if isinstance(entry, Response):
         return entry
-    try:
-        await srv.db(srv.store.change, tid, version, n, entry)
-    except Conflict as e:
-        return await _conflict(srv, request, tid, body, e)
-    srv.notify(tid)
-    return answer(200, await _sheet(srv, tid))
+    return await _write(srv, request, tid, body, srv.store.change, tid, version, n, entry)
 
 
 def _line_number(request: Request) -> int:
@@ -265,12 +268,7 @@ async def undo(srv: Server, request: Request) -> Response:
     if undone and live and live[-1]["n"] == n and settings.get("seating_n", 0) < n:
         # the last line undone: its players sit again as they sat for it
         new = dict(settings, seating=live[-1]["seating"])
-    try:
-        await srv.db(srv.store.change, tid, version, n, None, undone, new)
-    except Conflict as e:
-        return await _conflict(srv, request, tid, body, e)
-    srv.notify(tid)
-    return answer(200, await _sheet(srv, tid))
+    return await _write(srv, request, tid, body, srv.store.change, tid, version, n, None, undone, new)
 
 
 async def penalty(srv: Server, request: Request) -> Response:
@@ -284,12 +282,7 @@ async def penalty(srv: Server, request: Request) -> Response:
              "seating": dict(settings["seating"]),
              "record": record,
              "summary": {"seat": seat, "amount": amount, "payments": record["payments"]}}
-    try:
-        await srv.db(srv.store.append, tid, version, entry, None)
-    except Conflict as e:
-        return await _conflict(srv, request, tid, body, e)
-    srv.notify(tid)
-    return answer(200, await _sheet(srv, tid))
+    return await _write(srv, request, tid, body, srv.store.append, tid, version, entry, None)
 
 
 async def adjust(srv: Server, request: Request) -> Response:
@@ -300,12 +293,7 @@ async def adjust(srv: Server, request: Request) -> Response:
     record = adjust_record(settings, body.get("amounts"))
     entry = {"kind": "adjust", "line": adjust_line(record), "seating": dict(settings["seating"]),
              "record": record, "summary": {"payments": record["payments"]}}
-    try:
-        await srv.db(srv.store.append, tid, version, entry, None)
-    except Conflict as e:
-        return await _conflict(srv, request, tid, body, e)
-    srv.notify(tid)
-    return answer(200, await _sheet(srv, tid))
+    return await _write(srv, request, tid, body, srv.store.append, tid, version, entry, None)
 
 
 async def round_(srv: Server, request: Request) -> Response:
@@ -343,12 +331,7 @@ async def set_settings(srv: Server, request: Request) -> Response:
         if body["rotate"] not in ROTATE:
             raise RequestError("serve.rotate", values=list(ROTATE))
         new["rotate"] = body["rotate"]
-    try:
-        await srv.db(srv.store.set_settings, tid, version, new)
-    except Conflict as e:
-        return await _conflict(srv, request, tid, body, e)
-    srv.notify(tid)
-    return answer(200, await _sheet(srv, tid))
+    return await _write(srv, request, tid, body, srv.store.set_settings, tid, version, new)
 
 
 async def export(srv: Server, request: Request) -> Response:
