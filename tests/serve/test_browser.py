@@ -412,12 +412,7 @@ def test_an_evening_on_two_phones(tmp_path: Path) -> None:
             wait_for(a, lambda d: sheet_totals(d) == want)
             assert "+5" in a.find_element(By.CSS_SELECTOR, '#sheet-lines tr[data-n="5"] .what').text
             # the exported file, totalled by batch, is the sheet
-            text = a.execute_script("return fetch(arguments[0]).then(r => r.text())",
-                                    f"/api/tables/{link.rsplit('=', 1)[1]}/export.txt")
-            path = tmp_path / "evening.txt"
-            path.write_text(text, encoding="utf-8")
-            res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
-            totals = json.loads(res.stdout.splitlines()[-1])
+            totals = exported_totals(a, link.rsplit("=", 1)[1], tmp_path)
             assert {p["name"]: p["net"] for p in totals["players"]} == want
             # no sideways scroll in either language, on the phone and on a laptop
             for drv in (a, b):
@@ -469,6 +464,18 @@ def device(width: int, height: int) -> Any:
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
     return drv
+
+
+def exported_totals(drv: Any, tid: str, tmp_path: Path) -> dict[str, Any]:
+    """The table's export (the batch file the page offers), totalled by ``mjscore batch
+    --totals``: its totals record."""
+    text = drv.execute_script("return fetch(arguments[0]).then(r => r.text())",
+                              f"/api/tables/{tid}/export.txt")
+    path = tmp_path / "evening.txt"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def seating_text(drv: Any) -> str:
@@ -601,13 +608,7 @@ def test_an_evening_of_eight_hands_on_two_phones(tmp_path: Path, width: int, hei
                                  ".map(li => li.textContent)")
         assert sorted(shown) == ["Ann 付 Di 2", "Bo 付 Di 34", "Cy 付 Di 7"]
         # the exported file, totalled by batch, is the sheet
-        text = a.execute_script("return fetch(arguments[0]).then(r => r.text())",
-                                f"/api/tables/{tid}/export.txt")
-        path = tmp_path / "evening.txt"
-        path.write_text(text, encoding="utf-8")
-        res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
-        assert res.exit_code == 0, res.output
-        totals = json.loads(res.stdout.splitlines()[-1])
+        totals = exported_totals(a, tid, tmp_path)
         assert {p["name"]: p["net"] for p in totals["players"]} == want
         assert len(totals["penalties"]) == 1
         # no sideways scroll in either language; no English words under zh
@@ -689,13 +690,7 @@ def test_a_sichuan_table_on_a_phone(tmp_path: Path, lang: str) -> None:
             # (read in one go: the sheet is drawn again as the server says it changed)
             tid = drv.execute_script("return document.getElementById('table-link').href"
                                      ).rsplit("=", 1)[1]
-            exported = drv.execute_script("return fetch(arguments[0]).then(r => r.text())",
-                                          f"/api/tables/{tid}/export.txt")
-            path = tmp_path / "evening.txt"
-            path.write_text(exported, encoding="utf-8")
-            res = runner.invoke(app, ["batch", str(path), "--totals", "--format", "jsonl"])
-            assert res.exit_code == 0, res.output
-            totals = json.loads(res.stdout.splitlines()[-1])
+            totals = exported_totals(drv, tid, tmp_path)
             assert {p["name"]: p["net"] for p in totals["players"]} == want
             inner, wide = drv.execute_script("return [document.documentElement.clientWidth,"
                                              " document.documentElement.scrollWidth]")
