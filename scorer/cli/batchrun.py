@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from ..lines.pool import JOBS_PER_CPU, check_defaults, cpus, max_jobs, score_many
 from ..lines.reader import read_lines
+from ..text.render import word
 from ..views.rows import CSV_FIELDS, FORMATS, csv_text, jsonl_text, table_text
 from .sink import Sink, WriteFailed
 
@@ -178,8 +179,8 @@ class _Run:
                 if not rec.ok:
                     self.failed += 1
                     # a message may echo a file's text: one line, control characters escaped
-                    print(f"{where}line {rec.line}: {printable(rec.error or '', keep='')}",
-                          file=err)
+                    print(f"{where}{word('where.line', lang, n=rec.line)}"
+                          f"{printable(rec.error or '', keep='')}", file=err)
                 if self.totals:
                     self.book(ledger, rec, where)
                 signalled.defer = False
@@ -217,8 +218,9 @@ class _Run:
             ledger.add(rec, None)
         except LedgerError as e:
             self.failed += 1
-            print(f"{where}line {rec.line}: not counted in the totals: "
-                  f"{printable(e.detail, keep='')}", file=self.err)
+            print(f"{where}{word('where.line', self.lang, n=rec.line)}"
+                  f"{word('not_in_totals', self.lang)}"
+                  f"{printable(e.detail_in(self.lang), keep='')}", file=self.err)
             ledger.add({"line": rec.line, "error": {"message": e.detail}}, None)
 
     def progress_line(self) -> None:

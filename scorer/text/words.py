@@ -183,6 +183,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_hand": ("手牌", "hand"),
     "col_ruleset": ("规则", "ruleset"),
     "col_error": ("错误", "error"),
+    "col_unit": ("单位", "unit"),
+    "col_players": ("玩家（E S W N）", "players (E S W N)"),
+    "not_in_totals": ("不计入合计：", "not counted in the totals: "),
     # ---- the evening's totals (views/ledger.py)
     "totals_of": ("共 {n} {noun}的合计，按{by}", "Totals of {n} {noun}, per {by}"),
     "noun_hand": ("盘", "hand"),

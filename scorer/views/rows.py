@@ -27,9 +27,10 @@ FORMATS = ("jsonl", "csv", "table")
 # The first ten columns are those of docs/contract.md's batch CSV; the rest were added after.
 CSV_FIELDS = ["line", "hand", "ruleset", "score", "patterns", "E", "S", "W", "N", "error",
               "unit", "pattern_names", "players", "side", "differences", "source", "path"]
-# The table's column names, in one place (so that they can move into a message catalogue).
-TABLE_HEADERS = ["line", "hand", "ruleset", "score", "unit", "patterns", "E", "S", "W", "N",
-                 "error", "players (E S W N)"]
+# The table's column names, as catalogue keys (scorer/text/words.py): the table is read by
+# people, in the run's language; the CSV's header (CSV_FIELDS) is read by programs, and stays
+TABLE_HEADERS = ["col_line", "col_hand", "col_ruleset", "col_score", "col_unit",
+                 "col_patterns", "E", "S", "W", "N", "col_error", "col_players"]
 NAME_JOIN = {"zh": "、", "en": ", "}
 
 
@@ -187,15 +188,27 @@ def jsonl_text(data: Mapping[str, Any]) -> str:
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
+def table_headers(lang: str = "zh") -> list[str]:
+    """The table's column names in ``lang`` (seats stay E S W N, as in every table).
+
+    >>> table_headers("en")[:6], table_headers("zh")[-1]
+    (['line', 'hand', 'ruleset', 'score', 'unit', 'patterns'], '玩家（E S W N）')
+    """
+    from ..text.render import word
+
+    return [h if h in SEATS else word(h, lang) for h in TABLE_HEADERS]
+
+
 def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:
-    """A block of rows (:func:`table_rows`) as a plain text table under :data:`TABLE_HEADERS`.
+    """A block of rows (:func:`table_rows`) as a plain text table under
+    :func:`table_headers` in ``lang``.
 
     >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]]).split()[:11]
-    ['line', 'hand', 'ruleset', 'score', 'unit', 'patterns', 'E', 'S', 'W', 'N', 'error']
+    ['行', '手牌', '规则', '分', '单位', '番种', 'E', 'S', 'W', 'N', '错误']
     """
     from tabulate import tabulate  # only the table format pays for importing it
 
-    return str(tabulate(rows, headers=TABLE_HEADERS, tablefmt="simple"))
+    return str(tabulate(rows, headers=table_headers(lang), tablefmt="simple"))
 
 
 def record_text(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:

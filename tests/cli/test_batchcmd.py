@@ -222,18 +222,22 @@ def test_names_on_some_hands_only_is_a_line_error_of_the_totals(tmp_path: Path) 
     f = tmp_path / "h.txt"
     f.write_text("123m456m789p234s55s --self-draw --players Ann,Bo,Cy,Di\n"
                  "123m456m789p234s55s --self-draw\n", encoding="utf-8")
-    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals"])
+    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals", "--lang", "en"])
     assert r.exit_code == 1
     assert "line 2: not counted in the totals: this hand has no player names" in r.stderr
     totals = json.loads(r.stdout.splitlines()[-1])
     assert totals["hands"] == 1 and totals["failed"] == [2]
+    # the same said to a Chinese table: the line and the reason it is left out, in Chinese
+    z = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals", "--lang", "zh"])
+    assert z.exit_code == 1
+    assert z.stderr.startswith("第 2 行：不计入合计：")
 
 
 def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
     f = tmp_path / "h.txt"
     f.write_text("123m456m789p234s55s --self-draw --rules hangzhou\n"
                  "123m456m789p234s55s --self-draw\n", encoding="utf-8")
-    r = runner.invoke(app, ["batch", str(f), "--format", "csv"])
+    r = runner.invoke(app, ["batch", str(f), "--format", "csv", "--lang", "en"])
     assert r.exit_code == 1, r.stderr
     rows = list(csv.reader(io.StringIO(r.stdout)))
     assert rows[1][5] == "6"  # the dealer's 自摸 1 番, 2 from each of three
