@@ -21,15 +21,15 @@ from ..lang import budget
 from ..model import tiles as T
 from ..model.hand import Hand
 from ..record import record
-from ..rules.facts import Env, fill_hand
+from ..rules.facts import Env, fill_hand, names_at
 from ..rules.model import Ruleset
 from ..rules.plan import plan_of
-from ..search.readings import completes, interpret
+from ..search.readings import Interpretation, completes, interpret
 from ..search.shapewaits import read_as_other, shape_waits
 from .context import Context, Table, resolve
 from .result import Result
 
-__all__ = ["WaitFacts", "drawable", "shape_context", "shape_tiles", "shape_tiles_each",
+__all__ = ["WaitFacts", "drawable", "shape_context", "shape_tiles", "shape_tiles_each", "shapes_added",
            "wait_facts", "without_winning"]
 
 
@@ -49,9 +49,10 @@ def drawable(h: Hand, table: Table) -> list[int]:
 
 def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:
     """The faces among ``faces`` that complete a winning shape of the ruleset: one wait
-    search (:func:`~scorer.search.shapewaits.shape_waits`) for a hand that holds no
-    wildcard under shapes that do not hang on the hand, else each face tested
-    (:func:`shape_tiles_each`, what tests/engine/test_waitfacts.py holds the search to).
+    search (:func:`~scorer.search.shapewaits.shape_waits`) for the faces read as themselves,
+    the wildcard's face and its stand-in each tested (:func:`shape_tiles_each`, what
+    tests/engine/test_waitfacts.py holds the search to); every face tested where a shape's
+    condition reads a fact that a tile added may change (:func:`shapes_added`).
 
     >>> from scorer.model.notation import parse_hand
     >>> from scorer.rules.load import load_ruleset
@@ -60,20 +61,42 @@ def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> lis
     >>> shape_tiles(h, rs, resolve(rs, Context(self_draw=True), h), range(34))
     [0, 1, 2, 3, 4, 5, 6, 7, 8]
     """
+    try:
+        interp = interpret(h, table.wild)
+    except HandError:  # its melds cannot be read: no tile completes it
+        return []
+    shapes = shapes_added(h, rs, table, interp)
+    if shapes is None:
+        return shape_tiles_each(h, rs, table, faces)
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
+        mask = shape_waits(interp, table.wild, shapes, rs.sets)
+    faces = list(faces)
+    other = read_as_other(table.wild)  # a joker or a stand-in added: tested alone
+    extra = shape_tiles_each(h, rs, table, [t for t in faces if t in other]) if other else []
+    return [t for t in faces if mask >> t & 1 or t in extra]
+
+
+# The hand facts a tile added to the concealed ones leaves as they are, when it is neither
+# the wildcard's face nor its stand-in (rules.facts._hand_family): the fixed melds' and the
+# wildcards' counts
+_SAME_ADDED = frozenset({"wild_count", "kong_melds", "melds", "exposed_melds", "chow_melds",
+                         "concealed_hand", "concealed_kongs", "exposed_kongs"})
+_HAND_NAMES = frozenset(names_at("hand", "reading"))
+
+
+def shapes_added(h: Hand, rs: Ruleset, table: Table, interp: Interpretation
+                  ) -> tuple[str, ...] | None:
+    """The shapes tried on ``h`` with any tile added that is read as itself: the ruleset's,
+    or those whose conditions hold of ``h`` (Xiamen's 三金倒 on ``wild_count == 3``) when
+    they read no fact such a tile may change; None when one does (each face is tested)."""
     if not rs.shape_when:
-        try:
-            interp = interpret(h, table.wild)
-        except HandError:  # its melds cannot be read: no tile completes it
-            return []
-        with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
-            mask = shape_waits(interp, table.wild, rs.shapes, rs.sets)
-        if mask is not None:
-            faces = list(faces)
-            other = read_as_other(table.wild)  # a joker or a stand-in added: tested alone
-            extra = shape_tiles_each(h, rs, table, [t for t in faces if t in other]) \
-                if other else []
-            return [t for t in faces if mask >> t & 1 or t in extra]
-    return shape_tiles_each(h, rs, table, faces)
+        return rs.shapes
+    if any(c.names & _HAND_NAMES - _SAME_ADDED for _, c in rs.shape_when):
+        return None
+    env = Env()
+    dict.update(env, table.env)
+    fill_hand(env, h, interp)
+    return rs.shapes_for(env)
 
 
 def shape_tiles_each(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> list[int]:

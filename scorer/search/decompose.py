@@ -351,6 +351,41 @@ def _compute_standard_exists(counts: Counts, jokers: int, sets: int) -> bool:
     return any(plain - no_pair + with_pair <= sets for no_pair, with_pair in needs)
 
 
+def standard_exists_added(counts: Counts, jokers: int, sets: int) -> int:
+    """The tiles ``t`` for which :func:`standard_exists` holds of ``counts`` with one more
+    ``t`` (and the same jokers), as a bitmask: the waits of a hand one tile short that may
+    hold jokers, in one pass. A tile added changes its own suit only, so the other suits'
+    covers are worked out once, and each suit's with each of its tiles added.
+
+    >>> from scorer.model.notation import parse_tiles
+    >>> c = [0] * 34
+    >>> for t, _ in parse_tiles("123m456p789s23s5p"): c[t] += 1   # and one joker
+    >>> m = standard_exists_added(tuple(c), 1, 4)
+    >>> m == sum(1 << t for t in range(34) if standard_exists(
+    ...     tuple(n + (u == t) for u, n in enumerate(c)), 1, 4))
+    True
+    """
+    if sum(counts) + 1 + jokers != 2 + 3 * sets:
+        return 0
+    bounds = ((0, 9), (9, 18), (18, 27), (27, NUM_KINDS))
+    needs = [_suit_need(counts[lo:hi], lo == 27) for lo, hi in bounds]
+    found = 0
+    for k, (lo, hi) in enumerate(bounds):
+        others = [needs[u] for u in range(4) if u != k]
+        plain_others = sum(no_pair for no_pair, _ in others)
+        part = list(counts[lo:hi])
+        for t in range(lo, hi):
+            part[t - lo] += 1
+            no_pair, with_pair = _suit_need(tuple(part), lo == 27)
+            part[t - lo] -= 1
+            # as _compute_standard_exists, with this suit's need
+            plain = plain_others + no_pair
+            if plain <= sets or plain - no_pair + with_pair <= sets or any(
+                    plain - a + b <= sets for a, b in others):
+                found |= 1 << t
+    return found
+
+
 _NEVER = 1 << 20  # more sets than any hand holds: no cover
 
 

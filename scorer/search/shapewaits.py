@@ -5,14 +5,17 @@ tile (:mod:`scorer.engine.waitfacts`), instead of adding each of the 34 tiles an
 the hand again: on a table without wildcards the standard shape is one search
 (:func:`~scorer.search.waits.standard_waits`), and the other shapes test only the tiles
 that can complete them (:func:`_candidates`). A hand that holds a wildcard is left to the
-tile by tile test (a tile added there changes how the others are read), and so are the
-wildcard's face and its stand-in added to any hand (:func:`read_as_other`).
+search of :func:`_wild_waits`: the standard shape by the covers of each suit with each of
+its tiles added (:func:`~scorer.search.decompose.standard_exists_added`), the other shapes
+by each tile added to the hand as the table reads it (no Hand made and read again). The
+wildcard's face and its stand-in added to any hand are left to the caller
+(:func:`read_as_other`): either one changes how the table reads the tiles.
 """
 
 from __future__ import annotations
 
 from ..model.tiles import NUM_KINDS
-from .decompose import Counts
+from .decompose import Counts, standard_exists_added
 from .readings import Interpretation, WildSpec, completes
 from .special_shapes import KNITTED, ORPHANS
 from .waits import standard_waits
@@ -76,13 +79,12 @@ def read_as_other(spec: WildSpec) -> tuple[int, ...]:
 
 
 def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
-                sets: int) -> int | None:
+                sets: int) -> int:
     """The tiles that complete a hand one tile short in one of ``shapes``, as a bitmask: what
     :func:`~scorer.search.readings.completes` says of the hand with each tile added, in one
     search. ``interp`` is the hand without the tile (its counts hold every concealed tile).
-    None when the hand holds a wildcard or a stand-in (a tile added changes how the others
-    are read: the caller tests the tiles one by one); the tiles of :func:`read_as_other`
-    are never in the mask (the caller tests them).
+    A hand that holds a wildcard or a stand-in is answered by :func:`_wild_waits`; the
+    tiles of :func:`read_as_other` are never in the mask (the caller tests them).
 
     >>> from scorer.model.notation import parse_hand
     >>> from scorer.search.readings import NO_WILD, interpret
@@ -91,11 +93,11 @@ def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
     >>> [t + 1 for t in range(34) if m >> t & 1]
     [1, 2, 3, 4, 5, 6, 7, 8, 9]
     """
-    if interp.jokers or interp.stand_ins:
-        return None
     other = 0
     for t in read_as_other(spec):
         other |= 1 << t
+    if interp.jokers or interp.stand_ins:
+        return _wild_waits(interp, spec, shapes, sets, other)
     counts = interp.counts
     held = sum(1 << t for t, n in enumerate(counts) if n)
     near = -1
@@ -121,3 +123,45 @@ def shape_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
             cands >>= 1
             t += 1
     return found
+
+
+def _wild_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], sets: int,
+                other: int) -> int:
+    """:func:`shape_waits` of a hand that holds a wildcard or a stand-in. A tile added that
+    is neither the wildcard's face nor its stand-in (``other``) is read as itself, and the
+    other tiles as before: the hand with it is ``interp`` with one more of it, the winning
+    tile. The standard shape (unless a stand-in may count as itself in it) is one pass over
+    the suits' covers; the other shapes test each tile on that reading, as
+    :func:`~scorer.search.readings.completes` does for the hand made and read again.
+
+    >>> from scorer.model.notation import parse_hand
+    >>> from scorer.model.tiles import name
+    >>> from scorer.search.readings import interpret
+    >>> spec = WildSpec(face=33)
+    >>> i = interpret(parse_hand("123m456p789s23s5pP"), spec)   # one joker beside 23s 5p
+    >>> m = shape_waits(i, spec, ("standard",), 4)
+    >>> [name(t) for t in range(34) if m >> t & 1]   # (P added: the caller's, tested alone)
+    ['5p', '1s', '4s']
+    """
+    counts = interp.counts
+    found = 0
+    full = (1 << NUM_KINDS) - 1
+    for name in shapes:
+        if name == "standard" and name not in spec.stand_in_self_shapes:
+            concealed_sets = sets - len(interp.melds)
+            if concealed_sets >= 0:  # (every meld reading is one the standard shape takes)
+                found |= standard_exists_added(counts, interp.jokers, concealed_sets)
+            continue
+        cands = full & ~found & ~other
+        t = 0
+        while cands:
+            if cands & 1:
+                c = list(counts)
+                c[t] += 1
+                added = Interpretation(tuple(c), interp.jokers, t, interp.melds,
+                                       interp.wild_count, interp.stand_ins)
+                if completes(added, spec, (name,), sets):
+                    found |= 1 << t
+            cands >>= 1
+            t += 1
+    return found & ~other
