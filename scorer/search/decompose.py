@@ -570,22 +570,36 @@ def free_readings(g: Group, candidates: tuple[int, ...]) -> list[Group]:
 
 def expand_free(groups: tuple[Group, ...], candidates: tuple[int, ...]) -> Iterator[
         tuple[Group, ...]]:
-    """Yield the decomposition with every free group replaced by each of its readings."""
+    """Yield the decomposition with every free group replaced by each of its readings.
+
+    Each decomposition once: equal free groups (two free sets) take their readings in
+    non-decreasing order, which gives each multiset of readings once, the first way the
+    product of the readings would (no set of the yielded tuples is kept); each free
+    group's readings are made once, not once per reading of the groups before it.
+
+    >>> d = (Group("pair", (0, 0)), FREE_SET, FREE_SET)
+    >>> len(free_readings(FREE_SET, (5, 9))), len(list(expand_free(d, (5, 9))))  # 6 * 7 / 2
+    (6, 21)
+    """
     free = [g for g in groups if is_free(g)]
     if not free:
         yield groups
         return
     fixed = [g for g in groups if not is_free(g)]
-    seen: set[tuple[Group, ...]] = set()
+    n = len(free)
+    options = [free_readings(free[0], candidates)]
+    for k in range(1, n):
+        options.append(options[k - 1] if free[k] == free[k - 1]
+                       else free_readings(free[k], candidates))
+    # from which reading of the group before a free group's readings start (equal groups)
+    same = [k > 0 and free[k] == free[k - 1] for k in range(n)]
 
-    def rec(k: int, acc: list[Group]) -> Iterator[tuple[Group, ...]]:
-        if k == len(free):
-            key = tuple(sorted(fixed + acc))
-            if key not in seen:
-                seen.add(key)
-                yield key
+    def rec(k: int, start: int, acc: list[Group]) -> Iterator[tuple[Group, ...]]:
+        if k == n:
+            yield tuple(sorted(fixed + acc))
             return
-        for r in free_readings(free[k], candidates):
-            yield from rec(k + 1, [*acc, r])
+        opts = options[k]
+        for i in range(start if same[k] else 0, len(opts)):
+            yield from rec(k + 1, i, [*acc, opts[i]])
 
-    yield from rec(0, [])
+    yield from rec(0, 0, [])

@@ -368,7 +368,19 @@ def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
                                  codes)
             once = place_once and win_tile is not None
+            natural = shape.needs_win and win_tile is not None
             for d in decomps:
+                if natural:
+                    # the groups a natural winning tile completes are the decomposition's
+                    # own (a group of jokers alone holds none of its tiles naturally): found
+                    # once for every fill of its free groups, and none means no reading
+                    targets = _win_targets(d, win_tile)
+                    if targets:
+                        for concrete in D.expand_free(d, cands):
+                            for meld_groups in product(*melds):
+                                _place_targets(name, meld_groups, concrete, targets, win_tile,
+                                               self_draw, out, once)
+                    continue
                 if not shape.needs_win:
                     d = _bind_loose(d, spec.face)
                 for concrete in D.expand_free(d, cands):
@@ -560,6 +572,46 @@ def _won(g: Group, self_draw: bool) -> Group:
         won = _WON.put(key, _new(Group, (g.kind, g.tiles, g.wild, g.meld, g.exposed, True,
                                          self_draw or g.kind not in ("pung", "kong"))))
     return won
+
+
+def _win_targets(groups: tuple[Group, ...], win_tile: int) -> list[Group]:
+    """The distinct groups of a decomposition that a natural ``win_tile`` may have
+    completed (it is one of their natural tiles), in order: where :func:`_place_win`
+    places it.
+
+    >>> got = _win_targets((Group("chow", (0, 1, 2), (0,)), Group("pair", (0, 0), (0,)),
+    ...                     Group("pung", (0, 0, 0)), Group("pung", (0, 0, 0))), 0)
+    >>> [g.kind for g in got]   # not the chow: a joker plays its 1m
+    ['pair', 'pung']
+    """
+    out: list[Group] = []
+    last: Group | None = None
+    for g in groups:
+        if win_tile not in g.tiles or (win_tile in g.wild and g.tiles.count(win_tile)
+                                       <= g.wild.count(win_tile)):
+            continue
+        if g == last:
+            continue  # (sorted: a group equal to one kept follows it)
+        last = g
+        out.append(g)
+    return out
+
+
+def _place_targets(name: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
+                   targets: list[Group], win_tile: int, self_draw: bool, out: list[Reading],
+                   once: bool) -> None:
+    """:func:`_place_win` of a natural winning tile, its groups found before
+    (:func:`_win_targets` of the decomposition ``groups`` was filled from): the fills of
+    its free groups hold no natural tile, so the first group equal to each is the one."""
+    base = len(melds)
+    row = [*melds, *groups]
+    for g in targets:
+        k = base + groups.index(g)
+        row[k] = _won(g, self_draw)
+        out.append(_new(Reading, (name, tuple(row), k, False, win_tile)))
+        row[k] = g
+        if once:
+            return
 
 
 def _place_win(shape: Shape, melds: tuple[Group, ...], groups: tuple[Group, ...],
