@@ -368,9 +368,9 @@ def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
             decomps = _decompose(shape, counts, interp.jokers, concealed_sets, bool(interp.melds),
                                  codes)
             once = place_once and win_tile is not None
-            natural = shape.needs_win and win_tile is not None
+            natural = shape.needs_win
             for d in decomps:
-                if natural:
+                if natural and win_tile is not None:
                     # the groups a natural winning tile completes are the decomposition's
                     # own (a group of jokers alone holds none of its tiles naturally): found
                     # once for every fill of its free groups, and none means no reading
