@@ -15,10 +15,12 @@ import sys
 from pathlib import Path
 
 # What a library user imports: the package (score, Context, Result, the errors), the
-# context and the result, one line's record and many lines', a file in blocks (Dask,
-# Spark), the evening's ledger and its rendering, a ruleset loaded from a file, the errors.
-PUBLIC = ("scorer", "scorer.engine.context", "scorer.engine.scoring", "scorer.lines.records",
-          "scorer.lines.pool", "scorer.lines.blocks", "scorer.table.ledger",
+# context, the result and its fields (decomposition, wildcards and payment chain as data),
+# one line's record and many lines', a file in blocks (Dask, Spark), the evening's ledger
+# and its rendering, a ruleset loaded from a file, the errors.
+PUBLIC = ("scorer", "scorer.engine.context", "scorer.engine.scoring", "scorer.engine.result",
+          "scorer.engine.fields", "scorer.lines.records", "scorer.lines.pool",
+          "scorer.lines.blocks", "scorer.table.ledger",
           "scorer.views.ledger", "scorer.views.jsondata", "scorer.rules.load", "scorer.errors")
 
 

@@ -19,6 +19,14 @@ from ..rules.env import Env
 from ..rules.model import Pattern, Ruleset
 from ..search.readings import Reading
 from .context import Table
+from .fields import (
+    PaymentChain,
+    TileSet,
+    WildcardReading,
+    decomposition_of,
+    payment_chain_of,
+    wildcards_of,
+)
 from .payments import Settlement
 
 
@@ -59,7 +67,11 @@ class Scored:
 
 @dataclass
 class Result:
-    """The outcome of scoring one hand."""
+    """The outcome of scoring one hand: the ``ruleset``, the ``hand``, its ``table`` (the
+    context checked against both), the ``best`` reading scored (:class:`Scored`) and the
+    other ``candidates``; what the hand is made of and how it pays, as data, in
+    :attr:`decomposition`, :attr:`wildcards` and :attr:`payment_chain`
+    (:mod:`scorer.engine.fields`), each worked out when asked for."""
 
     ruleset: Ruleset
     hand: Hand
@@ -76,6 +88,50 @@ class Result:
     @property
     def winner(self) -> str:
         return self.table.env["seat"]  # type: ignore[no-any-return]
+
+    @property
+    def decomposition(self) -> tuple[TileSet, ...]:
+        """The sets and the pair of the winning reading, fixed melds first
+        (:class:`~scorer.engine.fields.TileSet`: kind, tiles in notation, concealed or not,
+        the tiles wildcards played, the set the winning tile completed).
+
+        >>> from scorer import score, Context
+        >>> r = score("[EEE]123m456p789s1p1p", "mcr", Context(self_draw=True))
+        >>> [(s.kind, s.text, s.concealed) for s in r.decomposition][:2]
+        [('pung', '[EEE]', False), ('chow', '123m', True)]
+        >>> [(s.tiles, s.winning) for s in r.decomposition][4]
+        (('1p', '1p'), True)
+        """
+        return decomposition_of(self.best.reading)
+
+    @property
+    def wildcards(self) -> tuple[WildcardReading, ...]:
+        """Which physical wildcard tile (by its place and character in the hand as typed)
+        stood for which tile, and in which set of :attr:`decomposition`; then each
+        stand-in (Jinhua's and Xiamen's 白板); () for a hand without
+        (:class:`~scorer.engine.fields.WildcardReading`).
+
+        >>> from scorer import score, Context
+        >>> r = score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True))
+        >>> [(w.position, w.tile, w.reads, r.decomposition[w.set].text) for w in r.wildcards]
+        [(17, 'P', '9m', '9*9m')]
+        """
+        return wildcards_of(self.hand, self.best.reading, self.table.wild)
+
+    @property
+    def payment_chain(self) -> PaymentChain:
+        """How the winning reading's number and payments came about: each pattern applied
+        with the tally's running value, the headline score, what each seat owes and the
+        final payments (:class:`~scorer.engine.fields.PaymentChain`).
+
+        >>> from scorer import score, Context
+        >>> c = score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)).payment_chain
+        >>> [(x.pattern, x.value, x.running) for x in c.steps], c.score
+        ([('baotou', 2, 2)], 2)
+        >>> [(x.payer, x.amount) for x in c.shares], dict(c.payments)
+        ([('S', 4), ('W', 4), ('N', 4)], {'E': 12, 'S': -4, 'W': -4, 'N': -4})
+        """
+        return payment_chain_of(self.ruleset, self.best)
 
 
 @dataclass

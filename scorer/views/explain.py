@@ -18,7 +18,7 @@ from ..search.readings import Reading
 from ..text import body
 from .i18n import t
 from .jsondata import hit_json
-from .pieces import group_texts, pattern_name, reading_groups, shape_word
+from .pieces import group_texts, pattern_name, reading_groups, sets_text, shape_word
 
 DEFAULT_TOP = 10  # readings --explain shows unless told (--explain-top N)
 
@@ -108,7 +108,7 @@ def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
     for alts in distinct_readings(result):
         s = alts[0]
         item: dict[str, Any] = {
-            "shape": s.reading.shape, "decomposition": s.reading.describe(),
+            "shape": s.reading.shape, "decomposition": sets_text(s.reading),
             "reading": group_texts(result, s), "patterns": [hit_json(h, s) for h in s.hits],
             "score": s.score, "payments": dict(s.payments),
             "why_not": None if s is result.best else why_lost(result, s, "en")}
@@ -118,6 +118,6 @@ def explain_json(result: Result, lang: str = "zh") -> list[dict[str, Any]]:
                                     for x in alts[1:]]
         out.append(item)
     for reading, message in excluded_readings(result, lang):
-        out.append({"shape": reading.shape, "decomposition": reading.describe(),
+        out.append({"shape": reading.shape, "decomposition": sets_text(reading),
                     "reading": reading_groups(result, reading), "excluded": message})
     return out

@@ -45,7 +45,7 @@ def to_json(result: Result, lang: str = "zh") -> dict[str, Any]:
         "best": {
             "score": s.score,
             "patterns": [hit_json(h, s) for h in s.hits],
-            "decomposition": s.reading.describe(),
+            "decomposition": [x.text for x in result.decomposition],
             "wildcards": {str(w["index"]): w["reads"] for w in wm},
             "shape": s.reading.shape,
             "tallies": s.tallies,

@@ -38,6 +38,7 @@ from .pieces import (
     patterns_chain,
     payment_lines,
     reads_wait,
+    sets_text,
     stand_in_map,
     tiered_name,
     why_lines,
@@ -333,7 +334,7 @@ def _reading_parts(f: Fragments, result: Result, s: Scored, lang: str,
         if hit is not None:
             return hit
     wm = wildcard_map(result, s)
-    a = ('"decomposition": ' + _ENCODE(s.reading.describe()) + ', "wildcards": '
+    a = ('"decomposition": ' + _ENCODE(sets_text(s.reading)) + ', "wildcards": '
          + _ENCODE({str(w["index"]): w["reads"] for w in wm}) + ', "shape": '
          + _ENCODE(s.reading.shape))
     b = ('"wildcard_detail": ' + _ENCODE(wm) + ', "stand_ins": '

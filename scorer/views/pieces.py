@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.fields import WildcardReading, decomposition_of, payment_chain_of, wildcards_of
 from ..engine.result import Hit, Refusal, Result, Scored
 from ..errors import MjscoreError, NotAWin
 from ..lang import GROUP, TILE, Type, elem_of, formula_text
@@ -33,7 +34,7 @@ from ..rules.facts import WAIT_FACTS
 from ..rules.model import Ruleset
 from ..search.decompose import Group
 from ..search.readings import Reading, describe_group, join_group
-from ..search.slots import Slot, marked_counts, stand_in_slots, wildcard_slots
+from ..search.slots import Slot, marked_counts, stand_in_slots
 from ..text.words import WORDS
 from .i18n import t
 
@@ -72,29 +73,37 @@ def wildcard_word(rs: Ruleset, lang: str) -> str:
 
 # ----------------------------------------------------------------------------- wildcards
 def wildcard_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]]:
-    """What each physical wildcard tile stands for in a reading (:func:`scorer.search.slots.
-    wildcard_slots`), one dict per tile as JSON shows it: ``index`` (among the tiles as
-    typed), ``position`` (character), ``face``, ``reads``, ``as_self`` and ``group`` (the
-    index of the reading's group it sits in).
+    """What each physical wildcard tile stands for in a reading (the result's
+    :attr:`~scorer.engine.result.Result.wildcards`), one dict per tile as JSON shows it:
+    ``index`` (among the tiles as typed), ``position`` (character), ``face``, ``reads``,
+    ``as_self`` and ``group`` (the index of the reading's group it sits in).
 
     >>> from scorer.engine.scoring import score
     >>> from scorer.engine.context import Context
     >>> wildcard_map(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)))
     [{'index': 12, 'position': 17, 'face': 'P', 'reads': '9m', 'as_self': False, 'group': 4}]
     """
-    slots = wildcard_slots(result.hand, (s or result.best).reading, result.table.wild.face)
-    return [{"index": x.nth, "position": x.position, "face": T.name(x.tile),
-             "reads": T.name(x.reads), "as_self": x.as_self, "group": x.group} for x in slots]
+    return [{"index": w.nth, "position": w.position, "face": w.tile, "reads": w.reads,
+             "as_self": w.as_self, "group": w.set} for w in _wildcards(result, s)
+            if not w.stand_in]
 
 
 def stand_in_map(result: Result, s: Scored | None = None) -> list[dict[str, Any]]:
-    """What each physical stand-in tile (Jinhua's and Xiamen's 白板) is in a reading
-    (:func:`scorer.search.slots.stand_in_slots`), one dict per tile: ``index``,
-    ``position``, ``tile`` (``P``), ``reads`` (the wildcard's face, or the tile itself where
-    a shape lets it count as itself), ``as_self``, ``group``."""
-    return [{"index": x.nth, "position": x.position, "tile": T.name(x.tile),
-             "reads": T.name(x.reads), "as_self": x.as_self, "group": x.group}
-            for x in _stand_ins(result, (s or result.best).reading)]
+    """What each physical stand-in tile (Jinhua's and Xiamen's 白板) is in a reading (the
+    stand-ins of :attr:`~scorer.engine.result.Result.wildcards`), one dict per tile:
+    ``index``, ``position``, ``tile`` (``P``), ``reads`` (the wildcard's face, or the tile
+    itself where a shape lets it count as itself), ``as_self``, ``group``."""
+    return [{"index": w.nth, "position": w.position, "tile": w.tile, "reads": w.reads,
+             "as_self": w.as_self, "group": w.set} for w in _wildcards(result, s)
+            if w.stand_in]
+
+
+def _wildcards(result: Result, s: Scored | None) -> tuple[WildcardReading, ...]:
+    """The wildcards of reading ``s`` (the best when None): the result's own field for
+    its best reading."""
+    if s is None or s is result.best:
+        return result.wildcards
+    return wildcards_of(result.hand, s.reading, result.table.wild)
 
 
 def _stand_ins(result: Result | Refusal, reading: Reading) -> list[Slot]:
@@ -128,6 +137,19 @@ def reads_text(tiles: list[dict[str, Any]], lang: str = "zh") -> str:
         text = t("reads_itself", lang, tile=x["reads"]) if x["as_self"] else x["reads"]
         out[text] = out.get(text, 0) + 1
     return ", ".join(k + (f" ×{n}" if n > 1 else "") for k, n in out.items())
+
+
+def sets_text(reading: Reading) -> list[str]:
+    """The sets of a reading as JSON's ``decomposition`` writes them: the ``text`` of each
+    :class:`~scorer.engine.fields.TileSet` (:attr:`Result.decomposition
+    <scorer.engine.result.Result.decomposition>` for the best reading).
+
+    >>> from scorer.engine.scoring import score
+    >>> from scorer.engine.context import Context
+    >>> sets_text(score("123m456p789s234sP9m", "hangzhou", Context(self_draw=True)).best.reading)
+    ['123m', '456p', '234s', '789s', '9*9m']
+    """
+    return [x.text for x in decomposition_of(reading)]
 
 
 def group_texts(result: Result, s: Scored | None = None) -> list[str]:
@@ -473,17 +495,25 @@ def paid(settlement: Any) -> Memo[tuple[Any, ...], Any]:
 
 
 def _payment_lines(rs: Ruleset, s: Scored, lang: str, disc: str | None) -> list[str]:
+    """The payment lines of reading ``s``, rendered from its payment chain
+    (:func:`scorer.engine.fields.payment_chain_of`): each share's formula from the values
+    it was computed from, the 承包 moves."""
+    chain = payment_chain_of(rs, s)
+    envs = {sh.payer: sh.env for sh in s.settlement.shares}
     lab = labels(rs, lang)
     lab.setdefault("score", rs.label("score", lang))
     groups: dict[str, list[str]] = {}
     tag = rs.label("discarder", lang) if "discarder" in rs.labels else t("discarder", lang)
-    shares = sorted(s.settlement.shares, key=lambda sh: sh.payer != disc)  # discarder first
+    shares = sorted(chain.shares, key=lambda sh: sh.payer != disc)  # discarder first
     open_, close = ("（", "）") if lang == "zh" else (" (", ")")
+    amount = rs.payment.amount
     for share in shares:
         if not share.pays:
             continue
-        text = _render(rs, rs.payment.amount, share.env, lang, lambda _rs, _lang: lab) + (
-            f" = {share.amount}")
+        values: Any = dict(share.values)
+        if not amount.names <= values.keys():  # (a value of no plain type: as computed)
+            values = envs[share.payer]
+        text = _render(rs, amount, values, lang, lambda _rs, _lang: lab) + f" = {share.amount}"
         groups.setdefault(text, []).append(
             f"{share.payer}{open_}{tag}{close}" if share.payer == disc else share.payer)
     lines = []
@@ -491,9 +521,9 @@ def _payment_lines(rs: Ruleset, s: Scored, lang: str, disc: str | None) -> list[
         who = (t("from_each", lang, payers=", ".join(payers)) if len(payers) > 1
                else t("from_one", lang, payer=payers[0]))
         lines.append(text + who)
-    for a, b, who, amount in s.settlement.chengbao:
-        key = "chengbao" if who == b else "dao_chengbao"
-        lines.append(t(key, lang, a=a, b=b, who=who, amount=amount))
+    for m in chain.chengbao:
+        key = "chengbao" if m.payer == m.b else "dao_chengbao"
+        lines.append(t(key, lang, a=m.a, b=m.b, who=m.payer, amount=m.amount))
     return lines
 
 
