@@ -2,8 +2,9 @@
 
 Each schema is a JSON Schema (draft 2020-12) with an ``urn:mjscore:NAME`` id; they refer to
 one another by it. The commands are run as a user runs them, on every example file (each
-line of each, for ``score``), and the page's API is asked through the object the server
-runs (scorer.serve.api.Api); every answer must validate against its schema.
+line of each, for ``score``), the page's API is asked through the object the server
+runs (scorer.serve.api.Api), and its tables API on a live server; every answer must
+validate against its schema.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def _json(*args: str, lines: bool = False) -> list[Any]:
 def test_every_schema_is_a_valid_draft_2020_12_schema_with_its_id() -> None:
     schemas = _schemas()
     assert {"score", "hand", "dispute", "error", "waits", "batch-record", "totals", "round",
-            "standings", "rules-list", "ruleset", "flags", "config"} <= set(schemas)
+            "standings", "rules-list", "ruleset", "flags", "config", "table", "table-conflict",
+            "table-export"} <= set(schemas)
     for name, s in schemas.items():
         jsonschema.Draft202012Validator.check_schema(s)
         assert s["$id"] == f"urn:mjscore:{name}" and s["title"]
@@ -164,3 +166,78 @@ def test_a_record_that_breaks_its_schema_is_caught() -> None:
     for broken in ({k: v for k, v in out.items() if k != "payments"},
                    {**out, "best": {**out["best"], "score": "2"}}, {**out, "kind": "totals"}):
         assert list(_validator("hand").iter_errors(broken))
+
+
+def test_the_tables_api_answers_validate(tmp_path: Path) -> None:
+    # every route of scorer/serve/tables.py on a live server (tests/helpers/serving.py), each
+    # JSON answer validated: the sheet of every write, the conflict, the export, the errors
+    from tests.helpers.serving import request, running
+
+    seen: list[tuple[str, int, Any]] = []
+
+    def ask(name: str, method: str, path: str, body: object = None) -> Any:
+        status, got = request(srv, method, path, body)
+        seen.append((name, status, got))
+        return got
+
+    with running(tmp_path / "t.sqlite3") as srv:
+        tid = ask("table", "POST", "/api/tables", {"rules": "hangzhou", "seating": "Ann,Bo,Cy,Di",
+                                                   "title": "周四"})["id"]
+        base = f"/api/tables/{tid}"
+        ask("table", "POST", base + "/hands", {"version": 1, "hand": "123m456p789s234sP9m",
+                                               "flags": ["--self-draw"]})
+        ask("table-conflict", "POST", base + "/hands", {"version": 1, "hand": "123m456m789p234s55s",
+                                                        "flags": ["--self-draw"]})
+        ask("table", "PUT", base + "/hands/1", {"version": 2, "hand": "123m456m789p234s55s",
+                                                "flags": ["--self-draw"]})
+        ask("table", "POST", base + "/penalties", {"version": 3, "seat": "S", "amount": 8})
+        ask("table", "POST", base + "/adjustments", {"version": 4, "amounts": {"Ann": 5, "Bo": -5}})
+        ask("table", "POST", base + "/undo/3", {"version": 5, "undone": True})
+        ask("table", "POST", base + "/settings", {"version": 6, "stake": "2", "rotate": "dealer"})
+        ask("table", "GET", base)
+        ask("table-export", "GET", base + "/export.json")
+        ask("error", "POST", base + "/hands", {"version": 7, "hand": "1x", "flags": []})
+        ask("error", "POST", base + "/hands", {"version": 7, "hand": "123m456p789s234sP9m",
+                                               "flags": ["--vs", "jinhua"]})
+        ask("error", "POST", base + "/adjustments", {"version": 7, "amounts": {"Ann": 5}})
+        ask("error", "GET", "/api/tables/zzzzzz")
+        ask("error", "GET", "/api/tables/zzzzzz/events")
+        ask("error", "GET", base + "/export.pdf")
+        ask("error", "POST", "/api/tables", {"rules": "nope", "seating": "Ann,Bo"})
+        sichuan = ask("table", "POST", "/api/tables", {"rules": "sichuan", "seating": "A,B,C,D"})
+        text = (ROOT / "examples" / "sichuan-round.txt").read_text(encoding="utf-8")
+        ask("table", "POST", f"/api/tables/{sichuan['id']}/rounds", {"version": 1, "text": text})
+        # the routes that answer no JSON: the batch file, the CSV, the QR code
+        for route in ("/export.txt", "/export.csv", "/qr.svg"):
+            status, got = request(srv, "GET", base + route)
+            assert status == 200 and isinstance(got, str) and got, route
+    kinds = {e["kind"] for _, _, got in seen if isinstance(got, dict) and "entries" in got
+             for e in got["entries"]}
+    assert kinds == {"hand", "penalty", "adjust", "round"}
+    want = {"table": (200, 201), "table-export": (200,), "table-conflict": (409,),
+            "error": (400, 404)}
+    for name, status, got in seen:
+        assert status in want[name], (name, status, got)
+        _valid(name, got)
+
+
+def test_a_sheet_that_breaks_the_tables_schema_is_caught() -> None:
+    sheet = json.loads((SCHEMAS / "table.schema.json").read_text(encoding="utf-8"))
+    assert sheet["$id"] == "urn:mjscore:table"
+    good = {"id": "ab12cd", "version": 2,
+            "settings": {"rules": "mcr", "upload": None, "seating": {"E": "A", "S": "B"},
+                         "stake": "1", "rotate": "dealer", "flags": [], "title": ""},
+            "entries": [{"kind": "adjust", "n": 1, "line": "adjust E +5 S -5",
+                         "seating": {"E": "A", "S": "B"}, "deleted": False,
+                         "record": {"kind": "adjust", "payments": {"E": 5, "S": -5},
+                                    "winner": []},
+                         "summary": {"payments": {"E": 5, "S": -5}}}],
+            "totals": _json("batch", str(ROOT / "examples" / "mcr.txt"), "--totals",
+                            "--format", "jsonl", lines=True)[-1]}
+    _valid("table", good)
+    entry = good["entries"][0]
+    for broken in ({k: v for k, v in good.items() if k != "totals"}, {**good, "version": "2"},
+                   {**good, "entries": [{**entry, "kind": "dispute"}]},
+                   {**good, "entries": [{**entry, "record": {**entry["record"],
+                                                             "payments": {"X": 1}}}]}):
+        assert list(_validator("table").iter_errors(broken)), broken
