@@ -56,7 +56,7 @@ def seating_of(text: str) -> str | None:
         if spec is None:
             continue
         try:
-            parse_players(spec)
+            parse_players(spec, "# players")
         except LedgerError as e:
             raise RoundError(e.code, **{**e.params, "at_line": n}) from None
         if found is not None and spec != found:

@@ -196,8 +196,8 @@ def _value(flag: Flag, at: int, text: str | None) -> Any:
         try:  # ASCII digits only, a long one named by its length (scorer.model.numbers)
             return whole(str(text))
         except NotANumber as e:
-            raise ArgvError(f"usage.{e.code}", flag.name, at, param=flag.name,
-                            **e.params) from None
+            code = "usage." + e.code  # usage.not_a_number, usage.number_too_long …
+            raise ArgvError(code, flag.name, at, param=flag.name, **e.params) from None
     return text
 
 
@@ -210,7 +210,7 @@ def pairs(values: Sequence[str] | None, flag: str = "--option") -> tuple[tuple[s
     out = []
     for v in values or ():
         if "=" not in v:
-            raise ContextError(f"{flag} {v}: write KEY=VALUE (e.g. cap=128)", flag)
+            raise ContextError("flag.pairs", flag, value=v)
         k, _, val = v.partition("=")
         out.append((k.strip(), val.strip()))
     return tuple(out)
@@ -258,8 +258,7 @@ def _top(v: Any) -> int | None:
     if v is None:
         return None
     if not isinstance(v, int) or v < 1:
-        raise ContextError(f"--explain-top {v}: must be a whole number of at least 1",
-                           "--explain-top")
+        raise ContextError("explain_top.range", "--explain-top", value=v)
     return v
 
 

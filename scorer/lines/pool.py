@@ -342,17 +342,11 @@ def check_defaults(defaults: Sequence[str]) -> None:
 
     flags, spec, _ = _take_players(list(defaults))
     if spec is not None:
-        from ..table.ledger import LedgerError, parse_players
+        from ..table.ledger import parse_players
 
-        try:
-            parse_players(spec)
-        except LedgerError as e:
-            if e.message.startswith("--players"):
-                raise
-            raise LedgerError(f"--players {spec}: {e.message.removeprefix('players: ')}",
-                              flag="--players") from None
+        parse_players(spec)  # a LedgerError names --players and the position in it
     # a stand-in ruleset first: the batch's own --rules, if given, comes later and wins;
     # --rules may be left to the lines (each line that lacks one says so)
     probe = parse_params(["1m", "--rules", "-", *flags])
     if any(not a.startswith("-") for a in flags) and probe.get("hand") != "1m":
-        raise ContextError("batch takes the hands from the file; other arguments must be flags")
+        raise ContextError("batch.argument")

@@ -143,8 +143,7 @@ def _take_players(argv: list[str], offset: int = 0
                 i += 1
             spec = value
         elif name in RUN_ONLY:
-            raise ArgvError(f"{name} applies to the whole batch: give it to 'mjscore batch', "
-                            "not on a line", name, offset + i + 1)
+            raise ArgvError("batch.run_only", name, offset + i + 1)
         else:
             out.append(tok)
             places.append(i + 1)
@@ -193,15 +192,14 @@ def _check_text(text: str) -> None:
     """Refuse a line too long to be read, or one that is not UTF-8 (NotationError at the
     character where it goes wrong); returns None."""
     if isinstance(text, LongLine):  # cut short at reading (read_lines): never read whole
-        raise NotationError(f"the line is {text.size:,} bytes long; at most {MAX_LINE} "
-                            "characters", MAX_LINE + 1)
+        raise NotationError("line.too_big", MAX_LINE + 1, size=f"{text.size:,}", limit=MAX_LINE)
     if len(text) > MAX_LINE:
-        raise NotationError(f"the line is {len(text)} characters long; at most {MAX_LINE}",
-                            MAX_LINE + 1)  # where it becomes too long, like a long hand
+        # where it becomes too long, like a long hand
+        raise NotationError("line.too_long", MAX_LINE + 1, n=len(text), limit=MAX_LINE)
     bad = None if text.isascii() else next(  # (an ASCII line holds no lone surrogate)
         (i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"), None)
     if bad is not None:
-        raise NotationError("the line is not UTF-8 text (a byte that is not UTF-8)", bad + 1)
+        raise NotationError("line.not_utf8", bad + 1)
 
 
 def _header_record(text: str, line: int) -> dict[str, Any] | None:
@@ -210,13 +208,9 @@ def _header_record(text: str, line: int) -> dict[str, Any] | None:
     header = players_header(text) if "#" in text else None
     if header is None:
         return None
-    from ..table.ledger import LedgerError, parse_players
+    from ..table.ledger import parse_players
 
-    try:
-        parse_players(header)
-    except LedgerError as e:
-        raise LedgerError(f"# players: {e.message.removeprefix('--players ')}",
-                          flag=PLAYERS_FLAG) from None
+    parse_players(header, "# players")  # a LedgerError names the header and the position
     return {"line": line, "skip": True, "players_header": header}
 
 
@@ -226,9 +220,8 @@ def _parsed(argv: list[str]) -> ScoreArgs:
     try:
         return parse(argv)
     except ArgvError as e:
-        if e.flag == "--rules" and e.message.startswith("Missing"):
-            raise ArgvError("no ruleset for this line: give it --rules ID, or give --rules "
-                            "to 'mjscore batch' for every line", "--rules") from None
+        if e.flag == "--rules" and e.code == "usage.missing_option":
+            raise ArgvError("batch.no_rules", "--rules") from None
         raise
 
 
@@ -270,8 +263,8 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
             return header
         try:
             argv = split_line(text)
-        except ValueError as e:  # unbalanced quotes
-            raise NotationError(f"cannot split the line: {e}") from None
+        except ValueError:  # an unclosed quote, a backslash at the end (shlex's only two)
+            raise NotationError("line.unsplittable") from None
         if argv is None:
             return {"line": line, "skip": True}
         base, spec_default = _defaults(tuple(defaults))

@@ -70,7 +70,7 @@ Seating = Mapping[str, str]
 class LedgerError(ContextError):
     """A record, a seating or a stake the ledger cannot book; ``line`` is the record's line.
 
-    >>> str(LedgerError("payments do not sum to zero (+2)", line=7))
+    >>> str(LedgerError("ledger.pay_sum", line=7, total="+2"))
     'line 7: payments do not sum to zero (+2)'
     """
 
@@ -185,8 +185,7 @@ class Ledger:
         {'Ann': 2, 'Bo': 1, 'Cy': -3}
         """
         if self.by and other.by and self.by != other.by:
-            raise LedgerError("cannot merge a ledger by player with a ledger by seat",
-                              flag="--players")
+            raise LedgerError("ledger.merge_mixed", flag="--players")
         entries = dict(self.entries)
         for name, e in other.entries.items():
             entries[name] = entries.get(name, Entry()) + e
@@ -231,7 +230,7 @@ def book(records: Iterable[Any], players: Iterable[Seating | str | None] | Seati
     for rec in records:
         seating = next(seatings, _MISSING)
         if seating is _MISSING:
-            raise LedgerError("fewer seatings than records", _data_of(rec)[1], "--players")
+            raise LedgerError("ledger.few_seatings", _data_of(rec)[1], "--players")
         b.add(rec, seating)  # type: ignore[arg-type]
     return b.ledger()
 
@@ -288,9 +287,8 @@ class Builder:
             data.get("penalty"), Mapping) else None
         by = "seat" if seating is None else "player"
         if self.by and by != self.by:
-            raise LedgerError(
-                "this hand has player names and earlier ones do not" if by == "player" else
-                "this hand has no player names and earlier ones do", line, "--players")
+            raise LedgerError("ledger.named_late" if by == "player" else "ledger.unnamed_late",
+                              line, "--players")
         names = _seating(seating, line) if seating is not None else {s: s for s in SEATS}
         winners = set() if extra else _winners(data, pay, line)
         booked = []
@@ -299,8 +297,9 @@ class Builder:
             if amount == 0 and not won:
                 continue
             if seat not in names:
-                raise LedgerError(f"seat {seat} {'won' if amount > 0 else 'paid'} "
-                                  f"{abs(amount)} but has no player name", line, "--players")
+                raise LedgerError("ledger.winner_unnamed" if amount > 0 else
+                                  "ledger.payer_unnamed", line, "--players", seat=seat,
+                                  amount=abs(amount))
             booked.append((names[seat], Entry(max(amount, 0), max(-amount, 0), int(won),
                                               int(seat == offender))))
         # only a record read whole is booked: an error leaves the builder as it was
@@ -348,11 +347,12 @@ def rotate(players: Seating, passes: int = 1) -> dict[str, str]:
     return {s: players[seats[(i + passes) % n]] for i, s in enumerate(seats)} if n else {}
 
 
-def parse_players(spec: str) -> dict[str, str]:
+def parse_players(spec: str, src: str = "--players") -> dict[str, str]:
     """Read a seating such as ``"E=Ann,S=Bo,W=Cy,N=Di"``, or names in seat order
     ``"Ann,Bo,Cy,Di"``; returns ``{seat: name}``. A mistake names its character position.
     Without a comma, spaces separate the seats (``"E=Ann S=Bo"``, as a comment line may
-    write them); with one, a name may hold spaces (``"E=Mr Li,S=Bo"``).
+    write them); with one, a name may hold spaces (``"E=Mr Li,S=Bo"``). ``src`` says in
+    an error how the seating was given (``--players``, ``# players``).
 
     >>> parse_players("E=Ann, S=Bo, W=Cy")
     {'E': 'Ann', 'S': 'Bo', 'W': 'Cy'}
@@ -375,25 +375,24 @@ def parse_players(spec: str) -> dict[str, str]:
             pos += len(part) + 1
     keyed = ["=" in p for _, p in parts]
     if any(keyed) and not all(keyed):
-        raise _spec_error(parts[keyed.index(not keyed[0])][0],
-                          "write every seat as SEAT=NAME, or only names in seat order")
+        raise _spec_error("players.mixed", src, parts[keyed.index(not keyed[0])][0])
     if len(parts) > len(SEATS):
-        raise _spec_error(parts[len(SEATS)][0], f"more than {len(SEATS)} seats")
+        raise _spec_error("players.too_many", src, parts[len(SEATS)][0], n=len(SEATS))
     for i, (at, part) in enumerate(parts):
         if "=" in part:
             seat, name = part.split("=", 1)
             lead = len(seat) - len(seat.lstrip())
             seat = seat.strip()
             if seat.upper() not in SEATS:
-                raise _spec_error(at + lead, f"{seat!r} is not a seat (E S W N)")
+                raise _spec_error("players.not_seat", src, at + lead, seat=seat)
             seat = seat.upper()
             if seat in out:
-                raise _spec_error(at + lead, f"seat {seat} is named twice")
+                raise _spec_error("players.seat_twice", src, at + lead, seat=seat)
             name_at = at + len(part.split("=", 1)[0]) + 1
         else:
             seat, name, name_at = SEATS[i], part, at
-        out[seat] = _check_name(name, f"--players position {name_at}")
-    _distinct(out, None)
+        out[seat] = _check_name(name, {"src": src, "at": name_at})
+    _distinct(out, None, src)
     return out
 
 
@@ -411,32 +410,30 @@ def parse_stake(value: Stake) -> Fraction:
     """
     shown = repr(value) if not isinstance(value, str) else repr(value.strip())
     if isinstance(value, bool):
-        raise LedgerError(f"--stake {shown}: not a number", flag="--stake")
+        raise LedgerError("stake.not_number", flag="--stake", value=shown)
     if isinstance(value, Fraction):
         frac = value
     else:
         text = repr(value) if isinstance(value, float) else str(value).strip()
         if len(text) > 64:
-            raise LedgerError(f"--stake: {len(text)} characters long; at most 64", flag="--stake")
+            raise LedgerError("stake.too_long", flag="--stake", n=len(text), limit=64)
         try:
             if isinstance(value, str) and not (text.isascii() and "_" not in text):
                 raise InvalidOperation  # a number is ASCII digits (Decimal reads '٣' and 1_0)
             dec = value if isinstance(value, Decimal) else Decimal(text)
         except InvalidOperation:
-            raise LedgerError(f"--stake {shown}: not a decimal number (write it like 2 or 0.5)",
-                              flag="--stake") from None
+            raise LedgerError("stake.not_decimal", flag="--stake", value=shown) from None
         exp = dec.as_tuple().exponent
         if not dec.is_finite() or not isinstance(exp, int):
-            raise LedgerError(f"--stake {shown}: not a finite number", flag="--stake")
+            raise LedgerError("stake.not_finite", flag="--stake", value=shown)
         if abs(exp) > MAX_STAKE_EXPONENT or dec.adjusted() > MAX_STAKE_EXPONENT:
-            raise LedgerError(f"--stake {shown}: out of range (1e-{MAX_STAKE_EXPONENT} to "
-                              f"1e{MAX_STAKE_EXPONENT})", flag="--stake")
+            raise LedgerError("stake.range", flag="--stake", value=shown,
+                              exp=MAX_STAKE_EXPONENT)
         frac = Fraction(dec)
     if frac <= 0:
-        raise LedgerError(f"--stake {shown}: must be more than 0", flag="--stake")
+        raise LedgerError("stake.not_positive", flag="--stake", value=shown)
     if _decimal_places(frac) is None:
-        raise LedgerError(f"--stake {shown}: has no exact decimal value, so amounts could not "
-                          "be paid exactly (write it like 0.33)", flag="--stake")
+        raise LedgerError("stake.not_exact", flag="--stake", value=shown)
     return frac
 
 
@@ -477,7 +474,7 @@ def settle(nets: Mapping[str, Fraction | int]) -> list[Transfer]:
     fracs = [(n, Fraction(v)) for n, v in nets.items() if v != 0]
     total = sum((v for _, v in fracs), Fraction(0))
     if total != 0:
-        raise LedgerError(f"the nets do not sum to zero ({total})")
+        raise LedgerError("ledger.nets", total=str(total))
     # Whole numbers over one denominator: the same transfers (scaling changes no choice),
     # and int arithmetic is many times faster than Fraction's.
     den = math.lcm(*(v.denominator for _, v in fracs)) if fracs else 1
@@ -566,7 +563,7 @@ def _decimal_places(x: Fraction) -> int | None:
 def _data_of(record: Any) -> tuple[Mapping[str, Any], int | None]:
     data = getattr(record, "data", record)  # a scorer.lines.records.Record carries its JSON in .data
     if not isinstance(data, Mapping):
-        raise LedgerError(f"a record is a mapping with 'payments', not {type(data).__name__}")
+        raise LedgerError("ledger.record_type", type=type(data).__name__)
     line = getattr(record, "line", None) if data is not record else None
     line = data.get("line", line) if line is None else line
     return data, line if isinstance(line, int) and not isinstance(line, bool) else None
@@ -575,16 +572,16 @@ def _data_of(record: Any) -> tuple[Mapping[str, Any], int | None]:
 def _payments(data: Mapping[str, Any], line: int | None) -> dict[str, int]:
     pay = data.get("payments")
     if not isinstance(pay, Mapping):
-        raise LedgerError("the record has no payments ({\"payments\": {\"E\": ..}})", line)
+        raise LedgerError("ledger.no_payments", line, example='{"payments": {"E": ..}}')
     out: dict[str, int] = {}
     for seat, amount in pay.items():
         if seat not in SEATS:
-            raise LedgerError(f"payments: {seat!r} is not a seat (E S W N)", line)
+            raise LedgerError("ledger.pay_seat", line, seat=seat)
         if not isinstance(amount, int) or isinstance(amount, bool):
-            raise LedgerError(f"payments {seat}: {amount!r} is not a whole number of points", line)
+            raise LedgerError("ledger.pay_amount", line, seat=seat, amount=repr(amount))
         out[seat] = amount
     if sum(out.values()) != 0:
-        raise LedgerError(f"payments do not sum to zero ({sum(out.values()):+d})", line)
+        raise LedgerError("ledger.pay_sum", line, total=f"{sum(out.values()):+d}")
     return out
 
 
@@ -594,7 +591,7 @@ def _winners(data: Mapping[str, Any], pay: Mapping[str, int], line: int | None) 
         return {s for s, v in pay.items() if v > 0}
     seats = [winner] if isinstance(winner, str) else winner
     if not isinstance(seats, Sequence) or not all(isinstance(s, str) and s in SEATS for s in seats):
-        raise LedgerError(f"winner: {winner!r} is not a seat (E S W N)", line)
+        raise LedgerError("ledger.winner", line, winner=repr(winner))
     return set(seats)
 
 
@@ -603,37 +600,54 @@ def _seating(seating: Any, line: int | None) -> dict[str, str]:
         try:
             return parse_players(seating)
         except LedgerError as e:
-            raise LedgerError(e.detail, line, "--players") from None
+            raise at_line(e, line) from None
     if not isinstance(seating, Mapping):
-        raise LedgerError(f"players: {type(seating).__name__} is not a mapping of seat to name",
-                          line, "--players")
+        raise LedgerError("players.map_type", line, "--players", type=type(seating).__name__)
     out = {}
     for seat, name in seating.items():
         if seat not in SEATS:
-            raise LedgerError(f"players: {seat!r} is not a seat (E S W N)", line, "--players")
-        out[seat] = _check_name(name, f"players {seat}", line)
+            raise LedgerError("players.map_seat", line, "--players", seat=seat)
+        out[seat] = _check_name(name, {"seat": seat}, line)
     _distinct(out, line)
     return out
 
 
-def _check_name(name: Any, where: str, line: int | None = None) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise LedgerError(f"{where}: a player needs a name", line, "--players")
-    text: str = name.strip()
+def at_line(e: LedgerError, line: int | None, src: str | None = None) -> LedgerError:
+    """``e`` again, said of the record or file line ``line`` (and, with ``src``, of the
+    seating given that way: ``# players``); its code and other params unchanged.
+
+    >>> str(at_line(LedgerError("players.twice", src="--players", name="A", first="E",
+    ...                         second="S"), 4, "# players"))
+    'line 4: # players: A sits at both E and S'
+    """
+    params = {k: v for k, v in e.params.items() if k not in ("flag", "at_line")}
+    if src is not None and "src" in params:
+        params["src"] = src
+    return LedgerError(e.code, line, e.flag, **params)
+
+
+def _check_name(name: Any, where: dict[str, Any], line: int | None = None) -> str:
+    """The name stripped; ``where`` is ``{"src", "at"}`` (a seating written as text) or
+    ``{"seat"}`` (a record's mapping)."""
+    text = name.strip() if isinstance(name, str) else ""
+    mapped = "seat" in where
+    if not text:
+        raise LedgerError("players.map_no_name" if mapped else "players.no_name", line,
+                          "--players", **where)
     if len(text) > MAX_NAME or not text.isprintable():
-        raise LedgerError(f"{where}: a name is printable text of at most {MAX_NAME} characters",
-                          line, "--players")
+        raise LedgerError("players.map_name_long" if mapped else "players.name_long", line,
+                          "--players", limit=MAX_NAME, **where)
     return text
 
 
-def _distinct(seating: Mapping[str, str], line: int | None) -> None:
+def _distinct(seating: Mapping[str, str], line: int | None, src: str = "players") -> None:
     seen: dict[str, str] = {}
     for seat, name in seating.items():
         if name in seen:
-            raise LedgerError(f"players: {name} sits at both {seen[name]} and {seat}", line,
-                              "--players")
+            raise LedgerError("players.twice", line, "--players", src=src, name=name,
+                              first=seen[name], second=seat)
         seen[name] = seat
 
 
-def _spec_error(position: int, message: str) -> LedgerError:
-    return LedgerError(f"--players position {position}: {message}", flag="--players")
+def _spec_error(code: str, src: str, position: int, **params: Any) -> LedgerError:
+    return LedgerError(code, flag="--players", src=src, at=position, **params)

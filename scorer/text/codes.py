@@ -17,6 +17,7 @@ from __future__ import annotations
 from .codes_engine import ENGINE_CODES
 from .codes_lang import LANG_CODES
 from .codes_rules import RULES_CODES
+from .codes_table import TABLE_CODES
 
 CODES: dict[str, tuple[str, str]] = {
     # ---- the renderer's own pieces
@@ -597,6 +598,7 @@ CODES: dict[str, tuple[str, str]] = {
 CODES.update(RULES_CODES)
 CODES.update(ENGINE_CODES)
 CODES.update(LANG_CODES)
+CODES.update(TABLE_CODES)
 
 # Keys of CODES that are pieces of messages, not codes an error carries.
 PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.",

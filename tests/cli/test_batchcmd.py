@@ -183,10 +183,11 @@ def test_a_stake_scales_every_amount_exactly() -> None:
     r2 = runner.invoke(app, ["batch", str(EVENING), *SEATING, "--stake", "2"])
     last = json.loads(r2.stdout.splitlines()[-1])
     assert last["kind"] == "totals" and last["players"][0]["net"] == -788
-    bad = runner.invoke(app, ["batch", str(EVENING), "--stake", "1/3"])
-    assert bad.exit_code == 2 and bad.stdout == ""
-    assert bad.stderr.strip().splitlines() == [
-        "mjscore: --stake '1/3': not a decimal number (write it like 2 or 0.5)"]
+    for lang, said in (("en", "--stake '1/3': not a decimal number (write it like 2 or 0.5)"),
+                       ("zh", "--stake '1/3'：不是十进制数（写成 2 或 0.5 这样）")):
+        bad = runner.invoke(app, ["batch", str(EVENING), "--stake", "1/3", "--lang", lang])
+        assert bad.exit_code == 2 and bad.stdout == ""
+        assert bad.stderr.strip().splitlines() == [f"mjscore: {said}"]
 
 
 def test_parallel_chunks_give_the_same_totals() -> None:
@@ -222,15 +223,15 @@ def test_names_on_some_hands_only_is_a_line_error_of_the_totals(tmp_path: Path) 
     f = tmp_path / "h.txt"
     f.write_text("123m456m789p234s55s --self-draw --players Ann,Bo,Cy,Di\n"
                  "123m456m789p234s55s --self-draw\n", encoding="utf-8")
-    r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals", "--lang", "en"])
-    assert r.exit_code == 1
-    assert "line 2: not counted in the totals: this hand has no player names" in r.stderr
-    totals = json.loads(r.stdout.splitlines()[-1])
-    assert totals["hands"] == 1 and totals["failed"] == [2]
-    # the same said to a Chinese table: the line and the reason it is left out, in Chinese
-    z = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals", "--lang", "zh"])
-    assert z.exit_code == 1
-    assert z.stderr.startswith("第 2 行：不计入合计：")
+    for lang, said in (("en", "line 2: not counted in the totals: this hand has no player "
+                              "names and earlier ones do\n"),
+                       ("zh", "第 2 行：不计入合计：这手牌没写玩家名字，前面的写了\n")):
+        r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals",
+                                "--lang", lang])
+        assert r.exit_code == 1
+        assert r.stderr.startswith(said), r.stderr
+        totals = json.loads(r.stdout.splitlines()[-1])
+        assert totals["hands"] == 1 and totals["failed"] == [2]
 
 
 def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
@@ -242,8 +243,8 @@ def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
     rows = list(csv.reader(io.StringIO(r.stdout)))
     assert rows[1][5] == "6"  # the dealer's 自摸 1 番, 2 from each of three
     assert rows[2][1] == "123m456m789p234s55s"
-    assert rows[2][9].startswith("no ruleset for this line: give it --rules")
-    assert "line 2: no ruleset" in r.stderr and "Missing option" not in r.stderr
+    assert rows[2][9].startswith("这一行没有规则：给它 --rules ID")
+    assert "第 2 行：这一行没有规则" in r.stderr and "缺少选项" not in r.stderr
 
 
 @pytest.mark.parametrize("line, words", [

@@ -229,3 +229,62 @@ def test_a_batch_with_more_jobs_than_pools_scores_every_line(monkeypatch: pytest
     many = [(r.line, r.text) for r in batch.score_many(lines, ["--rules", "hangzhou"],
                                                        jobs=3, chunk=8, fmt="jsonl")]
     assert many == one and len(one) == 120
+
+
+# A batch line's own errors, in both languages: (line, code, the zh message, the en message),
+# both written by hand; the line runs with --rules hangzhou given to batch.
+LINE_ERRORS = [
+    ("123m456m789p234s55s --self-draw --stake 2", "batch.run_only",
+     "--stake 对整个 batch 有效：把它给 'mjscore batch'，不要写在某一行",
+     "--stake applies to the whole batch: give it to 'mjscore batch', not on a line"),
+    ("123m456m789p234s55s --self-draw --players Ann,X=Bo", "players.mixed",
+     "--players 的第 5 个字符：每个座位都写成 SEAT=NAME，或者只按座位顺序写名字",
+     "--players position 5: write every seat as SEAT=NAME, or only names in seat order"),
+    ("# players: Ann,Ann", "players.twice", "# players：Ann 同时坐在 E 和 S",
+     "# players: Ann sits at both E and S"),
+    ("1m --players E=Ann,S=Bo,W=Cy,N=Di,E=Ed", "players.too_many",
+     "--players 的第 22 个字符：超过 4 个座位", "--players position 22: more than 4 seats"),
+    ("1m --players E=Ann,S=,W=Cy", "players.no_name", "--players 的第 9 个字符：玩家要有名字",
+     "--players position 9: a player needs a name"),
+    ("1m --players E=Ann,E=Bo", "players.seat_twice", "--players 的第 7 个字符：座位 E 写了两次",
+     "--players position 7: seat E is named twice"),
+    ("1m --players E=Ann,Q=Bo", "players.not_seat",
+     "--players 的第 7 个字符：'Q' 不是座位（E S W N）",
+     "--players position 7: 'Q' is not a seat (E S W N)"),
+    ('123m456m789p234s55s "--self-draw', "line.unsplittable",
+     "读不了这一行：引号没有配对，或行尾是反斜杠",
+     "cannot split the line: a quote is not closed, or the line ends in a backslash"),
+    ("123m456m789p234s55s --option cap", "flag.pairs", "--option cap：写成 KEY=VALUE（例如 cap=128）",
+     "--option cap: write KEY=VALUE (e.g. cap=128)"),
+    ("123m456m789p234s55s --explain-top 0", "explain_top.range",
+     "--explain-top 0：至少为 1 的整数", "--explain-top 0: must be a whole number of at least 1"),
+    ("x" * 4097, "line.too_long", "第 4097 个字符：这一行有 4097 个字符；最多 4096 个",
+     "position 4097: the line is 4097 characters long; at most 4096"),
+]
+
+
+@pytest.mark.parametrize(("line", "code", "zh", "en"), LINE_ERRORS,
+                         ids=[c[1] for c in LINE_ERRORS])
+def test_a_line_error_is_a_code_worded_in_both_languages(tmp_path: Path, line: str, code: str,
+                                                         zh: str, en: str) -> None:
+    from tests.helpers.bilingual import batch_errors, twins
+
+    f = tmp_path / "h.txt"
+    f.write_text(line + "\n", encoding="utf-8")
+    (z,), (e,) = (batch_errors(str(f), ["--rules", "hangzhou"], lang) for lang in ("zh", "en"))
+    assert (z["code"], z["message"]) == (code, zh)
+    assert (e["code"], e["message"]) == (code, en)
+    twins(z, e)
+
+
+def test_a_line_without_a_ruleset_says_where_to_give_one(tmp_path: Path) -> None:
+    from tests.helpers.bilingual import batch_errors, twins
+
+    f = tmp_path / "h.txt"
+    f.write_text("123m456m789p234s55s --self-draw\n", encoding="utf-8")
+    (z,), (e,) = (batch_errors(str(f), [], lang) for lang in ("zh", "en"))
+    assert z["code"] == "batch.no_rules" and z["params"] == {"flag": "--rules"}
+    assert z["message"] == "这一行没有规则：给它 --rules ID，或者给 'mjscore batch' 一个对每行都有效的 --rules"
+    assert e["message"] == ("no ruleset for this line: give it --rules ID, or give --rules to "
+                            "'mjscore batch' for every line")
+    twins(z, e)

@@ -374,3 +374,48 @@ def test_many_players_settle_in_bounded_time() -> None:
     assert len(transfers) <= len(nets) - 1
     assert all(v == 0 for v in _apply({k: Fraction(v) for k, v in nets.items()},
                                       transfers).values())
+
+
+# The ledger's errors in both languages, written by hand: (record, seating, code, zh, en)
+LEDGER_TWINS = [
+    ({"line": 7, "payments": {"E": 3, "S": -2}}, None, "ledger.pay_sum",
+     "第 7 行：payments 合计不为零（+1）", "line 7: payments do not sum to zero (+1)"),
+    ({"line": 2, "payments": {"X": 0}}, None, "ledger.pay_seat",
+     "第 2 行：payments：'X' 不是座位（E S W N）", "line 2: payments: 'X' is not a seat (E S W N)"),
+    ({"line": 2, "payments": {"E": 1.5, "S": -1.5}}, None, "ledger.pay_amount",
+     "第 2 行：payments E：1.5 不是整数分", "line 2: payments E: 1.5 is not a whole number of points"),
+    ({"line": 9, "payments": {"E": 6, "S": -2, "W": -2, "N": -2}}, {"E": "Ann", "S": "Bo"},
+     "ledger.payer_unnamed", "第 9 行：座位 W 付了 2，却没有玩家名字",
+     "line 9: seat W paid 2 but has no player name"),
+    ({"line": 9, "payments": {"E": 2, "S": -2}}, {"E": "Ann", "S": ""}, "players.map_no_name",
+     "第 9 行：players S：玩家要有名字", "line 9: players S: a player needs a name"),
+    ({"line": 9, "payments": {"E": 2, "S": -2}}, "E=Ann,S=Bo,W=Cy,X=Di", "players.not_seat",
+     "第 9 行：--players 的第 17 个字符：'X' 不是座位（E S W N）",
+     "line 9: --players position 17: 'X' is not a seat (E S W N)"),
+    ({"line": 9, "payments": {"E": 2, "S": -2}}, {"E": "Ann", "S": "Ann"}, "players.twice",
+     "第 9 行：players：Ann 同时坐在 E 和 S", "line 9: players: Ann sits at both E and S"),
+]
+
+
+@pytest.mark.parametrize(("record", "seating", "code", "zh", "en"), LEDGER_TWINS,
+                         ids=[c[2] for c in LEDGER_TWINS])
+def test_a_ledger_error_is_a_code_worded_in_both_languages(record: Any, seating: Any, code: str,
+                                                           zh: str, en: str) -> None:
+    from tests.helpers.bilingual import same_things
+
+    with pytest.raises(LedgerError) as e:
+        Ledger().add(record, seating)
+    assert e.value.code == code
+    assert (e.value.render("zh"), e.value.render("en")) == (zh, en)
+    same_things(zh, en)
+
+
+@pytest.mark.parametrize(("stake", "zh"), [
+    ("0", "--stake '0'：必须大于 0"), ("1/3", "--stake '1/3'：不是十进制数（写成 2 或 0.5 这样）"),
+    ("inf", "--stake 'inf'：不是有限的数"), ("1e99", "--stake '1e99'：超出范围（1e-30 到 1e30）"),
+    (Fraction(1, 3), "--stake Fraction(1, 3)：没有精确的十进制值，金额没法付得分毫不差（写成 0.33 这样）"),
+])
+def test_a_bad_stake_is_said_in_chinese(stake: Any, zh: str) -> None:
+    with pytest.raises(LedgerError) as e:
+        parse_stake(stake)
+    assert e.value.render("zh") == zh and e.value.code.startswith("stake.")
