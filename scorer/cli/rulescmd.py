@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from ..errors import Problem
 from ..lines.grammar import pairs
+from ..text.render import word
 from .complete import langs, rulesets
 from .output import dumps, fail, one_line
 
@@ -109,7 +110,7 @@ def list_cmd(ctx: typer.Context,
         extra = ctx.args
         if facts:
             if extra or as_yaml or as_markdown or option:
-                raise ContextError("--facts takes no ruleset: mjscore rules --facts")
+                raise ContextError("rules.facts_alone", "--facts")
             if as_json:  # the vocabulary is a Markdown page: no JSON of it to give
                 raise ContextError("usage.facts_json", "--json")
             from ..views.rulespage import facts_markdown
@@ -117,7 +118,7 @@ def list_cmd(ctx: typer.Context,
             print(facts_markdown(), end="")
             return
         if extra:
-            raise ContextError(f"unexpected argument(s): {' '.join(extra)}")
+            raise ContextError("rules.extra_args", args=" ".join(extra))
         if as_json:
             print(dumps(rules_list_json()))
             return
@@ -157,17 +158,16 @@ def show_cmd(
 
         lang = _lang(lang)
         if from_ or force:
-            raise ContextError("--from and --force belong to 'mjscore rules new FILE --from ID'")
+            raise ContextError("rules.new_only", "--from" if from_ else "--force")
         if ctx.args:
-            raise ContextError(f"unexpected argument(s) after the ruleset: {' '.join(ctx.args)}")
+            raise ContextError("rules.extra_after", args=" ".join(ctx.args))
         if ruleset and rules_opt and ruleset != rules_opt:
-            raise ContextError(f"two rulesets given: {ruleset} and --rules {rules_opt}")
+            raise ContextError("rules.two", "--rules", first=ruleset, second=rules_opt)
         if as_yaml + as_markdown + as_json > 1:
-            raise ContextError("--yaml, --markdown and --json: choose one")
+            raise ContextError("rules.one_format")
         spec = ruleset or rules_opt
         if spec is None:
-            raise ContextError("--yaml, --markdown and --option need a ruleset: "
-                               "mjscore rules ID --markdown")
+            raise ContextError("rules.needs_id")
         from ..rules.load import load_ruleset
         from ..views.rulespage import markdown
         from ..views.rulesview import show_text, with_options
@@ -216,13 +216,11 @@ def new_cmd(
 
         lang = _lang(lang)
         if not files or len(files) != 1:
-            raise ContextError("rules new needs one file to write: mjscore rules new "
-                               "my.yaml --from hangzhou")
+            raise ContextError("rules_new.one_file")
         parent = from_ or rules_opt
         if parent is None:
-            raise ContextError("rules new needs --from ID (the ruleset to extend, a "
-                               "built-in id or a path)")
-        _rules_new(files[0], parent, pairs(option), force)
+            raise ContextError("rules_new.from", "--from")
+        _rules_new(files[0], parent, pairs(option), force, lang)
     except Exception as e:
         fail(e, lang=lang)
 
@@ -235,11 +233,11 @@ def clear_cache_cmd(ctx: typer.Context, lang: str | None = _LANG) -> None:
 
         lang = _lang(lang)
         if ctx.args:
-            raise ContextError("--clear-cache takes nothing else: mjscore rules --clear-cache")
+            raise ContextError("rules.clear_alone", "--clear-cache")
         from ..rules import store
 
         n = store.clear()
-        print(f"removed {n} cached ruleset{'s' if n != 1 else ''} from {store.directory()}")
+        print(word("cache_removed", lang, n=n, folder=str(store.directory())))
     except Exception as e:
         fail(e, lang=lang)
 
@@ -264,7 +262,7 @@ def rules_list_json() -> list[dict[str, Any]]:
 
 
 def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
-               force: bool) -> None:
+               force: bool, lang: str = "en") -> None:
     """Write a starter house-rule file that extends ``parent``; it must load as written."""
     import os
     from pathlib import Path
@@ -276,12 +274,11 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
 
     out = Path(target)
     if not target.endswith((".yaml", ".yml")):
-        raise ContextError(f"rules new {target}: the file name must end in .yaml")
+        raise ContextError("rules_new.suffix", name=target)
     if out.is_symlink() and not force:  # (exists() is False for a link to nothing)
         raise ContextError("rules_new.symlink", name=target, target=os.readlink(out))
     if out.exists() and not force:
-        raise ContextError(f"rules new {target}: the file exists; choose another name or add "
-                           "--force to overwrite it")
+        raise ContextError("rules_new.exists", name=target)
     rs = load_ruleset(parent)
     spec = parent
     if is_path(parent):
@@ -298,8 +295,8 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
         with os.fdopen(os.open(out, how, 0o644), "w", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as e:
-        raise ContextError(f"rules new {target}: cannot write: {e.strerror}") from None
-    print(f"wrote {target}: extends {spec}. Edit it, then: mjscore rules check {target}")
+        raise ContextError("rules_new.write", name=target, error=e.strerror) from None
+    print(word("rules_new_wrote", lang, file=target, spec=spec))
 
 
 def _rules_check(files: list[str], lang: str = "en") -> int:
@@ -323,10 +320,9 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
     from ..rules import notices
     from ..rules.files import builtin_dir, display, locate
     from ..rules.load import compile_ruleset
-    from ..text.render import word
 
     if not files:
-        raise ContextError("rules check needs at least one ruleset file")
+        raise ContextError("rules_check.no_file")
     status = 0
     for f in files:
         try:
@@ -336,7 +332,7 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
             status = 2
             problems = e.problems
             if not any(p.file for p in problems) and \
-                    not e.message.startswith((f, str(Path(f)))):
+                    e.params.get("path") not in (f, str(Path(f))):
                 # nothing read to point into (not found, unreadable): one line, as any error
                 print(f"mjscore: {one_line(e.render(lang))}", file=sys.stderr)
                 continue
@@ -344,7 +340,8 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
             # built-in files are named rulesets/<id>.yaml in messages (rules.files.display)
             builtin = {f"rulesets/{p.name}" for p in builtin_dir().glob("*.yaml")} - {shown}
             own = [p for p in problems if p.file not in builtin]
-            lines = [p.render(lang) for p in own] if own else _into_file(problems, text, shown)
+            lines = [p.render(lang) for p in own] if own else _into_file(problems, text, shown,
+                                                                          lang)
             for line in lines:
                 print(one_line(line))
             print(word("check_problems", lang, file=f, n=len(lines)), file=sys.stderr)
@@ -358,23 +355,27 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
     return status
 
 
-def _into_file(problems: list[Problem], text: str, shown: str) -> list[str]:
+def _into_file(problems: list[Problem], text: str, shown: str, lang: str = "en") -> list[str]:
     r"""Problems found in a built-in file that ``shown`` extends, pointed at the key of
     ``shown`` that changed what the built-in says (the deepest key of the problem's path
     the file writes). A problem whose path the file does not write keeps its own place.
+    Said in ``lang``; the file it was inherited by is the one it is now said of, so the
+    problem's ``inherited_by`` is left out.
 
     >>> from scorer.errors import Problem
     >>> p = Problem("rulesets/hangzhou.yaml", 56, 14, "options.cap.default",
-    ...             "must be one of the values (64, 128) (inherited by my.yaml)")
+    ...             "schema.option_default",
+    ...             {"values": [64, 128], "inherited_by": "my.yaml"})
     >>> mine = "extends: hangzhou\noptions:\n  cap: {values: [64, 128]}\n"
     >>> print(_into_file([p], mine, "my.yaml")[0].replace(" (the", "\n(the"))
     my.yaml:3:3 options.cap.default: must be one of the values (64, 128)
     (the value is rulesets/hangzhou.yaml:56's)
+    >>> _into_file([p], mine, "my.yaml", "zh")[0]
+    'my.yaml:3:3 options.cap.default: 必须是这些值之一（64、128）（这个值是 rulesets/hangzhou.yaml:56 的）'
     """
-    import re
-
     from ..errors import RulesetError
     from ..rules.yamlsafe import YMap, load
+    from ..text.render import body, where
 
     try:
         data = load(text, shown, problems=[])
@@ -383,14 +384,16 @@ def _into_file(problems: list[Problem], text: str, shown: str) -> list[str]:
     out = []
     for p in problems:
         node, mark = data, None
-        for part in re.split(r"\.", p.key):
+        for part in p.key.split("."):
             if not isinstance(node, YMap) or part not in node:
                 break
             mark, node = node.marks.get(part, mark), node[part]
         if mark is None:
-            out.append(str(p))
+            out.append(p.render(lang))
             continue
-        message = re.sub(r" \(inherited by [^)]*\)$", "", p.message)
-        out.append(f"{shown}:{mark.line}:{mark.column} {p.key}: {message} "
-                   f"(the value is {p.file}:{p.line}'s)")
+        code, params = p.coded()
+        params.pop("inherited_by", None)  # said of the file that inherits it, here
+        out.append(where({"file": shown, "line": mark.line, "column": mark.column,
+                          "key": p.key}, lang) + body(code, params, lang)
+                   + word("check_value_from", lang, file=p.file, line=p.line))
     return out

@@ -102,4 +102,36 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
                    "{flag} {value}: write KEY=VALUE (e.g. cap=128)"),
     "explain_top.range": ("--explain-top {value}：至少为 1 的整数",
                           "--explain-top {value}: must be a whole number of at least 1"),
+
+    # ---- mjscore rules (list, show, check, new, --clear-cache; exit 2)
+    "rules.facts_alone": ("--facts 不接受规则：mjscore rules --facts",
+                          "--facts takes no ruleset: mjscore rules --facts"),
+    "rules.extra_args": ("多余的参数：{args}", "unexpected argument(s): {args}"),
+    "rules.extra_after": ("规则后面有多余的参数：{args}",
+                          "unexpected argument(s) after the ruleset: {args}"),
+    "rules.new_only": ("--from 和 --force 是 'mjscore rules new FILE --from ID' 的选项",
+                       "--from and --force belong to 'mjscore rules new FILE --from ID'"),
+    "rules.two": ("给了两个规则：{first} 和 --rules {second}",
+                  "two rulesets given: {first} and --rules {second}"),
+    "rules.one_format": ("--yaml、--markdown 和 --json：只能选一个",
+                         "--yaml, --markdown and --json: choose one"),
+    "rules.needs_id": ("--yaml、--markdown 和 --option 要给一个规则：mjscore rules ID --markdown",
+                       "--yaml, --markdown and --option need a ruleset: mjscore rules ID "
+                       "--markdown"),
+    "rules.clear_alone": ("--clear-cache 不接受别的参数：mjscore rules --clear-cache",
+                          "--clear-cache takes nothing else: mjscore rules --clear-cache"),
+    "rules_check.no_file": ("rules check 至少要一个规则文件",
+                            "rules check needs at least one ruleset file"),
+    "rules_new.one_file": ("rules new 要一个写入的文件：mjscore rules new my.yaml --from hangzhou",
+                           "rules new needs one file to write: mjscore rules new my.yaml "
+                           "--from hangzhou"),
+    "rules_new.from": ("rules new 要 --from ID（要继承的规则：内置规则的 id 或路径）",
+                       "rules new needs --from ID (the ruleset to extend, a built-in id or a "
+                       "path)"),
+    "rules_new.suffix": ("rules new {name}：文件名必须以 .yaml 结尾",
+                         "rules new {name}: the file name must end in .yaml"),
+    "rules_new.exists": ("rules new {name}：文件已存在；换个名字，或加 --force 覆盖它",
+                         "rules new {name}: the file exists; choose another name or add "
+                         "--force to overwrite it"),
+    "rules_new.write": ("rules new {name}：写不了：{error}", "rules new {name}: cannot write: {error}"),
 }

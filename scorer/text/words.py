@@ -153,6 +153,12 @@ WORDS: dict[str, tuple[str, str]] = {
                      "{file}: ok — {id} ({name}), {n} pattern"),
     "check_problems": ("{file}：{n} 个问题", "{file}: {n} problems"),
     "check_problems.one": ("{file}：{n} 个问题", "{file}: {n} problem"),
+    "check_value_from": ("（这个值是 {file}:{line} 的）", " (the value is {file}:{line}'s)"),
+    "rules_new_wrote": ("已写入 {file}：继承 {spec}。编辑它，然后：mjscore rules check {file}",
+                        "wrote {file}: extends {spec}. Edit it, then: mjscore rules check {file}"),
+    "cache_removed": ("已从 {folder} 删除 {n} 个缓存的规则", "removed {n} cached rulesets from {folder}"),
+    "cache_removed.one": ("已从 {folder} 删除 {n} 个缓存的规则",
+                          "removed {n} cached ruleset from {folder}"),
     # ---- mjscore waits (views/waits.py)
     "waits_title": ("{seat}（{role}）听什么牌", "what {seat} ({role}) waits on"),
     "waits_dealer": ("庄家", "dealer"),

@@ -102,5 +102,5 @@ def test_rules_json_lists_and_shows_what_the_page_api_gives() -> None:
     # an error, as JSON too
     r = mjscore("rules", "show", "nowhere", "--json")
     assert r.returncode == 2 and json.loads(r.stdout)["error"]["code"] == "ruleset.no_builtin"
-    r = mjscore("rules", "show", "mcr", "--json", "--yaml")
+    r = mjscore("rules", "show", "mcr", "--json", "--yaml", "--lang", "en")
     assert r.returncode == 2 and "choose one" in r.stderr

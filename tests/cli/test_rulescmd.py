@@ -161,7 +161,7 @@ def test_rules_option_is_the_same_flag_as_the_argument(capsys) -> None:
     a = run(capsys, "rules", str(PLATFORM))
     b = run(capsys, "rules", "--rules", str(PLATFORM))
     assert a == b and a[0] == 0
-    code, _, err = run(capsys, "rules", "hangzhou", "--rules", "mcr-nothing")
+    code, _, err = run(capsys, "rules", "hangzhou", "--rules", "mcr-nothing", "--lang", "en")
     assert code == 2 and "two rulesets given" in err
 
 
@@ -175,7 +175,7 @@ def test_option_shown_as_default(capsys) -> None:
 # ----------------------------------------------------------------------------- rules new
 def test_new_writes_a_starter_that_loads(capsys, tmp_path: Path) -> None:
     target = tmp_path / "our table.yaml"
-    code, out, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou")
+    code, out, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou", "--lang", "en")
     assert code == 0 and out.startswith(f"wrote {target}: extends hangzhou.")
     text = target.read_text(encoding="utf-8")
     assert "\nextends: hangzhou\nid: our-table\n" in text
@@ -193,7 +193,7 @@ def test_new_writes_a_starter_that_loads(capsys, tmp_path: Path) -> None:
 def test_new_refuses_to_overwrite(capsys, tmp_path: Path) -> None:
     target = tmp_path / "t.yaml"
     target.write_text("keep me\n", encoding="utf-8")
-    code, _, err = run(capsys, "rules", "new", str(target), "--from", "hangzhou")
+    code, _, err = run(capsys, "rules", "new", str(target), "--from", "hangzhou", "--lang", "en")
     assert code == 2 and "the file exists" in err
     assert target.read_text(encoding="utf-8") == "keep me\n"
     code, _, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou", "--force")
@@ -219,7 +219,8 @@ def test_new_with_options_and_from_a_file(capsys, tmp_path: Path) -> None:
 def test_new_needs_from_and_one_file(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"))
     assert code == 2 and "--from ID" in err
-    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.txt"), "--from", "hangzhou")
+    code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.txt"), "--from", "hangzhou",
+                       "--lang", "en")
     assert code == 2 and "must end in .yaml" in err
     code, _, err = run(capsys, "rules", "new", str(tmp_path / "a.yaml"), "--from", "hangzou",
                        "--lang", "en")
@@ -296,9 +297,9 @@ def test_the_group_lists_its_sub_commands(capsys) -> None:
 
 
 def test_show_without_a_ruleset_and_list_with_one_are_refused(capsys) -> None:
-    code, _, err = run(capsys, "rules", "show")
+    code, _, err = run(capsys, "rules", "show", "--lang", "en")
     assert code == 2 and "need a ruleset" in err
-    code, _, err = run(capsys, "rules", "list", "hangzhou")
+    code, _, err = run(capsys, "rules", "list", "hangzhou", "--lang", "en")
     assert code == 2 and "unexpected argument(s): hangzhou" in err
 
 
@@ -313,7 +314,84 @@ def test_check_and_new_as_sub_commands(capsys, tmp_path: Path) -> None:
 def test_clear_cache_as_a_sub_command(capsys, tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path))
-    code, out, _ = run(capsys, "rules", "clear-cache")
+    code, out, _ = run(capsys, "rules", "clear-cache", "--lang", "en")
     assert code == 0 and out.startswith("removed 0 cached rulesets from ")
-    code, _, err = run(capsys, "rules", "clear-cache", "mcr")
+    code, out, _ = run(capsys, "rules", "clear-cache", "--lang", "zh")
+    assert code == 0 and out == f"已从 {tmp_path} 删除 0 个缓存的规则\n"
+    code, _, err = run(capsys, "rules", "clear-cache", "mcr", "--lang", "en")
     assert code == 2 and "--clear-cache takes nothing else" in err
+
+
+# mjscore rules' own errors in both languages, written by hand: (args, code, zh, en)
+RULES_ERRORS = [
+    (["rules", "list", "hangzhou"], "rules.extra_args", "多余的参数：hangzhou",
+     "unexpected argument(s): hangzhou"),
+    (["rules", "list", "--facts", "mcr"], "rules.facts_alone",
+     "--facts 不接受规则：mjscore rules --facts", "--facts takes no ruleset: mjscore rules --facts"),
+    (["rules", "show", "mcr", "x"], "rules.extra_after", "规则后面有多余的参数：x",
+     "unexpected argument(s) after the ruleset: x"),
+    (["rules", "show", "mcr", "--force"], "rules.new_only",
+     "--from 和 --force 是 'mjscore rules new FILE --from ID' 的选项",
+     "--from and --force belong to 'mjscore rules new FILE --from ID'"),
+    (["rules", "show", "mcr", "--rules", "jinhua"], "rules.two",
+     "给了两个规则：mcr 和 --rules jinhua", "two rulesets given: mcr and --rules jinhua"),
+    (["rules", "show", "mcr", "--yaml", "--markdown"], "rules.one_format",
+     "--yaml、--markdown 和 --json：只能选一个", "--yaml, --markdown and --json: choose one"),
+    (["rules", "show"], "rules.needs_id",
+     "--yaml、--markdown 和 --option 要给一个规则：mjscore rules ID --markdown",
+     "--yaml, --markdown and --option need a ruleset: mjscore rules ID --markdown"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "zh", "en"), RULES_ERRORS,
+                         ids=[c[1] for c in RULES_ERRORS])
+def test_rules_errors_are_codes_worded_in_both_languages(args: list[str], code: str, zh: str,
+                                                         en: str) -> None:
+    from tests.helpers.bilingual import json_error, twins
+
+    z, e = json_error(args, "zh"), json_error(args, "en")
+    assert (z["code"], z["message"], e["message"]) == (code, zh, en)
+    twins(z, e)
+
+
+@pytest.mark.parametrize(("args", "zh", "en"), [
+    (["rules", "new"], "rules new 要一个写入的文件：mjscore rules new my.yaml --from hangzhou",
+     "rules new needs one file to write: mjscore rules new my.yaml --from hangzhou"),
+    (["rules", "new", "a.yaml"], "rules new 要 --from ID（要继承的规则：内置规则的 id 或路径）",
+     "rules new needs --from ID (the ruleset to extend, a built-in id or a path)"),
+    (["rules", "new", "a.txt", "--from", "mcr"], "rules new a.txt：文件名必须以 .yaml 结尾",
+     "rules new a.txt: the file name must end in .yaml"),
+    (["rules", "check"], "rules check 至少要一个规则文件",
+     "rules check needs at least one ruleset file"),
+    (["rules", "clear-cache", "mcr"], "--clear-cache 不接受别的参数：mjscore rules --clear-cache",
+     "--clear-cache takes nothing else: mjscore rules --clear-cache"),
+])
+def test_rules_usage_errors_in_both_languages(capsys, args: list[str], zh: str, en: str) -> None:
+    from tests.helpers.bilingual import same_things
+
+    said = {lang: run(capsys, *args, "--lang", lang) for lang in ("zh", "en")}
+    assert said["zh"] == (2, "", f"mjscore: {zh}\n")
+    assert said["en"] == (2, "", f"mjscore: {en}\n")
+    same_things(zh, en)
+
+
+def test_an_inherited_problem_is_said_of_the_file_in_both_languages(capsys,
+                                                                    tmp_path: Path) -> None:
+    # the file narrows cap's values and leaves hangzhou's default (256) outside them: the
+    # problem is hangzhou's line, said at the key of this file that made it one
+    from scorer.rules.files import builtin_path
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("extends: hangzhou\nid: mine\noptions:\n  cap: {values: [64, 128]}\n",
+                    encoding="utf-8")
+    lines = builtin_path("hangzhou").read_text(encoding="utf-8").splitlines()
+    cap = lines.index("  cap:")
+    at = next(n for n in range(cap + 1, len(lines)) if "default:" in lines[n]) + 1
+    code, out, err = run(capsys, "rules", "check", str(mine), "--lang", "zh")
+    assert code == 2 and err == f"{mine}：1 个问题\n"
+    assert out == (f"{mine}:4:3 options.cap.default: 必须是这些值之一（64、128）"
+                   f"（这个值是 rulesets/hangzhou.yaml:{at} 的）\n")
+    code, out, err = run(capsys, "rules", "check", str(mine), "--lang", "en")
+    assert code == 2 and err == f"{mine}: 1 problem\n"
+    assert out == (f"{mine}:4:3 options.cap.default: must be one of the values (64, 128) "
+                   f"(the value is rulesets/hangzhou.yaml:{at}'s)\n")

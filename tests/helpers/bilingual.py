@@ -19,7 +19,7 @@ _SAME = re.compile(r"--[a-z][a-z-]*|'[^']*'|\d+(?:[.,]\d+)*[mpsz]?")
 # what may stand in Chinese as written: a flag and its value, a command, a quoted value, a
 # file name
 _NOTATION = re.compile(r"--[a-z][a-z-]*(?:[ =][^\s：，；（）]+)?|'[^']*'|\"[^\"]*\"|"
-                       r"mjscore [a-z-]+|\S+\.(?:ya?ml|txt)\b")
+                       r"(?:mjscore )?rules [a-z-]+|mjscore [a-z-]+|\S+\.(?:ya?ml|txt)\b")
 
 runner = CliRunner()
 

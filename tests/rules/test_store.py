@@ -294,10 +294,11 @@ def test_clear_cache(home: Path) -> None:
     for rid in ("mcr", "hangzhou"):
         load_file(builtin_path(rid))
     assert len(entries(home)) == 2
-    out = mjscore("rules", "--clear-cache", env={"MJSCORE_CACHE_DIR": str(home)})
+    out = mjscore("rules", "--clear-cache", "--lang", "en", env={"MJSCORE_CACHE_DIR": str(home)})
     assert out.returncode == 0 and out.stdout.startswith("removed 2 cached rulesets")
     assert entries(home) == [] and list(home.glob("*.built")) == [] and home.is_dir()
-    bad = mjscore("rules", "mcr", "--clear-cache", env={"MJSCORE_CACHE_DIR": str(home)})
+    bad = mjscore("rules", "mcr", "--clear-cache", "--lang", "en",
+                  env={"MJSCORE_CACHE_DIR": str(home)})
     assert bad.returncode == 2 and "--clear-cache takes nothing else" in bad.stderr
 
 
