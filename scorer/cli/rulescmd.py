@@ -13,7 +13,6 @@ turns them into the sub-commands): ``rules`` (list), ``rules ID`` and ``rules --
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -331,8 +330,7 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
         except RulesetError as e:
             status = 2
             problems = e.problems
-            if not any(p.file for p in problems) and \
-                    e.params.get("path") not in (f, str(Path(f))):
+            if not any(p.file for p in problems) and e.code not in _SAID_OF_THE_FILE:
                 # nothing read to point into (not found, unreadable): one line, as any error
                 print(f"mjscore: {one_line(e.render(lang))}", file=sys.stderr)
                 continue
@@ -353,6 +351,11 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
         print(word("check_ok", lang, file=f, id=rs.id, name=rs.name_en if lang == "en"
                    else rs.name, n=len(rs.patterns)))
     return status
+
+
+# a file read but refused whole (its size, its encoding): said as a problem of the file,
+# where any other error of reading names nothing in a file (not found, unreadable)
+_SAID_OF_THE_FILE = ("ruleset.too_big", "ruleset.not_utf8")
 
 
 def _into_file(problems: list[Problem], text: str, shown: str, lang: str = "en") -> list[str]:

@@ -243,8 +243,11 @@ def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
     rows = list(csv.reader(io.StringIO(r.stdout)))
     assert rows[1][5] == "6"  # the dealer's 自摸 1 番, 2 from each of three
     assert rows[2][1] == "123m456m789p234s55s"
-    assert rows[2][9].startswith("这一行没有规则：给它 --rules ID")
-    assert "第 2 行：这一行没有规则" in r.stderr and "缺少选项" not in r.stderr
+    assert rows[2][9].startswith("no ruleset for this line: give it --rules")
+    assert "line 2: no ruleset" in r.stderr and "Missing option" not in r.stderr
+    z = runner.invoke(app, ["batch", str(f), "--format", "csv", "--lang", "zh"])
+    assert list(csv.reader(io.StringIO(z.stdout)))[2][9].startswith("这一行没有规则：给它 --rules ID")
+    assert "第 2 行：这一行没有规则" in z.stderr and "缺少选项" not in z.stderr
 
 
 @pytest.mark.parametrize("line, words", [

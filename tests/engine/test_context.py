@@ -372,7 +372,7 @@ def test_rules_check_points_an_inherited_problem_at_the_users_change(tmp_path: P
     # the built-in default (none) is no longer one of the values this file gives
     f = tmp_path / "values.yaml"
     f.write_text("extends: hangzhou\noptions:\n  cap: {values: [64, 128]}\n", encoding="utf-8")
-    code, out, _ = run("rules", "check", str(f))
+    code, out, _ = run("rules", "check", str(f), "--lang", "en")
     assert code == 2 and out.startswith(f"{f}:3:3 options.cap.default: must be one of the values")
     assert out.count("\n") == 1
 
