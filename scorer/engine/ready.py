@@ -59,6 +59,7 @@ from ..model.notation import parse_hand
 from ..record import record
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
+from ..text.render import word
 from .context import Context, Table, resolve
 from .result import Result
 from .scoring import score
@@ -79,18 +80,35 @@ class Outcome:
     """One way of winning on one tile: the scored :class:`Result`, or why it is no win.
 
     ``how`` is ``"self_draw"`` or ``"discard"``; ``discarder`` the seat that
-    discarded (None when self-drawn); ``reason`` the one-line message of the
+    discarded (None when self-drawn); ``error`` the
     :class:`~scorer.errors.NotAWin` or :class:`~scorer.errors.ContextError` that
-    scoring raised, ``code`` its reason code (``below_minimum``, ``illegal`` …, or
-    ``context``).
+    scoring raised, as data (its ``code`` and ``params``: the views word it in the
+    language asked, :meth:`reason_in`), ``code`` its reason code (``below_minimum``,
+    ``illegal`` …, or ``context``).
+
+    >>> o = waits("123m456p789s2355p", "mcr", Context(discarder="N")).tiles[2].outcomes[0]
+    >>> o.code, o.error.code, o.error.params["check"], o.error.params["values"]["fan"]
+    ('below_minimum', 'rule.refused', 'minimum', 3)
+    >>> o.reason_in("zh")
+    '不够 8 番起和：不算花牌只有 3 番'
     """
 
     tile: int
     how: str
     discarder: str | None
     result: Result | None
-    reason: str = ""
+    error: MjscoreError | None = None
     code: str = ""
+
+    @property
+    def reason(self) -> str:
+        """Why this way is no win, in English ("" when it wins); :meth:`reason_in` says it in
+        another language."""
+        return self.reason_in("en")
+
+    def reason_in(self, lang: str) -> str:
+        """Why this way is no win, in ``lang`` (zh or en), or "" when it wins."""
+        return self.error.render(lang) if self.error is not None else ""
 
     @property
     def won(self) -> bool:
@@ -105,10 +123,11 @@ class Outcome:
     def signature(self) -> tuple[Any, ...]:
         """What two outcomes must share to be shown as one: patterns, values, payments.
 
-        Returns ``(won, patterns, payments)`` or ``(False, code, reason)``.
+        Returns ``(won, patterns, payments)`` or ``(False, code, error)`` (the error as its
+        code and params).
         """
         if self.result is None:
-            return (False, self.code, self.reason)
+            return (False, self.code, _as_data(self.error))
         best = self.result.best
         return (True, tuple((h.pattern.id, h.value, h.count) for h in best.hits),
                 tuple(sorted(best.payments.items())))
@@ -158,7 +177,7 @@ class Waits:
     ``tiles`` lists every completing tile in tile order; ``held_out`` the faces that
     would complete it but are all in the hand; ``any_tile`` is True when every
     drawable face in play completes it; ``skipped`` maps a way the tile could come
-    (``"self_draw"``, ``"discard"``) that the flags rule out to the reason.
+    (``"self_draw"``, ``"discard"``) that the flags rule out to the error that says why.
     """
 
     ruleset: Ruleset
@@ -168,7 +187,7 @@ class Waits:
     tiles: tuple[TileWait, ...]
     held_out: tuple[int, ...] = ()
     any_tile: bool = False
-    skipped: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, MjscoreError] = field(default_factory=dict)
 
     @property
     def ready(self) -> bool:
@@ -177,13 +196,32 @@ class Waits:
 
     @property
     def reason(self) -> str:
-        """Why nothing is listed: ``"not ready: …"``, or "" when the hand is ready."""
+        """Why nothing is listed: ``"not ready: …"``, or "" when the hand is ready (English;
+        :meth:`reason_in` says it in another language)."""
+        return self.reason_in("en")
+
+    @property
+    def why(self) -> tuple[str, dict[str, Any]] | None:
+        """Why nothing is listed, as a word of the catalogue and its params, or None when
+        the hand is ready: ``("waits.not_ready", {})``, or ``("waits.not_ready_held",
+        {"tiles": [...]})`` when the tiles that would complete it are all in the hand."""
         if self.tiles:
-            return ""
+            return None
         if self.held_out:
-            names = " ".join(T.name(t) for t in self.held_out)
-            return f"not ready: only {names} would complete it, and every copy is in the hand"
-        return "not ready: no tile completes the hand"
+            return "waits.not_ready_held", {"tiles": " ".join(T.name(t) for t in self.held_out)}
+        return "waits.not_ready", {}
+
+    def reason_in(self, lang: str) -> str:
+        """:attr:`why` in ``lang`` (zh or en), or "" when the hand is ready.
+
+        >>> w = waits("1357m2468p13579s", "mcr")
+        >>> w.ready, w.reason_in("en")
+        (False, 'not ready: no tile completes the hand')
+        >>> w.reason_in("zh")
+        '没听牌：没有牌能和这手牌'
+        """
+        why = self.why
+        return "" if why is None else word(why[0], lang, **why[1])
 
     @property
     def winning(self) -> tuple[TileWait, ...]:
@@ -205,6 +243,12 @@ class Waits:
         out = [WaitEntry(tuple(w.tile for w in main), main[0], any_tile=True)]
         out += [WaitEntry((w.tile,), w) for w in self.tiles if w not in main]
         return out
+
+
+def _as_data(e: MjscoreError | None) -> tuple[str, str]:
+    """An error as a key that two equal errors share: its code and its params (as text, as
+    params may hold lists)."""
+    return ("", "") if e is None else (e.code, repr(sorted(e.params.items())))
 
 
 def _rank(o: Outcome) -> tuple[int, int, int]:
@@ -306,9 +350,9 @@ def _outcome(full: Hand, rs: Ruleset, how: str, ctx: Context) -> Outcome | None:
     try:
         r = score(full, rs, ctx)
     except NotAWin as e:
-        return Outcome(full.winning, how, ctx.discarder, None, e.message, e.reason)
+        return Outcome(full.winning, how, ctx.discarder, None, e, e.reason)
     except ContextError as e:
-        return Outcome(full.winning, how, ctx.discarder, None, e.message, "context")
+        return Outcome(full.winning, how, ctx.discarder, None, e, "context")
     except HandError:
         return None
     return Outcome(full.winning, how, ctx.discarder, r)
@@ -341,14 +385,14 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
     shape_ok = [t for t in shape_ok if t in faces]
 
     ways: list[tuple[str, Context, NotAWin | None]] = []
-    skipped: dict[str, str] = {}
+    skipped: dict[str, MjscoreError] = {}
     errors: list[ContextError] = []
     for how, c in _ways(ctx, base):
         try:
             table = resolve(rs, c, h)
         except ContextError as e:  # e.g. --piao on a discard: no tile can win that way
             errors.append(e)
-            skipped.setdefault(how, e.message)
+            skipped.setdefault(how, e)
             continue
         ways.append((how, c, _context_only_refusal(rs, table)))
     if not ways and errors:
@@ -367,7 +411,7 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
         can_come = True
         for how, c, refusal in ways:
             if refusal is not None:
-                outs.append(Outcome(t, how, c.discarder, None, refusal.message, refusal.reason))
+                outs.append(Outcome(t, how, c.discarder, None, refusal, refusal.reason))
                 continue
             o = _outcome(full, rs, how, c)
             if o is None:
@@ -380,9 +424,9 @@ def waits(hand: Hand | str, ruleset: Ruleset | str, context: Context | None = No
             held_out += (t,)
     # a flag that is wrong for every tile (a ruleset's own input check) is an input error
     if found and all(o.code == "context" for w in found for o in w.outcomes):
-        msgs = {o.reason for w in found for o in w.outcomes}
-        if len(msgs) == 1:
-            raise ContextError(msgs.pop())
+        said = {_as_data(o.error): o.error for w in found for o in w.outcomes}
+        if len(said) == 1:
+            raise next(iter(said.values()))  # type: ignore[misc]
     any_tile = bool(found) and len(found) == len(faces)
     return Waits(rs, h, ctx, seat, tuple(found), tuple(sorted(held_out)), any_tile, skipped)
 

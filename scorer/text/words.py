@@ -177,11 +177,16 @@ WORDS: dict[str, tuple[str, str]] = {
     "waits_any_discard": ("任何人放铳", "any discard"),
     "waits_no_win": ("不能胡 [{n}]", "not a win [{n}]"),
     "waits_not_ready": ("未听牌", "not ready"),
+    "waits.not_ready": ("没听牌：没有牌能和这手牌", "not ready: no tile completes the hand"),
+    "waits.not_ready_held": ("没听牌：只有 {tiles} 能和，而每一张都在手里",
+                             "not ready: only {tiles} would complete it, and every copy is in "
+                             "the hand"),
     "waits_tile": ("牌", "tile"),
     "waits_how": ("方式", "how"),
     "waits_patterns": ("番种", "patterns"),
     "waits_score": ("分", "score"),
     "waits_notes": ("说明：", "Notes:"),
+    "waits_colon": ("：", ": "),
     "waits_how_self_draw": ("自摸", "self-drawn"),
     "waits_how_discard": ("放铳", "on a discard"),
     # ---- batch table (views/rows.py)

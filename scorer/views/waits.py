@@ -16,7 +16,7 @@ from ..engine.ready import DISCARD, Outcome, WaitEntry, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
 from .i18n import MESSAGES
-from .jsondata import hit_json
+from .jsondata import error_fields, hit_json
 from .pieces import pattern_name
 
 PATTERN_WIDTH = 48  # columns of the patterns column before it wraps
@@ -77,7 +77,7 @@ def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
             + ["".join(T.glyph(t) for t in w.hand.concealed_with_win)])
     lines.append(f"{label('hand', lang)} {hand_line}")
     if not w.ready:
-        lines.append(f"{label('waits', lang)} {label('not_ready', lang)} — {w.reason}")
+        lines.append(f"{label('waits', lang)} {w.reason_in(lang)}")
         return "\n".join(lines)
     entries = w.entries()
     names = [entry_name(e, w, lang) for e in entries]
@@ -86,7 +86,8 @@ def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
         lines.append(f"{label('held', lang)} "
                      + label("held_text", lang, tiles=_tiles_text(w.held_out)))
     for how, why in w.skipped.items():
-        lines.append(f"{label('skipped', lang)} {label('how_' + how, lang)}: {why}")
+        lines.append(f"{label('skipped', lang)} {label('how_' + how, lang)}"
+                     f"{label('colon', lang)}{why.render(lang)}")
     seats = _seats(w)
     notes: dict[str, int] = {}
     rows: list[list[str]] = []
@@ -94,7 +95,7 @@ def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
         for k, (o, how) in enumerate(_rows(e, lang)):
             first = name if k == 0 else ""
             if o.result is None:
-                n = notes.setdefault(o.reason, len(notes) + 1)
+                n = notes.setdefault(o.reason_in(lang), len(notes) + 1)
                 rows.append([first, how, label("no_win", lang, n=n), ""] + [""] * len(seats))
                 continue
             best = o.result.best
@@ -121,7 +122,7 @@ def _rows(e: WaitEntry, lang: str) -> list[tuple[Outcome, str]]:
     the same reason are one row ("any discard"), since no seat changes the answer."""
     outs = e.wait.outcomes
     discards = [o for o in outs if o.how == DISCARD]
-    if len(discards) > 1 and all(o.result is None and o.reason == discards[0].reason
+    if len(discards) > 1 and all(o.result is None and o.signature() == discards[0].signature()
                                  for o in discards):
         return [(o, _how(o, lang)) for o in outs if o.how != DISCARD] + [
             (discards[0], label("any_discard", lang))]
@@ -138,10 +139,14 @@ def _seats(w: Waits) -> list[str]:
 
 
 def outcome_json(o: Outcome, lang: str = "zh") -> dict[str, Any]:
-    """One way of winning on a tile, e.g. ``{"how": "self_draw", "from": null, "win": true, …}``."""
+    """One way of winning on a tile, e.g. ``{"how": "self_draw", "from": null, "win": true, …}``;
+    a way that is no win says why in ``lang`` (``reason``) and as data (``error``: its
+    ``code`` and ``params``, as every JSON error)."""
     out: dict[str, Any] = {"how": o.how, "from": o.discarder, "win": o.won}
     if o.result is None:
-        out.update(reason=o.reason, code=o.code)
+        out.update(reason=o.reason_in(lang), code=o.code)
+        if o.error is not None:
+            out["error"] = error_fields(o.error, lang)
         return out
     best = o.result.best
     out.update(score=best.score, patterns=[hit_json(h) for h in best.hits],
@@ -166,11 +171,11 @@ def to_json(w: Waits, lang: str = "zh") -> dict[str, Any]:
         "hand": short_notation(w.hand),
         "seat": w.seat,
         "ready": w.ready,
-        "reason": w.reason,
+        "reason": w.reason_in(lang),
         "any_tile": w.any_tile,
         "tiles": [T.name(t.tile) for t in w.tiles],
         "winning_tiles": [T.name(t.tile) for t in w.winning],
         "held_out": [T.name(t) for t in w.held_out],
-        "skipped": dict(w.skipped),
+        "skipped": {how: e.render(lang) for how, e in w.skipped.items()},
         "entries": entries,
     }
