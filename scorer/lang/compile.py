@@ -44,6 +44,7 @@ from .cost import MAX_COST, Cost, children
 from .errors import EvalError, ExprError
 from .functions import CONDITION, FUNCTIONS, LIST, NUMBER, NUMBER_LIST, NUMBERS, TILE_NAME
 from .ops import BINOPS, MAX_BITS, METERED_BINOPS
+from .syntax import syntax_error
 from .types import (
     ANY,
     BOOL,
@@ -105,11 +106,10 @@ def compile_expr(src: Any, scope: Scope, *, metered: bool = True,
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
-        # Python reports offset 0 when the expression ends too early: point at its end
-        col = (e.offset - 1 if e.offset else len(text)) + lead
-        # Python's words for what it found (as it says them)
-        raise ExprError("expr.syntax" if e.offset else "expr.syntax_end", col,
-                        error=e.msg) from None
+        # what is wrong, in our words, read from the text where the parser stopped (its
+        # message is Python's English: never shown)
+        code, col, params = syntax_error(text, e.offset)
+        raise ExprError(code, col + lead, **params) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expr.too_deep") from None
     if known_cost is None:
@@ -198,8 +198,11 @@ class _Compiler:
                 value = fn({})
             except EvalError as e:
                 raise self.err(node, e.code, **e.params) from None
-            except (TypeError, ValueError, ZeroDivisionError, OverflowError) as e:
-                raise self.err(node, "expr.cannot_compute", error=str(e)) from None
+            except ZeroDivisionError:
+                raise self.err(node, "expr.divide_zero") from None
+            except (TypeError, ValueError, OverflowError) as e:
+                # what went wrong by the kind of error (Python words it in English)
+                raise self.err(node, "expr.cannot_compute", what=type(e).__name__) from None
             if type(value) is int and (bits := value.bit_length()) > _WORD:
                 self.folded_bits += bits
                 if self.folded_bits > MAX_FOLDED_BITS:
@@ -254,9 +257,12 @@ class _Compiler:
     def v_BinOp(self, node: ast.BinOp) -> tuple[Fn, Type]:
         opname = type(node.op).__name__
         if opname not in self.binops:
-            sym = {ast.Div: "/ (use // for whole-number division)", ast.MatMult: "@",
-                   ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^ (use ** for powers)",
-                   ast.LShift: "<<", ast.RShift: ">>"}.get(type(node.op), "this operator")
+            if isinstance(node.op, ast.Div | ast.BitXor):  # what was meant has a spelling
+                raise self.err(node, "expr.operator_use", op="/" if isinstance(
+                    node.op, ast.Div) else "^", use="//" if isinstance(node.op, ast.Div)
+                    else "**")
+            sym = {ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.LShift: "<<",
+                   ast.RShift: ">>"}.get(type(node.op), opname)
             raise self.err(node, "expr.operator", op=sym)
         lf, lt = self.visit(node.left)
         rf, rt = self.visit(node.right)

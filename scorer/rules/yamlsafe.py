@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import yaml
 
 from ..errors import Problem, RulesetError
+from .yamlproblems import reader_problem, yaml_problem
 
 MAX_BYTES = 512 * 1024
 MAX_NODES = 50_000
@@ -137,12 +138,13 @@ def load(text: str, file: str, trusted: bool = False,
         loader = c_loader if (trusted or c_loader is not yaml.SafeLoader) else yaml.SafeLoader
         node = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else None
-        col = mark.column + 1 if mark else None
-        msg = f"{e.problem or e.context or 'invalid YAML'}"  # PyYAML's words, as it says them
-        raise RulesetError(Problem(file, line, col, "", "yaml.invalid", {"error": msg})) from None
-    except yaml.YAMLError as e:
+        # the kind of problem as a code (PyYAML words it in English: yamlproblems.KINDS)
+        code, params, line, col = yaml_problem(e, text)
+        raise RulesetError(Problem(file, line, col, "", code, params)) from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow
+        code, params, line, col = reader_problem(e, text)
+        raise RulesetError(Problem(file, line, col, "", code, params)) from None
+    except yaml.YAMLError as e:  # pragma: no cover - every error of compose is one of those
         raise RulesetError(Problem(file, None, None, "", "yaml.invalid", {"error": str(e)})) from None
     except RecursionError:
         raise RulesetError(Problem(file, None, None, "", "yaml.too_deep")) from None

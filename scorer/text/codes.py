@@ -602,7 +602,7 @@ CODES.update(TABLE_CODES)
 
 # Keys of CODES that are pieces of messages, not codes an error carries.
 PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.",
-          "inherited_by", "unit.", "state.", "conflict.", "leave.", "construct.")
+          "inherited_by", "unit.", "state.", "conflict.", "leave.", "construct.", "use.")
 
 
 def codes() -> list[str]:

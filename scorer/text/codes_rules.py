@@ -15,6 +15,51 @@ RULES_CODES: dict[str, tuple[str, str]] = {
     # ---- reading the YAML text (scorer.rules.yamlsafe)
     "yaml.too_big": ("文件超过 {limit} 字节", "file is larger than {limit} bytes"),
     "yaml.invalid": ("不是有效的 YAML：{error}", "invalid YAML: {error}"),
+    # what PyYAML could not read, by kind (scorer.rules.yamlproblems); yaml.invalid keeps
+    # PyYAML's own words only for a kind not listed there
+    "yaml.mapping_here": ("这里不能有 ': '（键后面的冒号）：值里有 ': ' 的话，给值加上引号",
+                          "a ': ' (the colon after a key) is not allowed here: quote a value "
+                          "that holds ': '"),
+    "yaml.tab": ("缩进里有制表符：YAML 只用空格缩进",
+                 "a tab in the indentation: YAML indents with spaces only"),
+    "yaml.bad_char": ("{char:q} 不能开始一个 YAML 值（缩进用空格，不用制表符；以它开头的值要加引号）",
+                      "{char:q} cannot start a YAML value (indent with spaces, not tabs; "
+                      "quote a value that starts with it)"),
+    "yaml.no_colon": ("这一行既不是 'key: value' 也不是 '- item'：键后面少了 ':'",
+                      "this line is neither 'key: value' nor '- item': the key has no ':'"),
+    "yaml.undefined_alias": ("别名 *{name} 没有对应的锚点 &{name}",
+                             "the alias *{name} has no anchor &{name}"),
+    "yaml.open_quote": ("这个引号没有配对：到文件结束都没有找到另一个引号",
+                        "this quote is never closed: no matching quote before the end of the "
+                        "file"),
+    "yaml.escape": ("双引号里的转义（反斜杠）无效：反斜杠写成 \\\\，或者改用单引号",
+                    "an unknown escape (a backslash) in double quotes: write a backslash as "
+                    "\\\\, or use single quotes"),
+    "yaml.open_list": ("这个 '[' 列表没有用 ']' 结束（或者它的项没有用 ',' 分开）",
+                       "this '[' list is not closed with ']' (or its items are not separated "
+                       "by ',')"),
+    "yaml.open_map": ("这个 '{' 映射没有用 '}' 结束（或者它的项没有用 ',' 分开）",
+                      "this '{' mapping is not closed with '}' (or its entries are not "
+                      "separated by ',')"),
+    "yaml.indent": ("缩进和上面的键对不齐（或者一个值后面还有别的东西）",
+                    "the indentation does not line up with the keys above (or something "
+                    "follows a value on its line)"),
+    "yaml.no_value": ("这里少了一个值（多了一个 ']'、'}' 或 ','？）",
+                      "a value is missing here (a stray ']', '}' or ','?)"),
+    "yaml.dash_here": ("这里不能有列表项 '-'：它的缩进和上面的键对不齐",
+                       "a list item '-' is not allowed here: its indentation does not line "
+                       "up with the keys above"),
+    "yaml.anchor_twice": ("同一个锚点 & 定义了两次", "an anchor & is defined twice"),
+    "yaml.anchor_name": ("锚点 & 或别名 * 后面要有名字", "an anchor & or an alias * needs a name"),
+    "yaml.documents": ("规则文件是一个 YAML 文档：这里又开始了一个（---）",
+                       "a ruleset file is one YAML document: another begins here (---)"),
+    "yaml.block_scalar": ("| 或 > 后面在同一行只能有缩进数字、+ 或 -",
+                          "after | or > only an indentation digit, + or - may follow on its "
+                          "line"),
+    "yaml.tag_open": ("这个标签（!）写得不完整", "this tag (!) is not complete"),
+    "yaml.directive": ("未知的 YAML 指令（%）", "an unknown YAML directive (%)"),
+    "yaml.control_char": ("文件里有控制字符 {char}：YAML 不允许",
+                          "the file holds the control character {char}: YAML does not allow it"),
     "yaml.too_deep": ("YAML 嵌套太深", "YAML nested too deeply"),
     "yaml.bomb": ("超过 {limit} 个值（别名展开炸弹？）；拒绝读取",
                   "more than {limit} values (an alias-expansion bomb?); refused"),

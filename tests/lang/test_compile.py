@@ -33,7 +33,7 @@ def test_arithmetic_and_logic() -> None:
 
 @pytest.mark.parametrize("src,col,fragment", [
     ("2 ** (1 + luxary)", 10, "unknown name 'luxary'; did you mean 'luxury'?"),
-    ("luxury / 2", 0, "use // for whole-number division"),
+    ("luxury / 2", 0, "write //: whole-number division"),
     ("luxury.real", 0, "has no attributes"),
     ("__import__('os')", 0, "unknown function '__import__'"),
     ("(lambda: 1)()", 0, "only the listed functions"),

@@ -327,7 +327,7 @@ BROKEN = [
     ("extends: hangzhou\ncontext:\n  last_tile: yes\n",
      ":3:14 context.last_tile: must be a mapping (default/min/max)"),
     ("extends: hangzhou\n\tpatterns: []\n",
-     ":2:1: invalid YAML: found a tab character that violates indentation"),
+     ":2:1: a tab in the indentation: YAML indents with spaces only"),
     ("extends: hangzhou\npatterns:\n  - id: x\n    when: self_draw\n    value: 2\n  - id: x\n"
      "    when: seven_pairs\n    value: 2\n",
      ":6:9 patterns[1].id: id 'x' is used twice (also patterns[0])"),
