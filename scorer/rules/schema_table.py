@@ -179,8 +179,9 @@ class TableSections(Reader):
         if stand_in is not None:
             try:
                 st = T.parse_tile(str(stand_in))
-            except ValueError as e:
-                self.problem(self.mark_of(raw, "stand_in"), "wildcard.stand_in", str(e))
+            except ValueError:
+                self.problem(self.mark_of(raw, "stand_in"), "wildcard.stand_in",
+                             "schema.stand_in_tile", value=str(stand_in))
         scope_v = raw.get("stand_in_scope", "all")
         if scope_v not in ("all", "melds"):
             self.problem(self.mark_of(raw, "stand_in_scope"), "wildcard.stand_in_scope",

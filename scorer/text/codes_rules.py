@@ -206,6 +206,8 @@ RULES_CODES: dict[str, tuple[str, str]] = {
                                "{value} is outside the flag's range {low}..{high}"),
     "schema.wildcard_face": ("必须给出一张牌（如 wild 或 'P'），这里给出的是 {type}",
                              "must give a tile (e.g. wild, or 'P'), this gives a {type}"),
+    "schema.stand_in_tile": ("{value:q} 不是一张牌（写成 5p、3m、7s、E、C、1z、东 这样）",
+                             "{value:q} is not a tile (write e.g. 5p, 3m, 7s, E, C, 1z, 东)"),
     "schema.stand_in_scope": ("必须是 'all' 或 'melds'", "must be 'all' or 'melds'"),
     "schema.stand_in_shapes": ("必须是牌型的列表（{known}）", "must be a list of shapes ({known})"),
     "schema.id_twice": ("id {id:q} 用了两次（另见 patterns[{other}]）",

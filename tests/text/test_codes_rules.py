@@ -30,6 +30,8 @@ CASES = [
      "{combine: sum}}\n", "schema.unknown_tally",
      "t.yaml:2:49 patterns[0].tally: 未知的计数 'fann'；是不是 'fan'？"),
     ("id: x\npatterns: 3\n", "section.patterns", "t.yaml:2:11 patterns: 必须是牌型的列表"),
+    ("extends: hangzhou\nwildcard: {face: wild, stand_in: X9}\n", "schema.stand_in_tile",
+     "t.yaml:2:34 wildcard.stand_in: 'X9' 不是一张牌（写成 5p、3m、7s、E、C、1z、东 这样）"),
     ("extends: nowhere.yaml\n", "ruleset.not_found", None),
 ]
 
