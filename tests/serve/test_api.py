@@ -173,6 +173,21 @@ def test_waits_equal_the_cli(server: Live, hand: str, flags: list[str]) -> None:
     assert (status, got) == ({0: 200, 2: 400}[code], want)
 
 
+def test_the_page_says_why_a_wait_is_no_win_in_its_language(server: Live) -> None:
+    # the reasons of /api/waits are worded in the request's language, from one code
+    said = {}
+    for lang in ("zh", "en"):
+        body = {"hand": "123m456p789s2355p", "flags": ["--rules", "mcr", "--from", "N",
+                                                        "--lang", lang]}
+        status, got, _ = call(server, "POST", "/api/waits", body)
+        assert status == 200
+        said[lang] = got["entries"][2]["outcomes"][0]
+    assert said["zh"]["reason"] == "不够 8 番起和：不算花牌只有 3 番"
+    assert said["en"]["reason"] == "below the 8-fan minimum: 3 fan without flowers"
+    assert said["zh"]["error"]["code"] == said["en"]["error"]["code"] == "rule.refused"
+    assert said["zh"]["error"]["params"] == said["en"]["error"]["params"]
+
+
 @pytest.mark.parametrize(("hand", "flags"), [
     ("123m456m789p234s55s", ["--rules", "hangzhou", "--self-draw", "--vs", "mcr"]),
     ("1111m2222m3333p55s", ["--rules", "hangzhou", "--self-draw", "--dealer-streak", "3",
