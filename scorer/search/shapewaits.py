@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..model.tiles import NUM_KINDS
 from .decompose import Counts, standard_exists_added
 from .readings import Interpretation, WildSpec, completes
+from .shapes import SHAPES
 from .special_shapes import KNITTED, ORPHANS
 from .waits import standard_waits
 
@@ -152,16 +153,24 @@ def _wild_waits(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...],
             if concealed_sets >= 0:  # (every meld reading is one the standard shape takes)
                 found |= standard_exists_added(counts, interp.jokers, concealed_sets)
             continue
+        # the shape's cheap condition on the counts, asked here before the hand with the
+        # tile is made (gapped_honors: no tile held twice), unless a stand-in counted as
+        # itself may give the shape other counts (readings._stand_in_variants)
+        shape = SHAPES.get(name)
+        possible = shape.possible if shape is not None and not (
+            interp.stand_ins and name in spec.stand_in_self_shapes) else None
         cands = full & ~found & ~other
         t = 0
         while cands:
             if cands & 1:
                 c = list(counts)
                 c[t] += 1
-                added = Interpretation(tuple(c), interp.jokers, t, interp.melds,
-                                       interp.wild_count, interp.stand_ins)
-                if completes(added, spec, (name,), sets):
-                    found |= 1 << t
+                added_counts = tuple(c)
+                if possible is None or possible(added_counts):
+                    added = Interpretation(added_counts, interp.jokers, t, interp.melds,
+                                           interp.wild_count, interp.stand_ins)
+                    if completes(added, spec, (name,), sets):
+                        found |= 1 << t
             cands >>= 1
             t += 1
     return found & ~other
