@@ -65,11 +65,11 @@ def shape_tiles(h: Hand, rs: Ruleset, table: Table, faces: Iterable[int]) -> lis
         interp = interpret(h, table.wild)
     except HandError:  # its melds cannot be read: no tile completes it
         return []
-    shapes = shapes_added(h, rs, table, interp)
-    if shapes is None:
+    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):  # (a user's conditions too)
+        shapes = shapes_added(h, rs, table, interp)
+        mask = shape_waits(interp, table.wild, shapes, rs.sets) if shapes is not None else None
+    if mask is None:
         return shape_tiles_each(h, rs, table, faces)
-    with budget.limited(None if rs.trusted else budget.TIME_LIMIT):
-        mask = shape_waits(interp, table.wild, shapes, rs.sets)
     faces = list(faces)
     other = read_as_other(table.wild)  # a joker or a stand-in added: tested alone
     extra = shape_tiles_each(h, rs, table, [t for t in faces if t in other]) if other else []
