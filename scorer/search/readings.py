@@ -376,10 +376,8 @@ def _readings(interp: Interpretation, spec: WildSpec, shapes: tuple[str, ...], s
                     # once for every fill of its free groups, and none means no reading
                     targets = _win_targets(d, win_tile)
                     if targets:
-                        for concrete in D.expand_free(d, cands):
-                            for meld_groups in product(*melds):
-                                _place_targets(name, meld_groups, concrete, targets, win_tile,
-                                               self_draw, out, once)
+                        _place_targets(name, melds, d, cands, targets[:1] if once else targets,
+                                       win_tile, self_draw, out)
                     continue
                 if not shape.needs_win:
                     d = _bind_loose(d, spec.face)
@@ -597,21 +595,25 @@ def _win_targets(groups: tuple[Group, ...], win_tile: int) -> list[Group]:
     return out
 
 
-def _place_targets(name: str, melds: tuple[Group, ...], groups: tuple[Group, ...],
-                   targets: list[Group], win_tile: int, self_draw: bool, out: list[Reading],
-                   once: bool) -> None:
-    """:func:`_place_win` of a natural winning tile, its groups found before
-    (:func:`_win_targets` of the decomposition ``groups`` was filled from): the fills of
-    its free groups hold no natural tile, so the first group equal to each is the one."""
-    base = len(melds)
-    row = [*melds, *groups]
-    for g in targets:
-        k = base + groups.index(g)
-        row[k] = _won(g, self_draw)
-        out.append(_new(Reading, (name, tuple(row), k, False, win_tile)))
-        row[k] = g
-        if once:
-            return
+def _place_targets(name: str, melds: tuple[tuple[Group, ...], ...], d: tuple[Group, ...],
+                   cands: tuple[int, ...], targets: list[Group], win_tile: int,
+                   self_draw: bool, out: list[Reading]) -> None:
+    """Append to ``out`` the readings of the decomposition ``d``, each fill of its free
+    groups with each choice of the melds' readings, a natural winning tile placed in each
+    of ``targets`` (:func:`_win_targets` of ``d``): what :func:`_place_win` gives each,
+    the groups won made once for all the fills. A fill holds no natural tile, so the
+    first group of a filled ``d`` equal to a target is the one."""
+    placed = [(g, _won(g, self_draw)) for g in targets]
+    for groups in D.expand_free(d, cands):
+        at = [groups.index(g) for g in targets]
+        for meld_groups in product(*melds):
+            base = len(meld_groups)
+            row = [*meld_groups, *groups]
+            for (g, won), i in zip(placed, at, strict=True):
+                k = base + i
+                row[k] = won
+                out.append(_new(Reading, (name, tuple(row), k, False, win_tile)))
+                row[k] = g
 
 
 def _place_win(shape: Shape, melds: tuple[Group, ...], groups: tuple[Group, ...],
