@@ -94,12 +94,19 @@ class Emitter:
     same object always gets the same name. One emitter serves one generated function.
     """
 
-    def __init__(self, inline: Mapping[Callable[..., Any], str] | None = None) -> None:
+    def __init__(self, inline: Mapping[Callable[..., Any], str] | None = None,
+                 names: Mapping[str, str] | None = None) -> None:
         # attribute accessors written as source instead of a call: accessor -> a template
         # with one '{}' for the value (e.g. "{}.kind == 'pair'"); the caller's promise,
         # which its tests hold to the accessor. The attributes they read are the only
         # ones the allowlist lets through.
         self.inline: dict[Callable[..., Any], str] = {}
+        # names of the environment written as source instead of ``env['name']``: name ->
+        # an expression over locals the caller's function sets (e.g. a bit test of a
+        # reading's description); the caller's promise, which its tests hold to the
+        # environment's value. ``named`` gathers the ones the text uses.
+        self.names: dict[str, str] = dict(names or {})
+        self.named: set[str] = set()
         self.attributes: set[str] = set()
         for fn, template in (inline or {}).items():
             self.inline[fn] = _template(template, self.attributes)
@@ -251,6 +258,10 @@ class _Writer:
     def v_Name(self, node: ast.Name, local: dict[str, str], depth: int) -> str:
         if node.id in local:
             return local[node.id]
+        text = self.em.names.get(node.id)
+        if text is not None:
+            self.em.named.add(node.id)
+            return text
         return f"{self.env}[{node.id!r}]"
 
     def v_BinOp(self, node: ast.BinOp, local: dict[str, str], depth: int) -> str:
@@ -387,7 +398,8 @@ _STMTS = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.A
           ast.If, ast.Return, ast.Expr, ast.Pass)
 _EXPRS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.Call, ast.Name,
           ast.Constant, ast.Tuple, ast.List, ast.ListComp, ast.comprehension, ast.Subscript)
-_TOKENS = (ast.Load, ast.Store, ast.And, ast.Or, ast.Add, ast.Sub, ast.Not, ast.USub,
+# (BitAnd: a mask test of a description the caller's names read; it never grows a number)
+_TOKENS = (ast.Load, ast.Store, ast.And, ast.Or, ast.Add, ast.Sub, ast.BitAnd, ast.Not, ast.USub,
            ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is,
            ast.IsNot)
 _ALLOWED = _STMTS + _EXPRS + _TOKENS

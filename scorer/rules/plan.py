@@ -33,6 +33,7 @@ from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
 from . import analysis
 from . import facts as F
+from . import profile as TP
 
 if TYPE_CHECKING:  # the model, for annotations only (it does not import this module)
     from ..lang.codegen import Emitter
@@ -367,13 +368,57 @@ INLINE_ATTRS: dict[Callable[..., Any], str] = {
 }
 
 
+# The profile facts (scorer.rules.profile) as the generated loop reads them: bit tests and
+# small ints of the reading's compact description (profile.description), which the loop
+# unpacks once into DESCRIPTION_LOCALS, in place of one Env lookup and function call per
+# fact. tests/twins/test_bits.py holds each text to its fact on every reading of every
+# golden hand; a name a ruleset's option or a hand's fact shadows stays an Env lookup.
+DESCRIPTION_LOCALS = "_dk, _dh, _ds, _dq, _dn, _dx, _du"
+
+
+def _none_of(bits: int) -> str:
+    """The text of 'the reading holds no tile of the kinds in ``bits``'."""
+    return f"((_dk & {bits}) == 0)"
+
+
+DESCRIBED: dict[str, str] = {
+    "has_wind": f"((_dk & {TP.WIND_BITS}) != 0)",
+    "has_dragon": f"((_dk & {TP.DRAGON_BITS}) != 0)",
+    "all_honors": _none_of(TP.SUITED_BITS),
+    "all_terminals": _none_of(TP.ALL_BITS ^ TP.TERMINAL_BITS),
+    "all_yaojiu": _none_of(TP.ALL_BITS ^ TP.YAOJIU_BITS),
+    "all_simples": _none_of(TP.ALL_BITS ^ TP.SIMPLE_BITS),
+    "all_green": _none_of(TP.ALL_BITS ^ TP.GREEN_BITS),
+    "all_reversible": _none_of(TP.ALL_BITS ^ TP.REVERSIBLE_BITS),
+    "honor_tiles": "_dh",
+    "suited_tiles": "_ds",
+    "quads": "_dq",
+    "min_number": "_dn",
+    "max_number": "_dx",
+    "suits": "_du",
+}
+
+
+def described_names(rs: Ruleset) -> dict[str, str]:
+    """The names of :data:`DESCRIBED` the generated loop of ``rs`` reads from the
+    description: every one that is a reading fact no option of ``rs`` shadows.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> sorted(described_names(load_ruleset("mcr"))) == sorted(DESCRIBED)
+    True
+    """
+    shadowed = set(F.names_at("context", "hand")) | set(rs.options)
+    reading = F.names_at("reading")
+    return {n: t for n, t in DESCRIBED.items() if n in reading and n not in shadowed}
+
+
 # Complexity 17, over the 15 allowed, on purpose: it writes the text of scoring._choose's
 # per-pattern steps (a family's count, when, each, count, value) one branch for one, so that
 # the two read side by side.
 def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]:  # noqa: C901
     from ..lang.codegen import CodegenError, Emitter
 
-    em = Emitter(INLINE_ATTRS)
+    em = Emitter(INLINE_ATTRS, described_names(rs))
     reading = frozenset(F.names_at("reading"))
     out = ["def _loop(env, _m):", "    _found = []"]
     memo_keys = iter(range(1 << 30))
@@ -452,6 +497,8 @@ def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]: 
             n = "1"
         lines, v = whole(p.value, "_x", pad, True)
         out += [*lines, f"{pad}_found += (({pat}, {v}, {n}, {items}),)"]
+    if em.named:  # the description, once a reading, before any pattern reads it
+        out.insert(1, f"    {DESCRIPTION_LOCALS} = {em.helper(TP.description)}(env)")
     out.append("    return _found")
     return "\n".join(out) + "\n", em
 

@@ -12,7 +12,7 @@ a second version must pay: docs/speed.md.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..model import tiles as T
 from .env import Env
@@ -92,6 +92,59 @@ def profile(env: Env, name: str) -> Any:
     value = _PROFILE[name](_tile_counts(env))
     holder[key] = value
     return value
+
+
+# -- the compact description of a reading's tiles ------------------------------------
+# A reading's tiles as bits and small ints, built once (per hand at a table without
+# wildcards, as the profile): the generated pattern loop (scorer.rules.plan) reads the
+# profile facts from it as bit tests instead of one Env lookup and function call each.
+# Bit t of a kinds mask stands for tile t (scorer.model.tiles: 0-26 suited, 27-33 honors).
+# (Typed: mypyc's build could not infer their types where plan.py reads them.)
+ALL_BITS: Final[int] = (1 << T.NUM_KINDS) - 1
+SUITED_BITS: Final[int] = (1 << 27) - 1
+WIND_BITS: Final[int] = 0b1111 << 27
+DRAGON_BITS: Final[int] = 0b111 << 31
+TERMINAL_BITS: Final[int] = sum(1 << t for t in range(27) if t % 9 in (0, 8))
+YAOJIU_BITS: Final[int] = TERMINAL_BITS | (ALL_BITS ^ SUITED_BITS)
+SIMPLE_BITS: Final[int] = SUITED_BITS ^ TERMINAL_BITS
+GREEN_BITS: Final[int] = sum(1 << t for t in GREEN_TILES)
+REVERSIBLE_BITS: Final[int] = sum(1 << t for t in REVERSIBLE_TILES)
+
+# (kinds mask, honor_tiles, suited_tiles, quads, min_number, max_number, suits)
+Description = tuple[int, int, int, int, int, int, tuple[str, ...]]
+
+
+def description(env: Env) -> Description:
+    """The compact description of a reading's tiles, from the same counts as
+    :func:`profile`: the mask of the kinds held (bit t for tile t), the numbers of honor
+    and suited tiles, the kinds held four times, the lowest and highest suited number (0
+    if none) and the suits; kept where the profile is kept.
+
+    >>> env = Env(wild_face=None, tiles=(0, 1, 2, 3, 4, 5, 6, 7, 8, 31, 31, 31, 32, 32))
+    >>> kinds, honors, suited, quads, low, high, suits = description(env)
+    >>> kinds == 0b111111111 | 1 << 31 | 1 << 32, honors, suited, quads, low, high, suits
+    (True, 5, 9, 0, 1, 9, ('m',))
+    """
+    holder = _profile_holder(env)
+    got: Description | None = holder.get("__description__")
+    if got is not None:
+        return got
+    kinds = honors = suited = quads = numbers = 0
+    for t, n in _tile_counts(env).items():
+        kinds |= 1 << t
+        if t >= 27:
+            honors += n
+        else:
+            suited += n
+            numbers |= 1 << (t % 9)
+        if n == 4:
+            quads += 1
+    suits = tuple([T.SUITS[k] for k in range(3) if (kinds >> (9 * k)) & 0x1FF])
+    # the lowest set bit's place (1-9), and the highest's
+    desc = (kinds, honors, suited, quads, (numbers & -numbers).bit_length(),
+            numbers.bit_length(), suits)
+    holder["__description__"] = desc
+    return desc
 
 
 class Profiled:
