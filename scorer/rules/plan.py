@@ -399,17 +399,24 @@ DESCRIBED: dict[str, str] = {
 }
 
 
+# reading facts the generated loop reads from a local that one call sets once a reading
+# (a single pass over the groups instead of the fact's own function): name -> local
+ONE_PASS: dict[str, str] = {"concealed_pungs": "_dc"}
+
+
 def described_names(rs: Ruleset) -> dict[str, str]:
-    """The names of :data:`DESCRIBED` the generated loop of ``rs`` reads from the
-    description: every one that is a reading fact no option of ``rs`` shadows.
+    """The names of :data:`DESCRIBED` and :data:`ONE_PASS` the generated loop of ``rs``
+    reads from locals, as their texts: every one that is a reading fact no option of
+    ``rs`` shadows.
 
     >>> from scorer.rules.load import load_ruleset
-    >>> sorted(described_names(load_ruleset("mcr"))) == sorted(DESCRIBED)
+    >>> sorted(described_names(load_ruleset("mcr"))) == sorted({**DESCRIBED, **ONE_PASS})
     True
     """
     shadowed = set(F.names_at("context", "hand")) | set(rs.options)
     reading = F.names_at("reading")
-    return {n: t for n, t in DESCRIBED.items() if n in reading and n not in shadowed}
+    return {n: t for n, t in {**DESCRIBED, **ONE_PASS}.items()
+            if n in reading and n not in shadowed}
 
 
 # Complexity 17, over the 15 allowed, on purpose: it writes the text of scoring._choose's
@@ -497,8 +504,11 @@ def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]: 
             n = "1"
         lines, v = whole(p.value, "_x", pad, True)
         out += [*lines, f"{pad}_found += (({pat}, {v}, {n}, {items}),)"]
-    if em.named:  # the description, once a reading, before any pattern reads it
+    # the description and the one-pass facts, once a reading, before any pattern reads them
+    if not em.named.isdisjoint(DESCRIBED):
         out.insert(1, f"    {DESCRIPTION_LOCALS} = {em.helper(TP.description)}(env)")
+    if "concealed_pungs" in em.named:
+        out.insert(1, f"    {ONE_PASS['concealed_pungs']} = {em.helper(TP.concealed_pungs_once)}(env)")
     out.append("    return _found")
     return "\n".join(out) + "\n", em
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..model import tiles as T
+from ..search.readings import Reading
 from .env import Env
 
 # Tiles of the kinds below (indices, see scorer.model.tiles).
@@ -67,7 +68,7 @@ _PROFILE: dict[str, Callable[[dict[int, int]], Any]] = {
 
 
 # the profile facts, each computed from the reading's tiles
-PROFILE_NAMES = frozenset(_PROFILE)
+PROFILE_NAMES: Final[frozenset[str]] = frozenset(_PROFILE)
 
 
 def _profile_holder(env: Env) -> Env:
@@ -145,6 +146,44 @@ def description(env: Env) -> Description:
             numbers.bit_length(), suits)
     holder["__description__"] = desc
     return desc
+
+
+def concealed_pungs_once(env: Env) -> int:
+    """The fact ``concealed_pungs`` in one pass over the reading's groups, for the
+    generated pattern loop (scorer.rules.plan), which reads it as a small int; the fact's
+    own function (scorer.rules.facts) stays the closures' and the reference (tests/twins/test_bits.py
+    holds the two equal on every reading of every golden hand).
+
+    >>> from scorer.search.decompose import Group
+    >>> from scorer.search.readings import Reading
+    >>> g = Group("pung", (4, 4, 4), has_win=True)  # 555m completed by a discarded 5m
+    >>> r = Reading("standard", (Group("chow", (0, 1, 2)), g), 1, False)
+    >>> concealed_pungs_once(Env(__reading__=r, self_draw=False, win_tile=4))
+    0
+    """
+    r: Reading = env["__reading__"]
+    self_draw = bool(env["self_draw"])
+    wild = r.win_wild
+    w = env["win_tile"] if not (self_draw or wild) else None
+    n = wild_pungs = 0
+    pung_w = chow_w = False
+    for g in r.groups:
+        kind = g.kind
+        if kind == "pung" or kind == "kong":
+            if not g.exposed:
+                n += 1
+            if kind == "pung" and g.meld < 0:
+                if g.has_win:
+                    wild_pungs += 1
+                if w is not None and g.tiles[0] == w:
+                    pung_w = True
+        elif kind == "chow" and w is not None and g.meld < 0 and w in g.tiles:
+            chow_w = True
+    if self_draw:
+        return n
+    if wild:  # the winning tile is where the reading put it
+        return n - wild_pungs
+    return n - 1 if pung_w and not chow_w else n
 
 
 class Profiled:
