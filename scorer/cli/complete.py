@@ -5,7 +5,8 @@ zsh, fish, PowerShell); ``mjscore --show-completion`` prints that script. At eac
 shell runs ``mjscore`` with ``_MJSCORE_COMPLETE`` set, and typer asks the functions here
 for the values of the flag being typed: a ruleset (the built-in ids, from the registry,
 then the ``.yaml``/``.yml`` files and the folders of the path typed so far), a seat or
-wind (E S W N), a language (zh en), an output format. Each returns the candidates that
+wind (E S W N, or 东南西北 once one is typed; ``--from`` and ``--out`` also 上家 对家 下家,
+said from the winner's seat), a language (zh en), an output format. Each returns the candidates that
 start with what was typed.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from ..model.tiles import SEATS
+from ..model.tiles import HONOR_CHARS, RELATIVE_SEATS, SEATS
 
 LANGS = ("zh", "en")
 BATCH_FORMATS = ("jsonl", "csv", "table")
@@ -51,12 +52,26 @@ def rulesets(incomplete: str) -> list[str]:
 
 
 def seats(incomplete: str) -> list[str]:
-    """A seat or wind: E S W N.
+    """A seat or wind: E S W N, or 东南西北 when what was typed is not ASCII.
 
-    >>> seats(""), seats("s")
-    (['E', 'S', 'W', 'N'], ['S'])
+    >>> seats(""), seats("s"), seats("东")
+    (['E', 'S', 'W', 'N'], ['S'], ['东'])
     """
+    if incomplete and not incomplete.isascii():
+        return _starting(tuple(HONOR_CHARS[:4]), incomplete)
     return _starting(SEATS, incomplete.upper())
+
+
+def seats_from_winner(incomplete: str) -> list[str]:
+    """A seat (:func:`seats`) or one said from the winner's: 上家 对家 下家 (``--from``).
+
+    >>> seats_from_winner(""), seats_from_winner("上")
+    (['E', 'S', 'W', 'N', '上家', '对家', '下家'], ['上家'])
+    """
+    relative = [w for w in RELATIVE_SEATS if w != "對家"]
+    if incomplete and not incomplete.isascii():
+        return seats(incomplete) + _starting(relative, incomplete)
+    return seats(incomplete) + ([] if incomplete else relative)
 
 
 def langs(incomplete: str) -> list[str]:
@@ -87,5 +102,5 @@ def standings_formats(incomplete: str) -> list[str]:
 
 
 # the flags of the score table whose values complete, by field
-BY_FIELD = {"rules": rulesets, "vs": rulesets, "seat": seats, "discarder": seats,
-            "round": seats, "lang": langs}
+BY_FIELD = {"rules": rulesets, "vs": rulesets, "seat": seats, "discarder": seats_from_winner,
+            "round": seats, "out": seats_from_winner, "lang": langs}

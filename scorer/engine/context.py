@@ -157,16 +157,38 @@ def parse_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...],
     return values
 
 
-def _seat(value: str, flag: str) -> str:
-    v = value.strip()
-    # exact match: `in` on the string "ESWN" would accept "", "SW" or "ESWN" as a seat
-    if len(v) != 1 or v not in T.SEATS:
-        raw = {"东": "E", "南": "S", "西": "W", "北": "N", "e": "E", "s": "S", "w": "W",
-               "n": "N"}.get(v)
-        if raw is None:
-            raise ContextError("seat.unknown", flag, value=value)
-        v = raw
+def _seat(value: str, flag: str, of: str | None = None,
+          seats: tuple[str, ...] = T.SEATS) -> str:
+    """The seat a flag's value names: E S W N (either case, full width) or 东南西北; with
+    ``of`` (the winner's seat) also 上家/下家/对家, said from its place in the turn among
+    ``seats`` (docs/rulings.md#common-seats); raises ContextError naming the flag otherwise."""
+    v = T.seat_of(value)
+    if v is not None:
+        return v
+    if not T.is_relative(value):
+        raise ContextError("seat.unknown", flag, value=value)
+    if of is None:  # --seat, --round: nobody to say it from
+        raise ContextError("seat.relative", flag, value=value)
+    v = T.seat_from(value, of, seats)
+    if v is None:
+        raise ContextError("seat.no_opposite", flag, value=value, players=len(seats),
+                           seats=" ".join(seats))
     return v
+
+
+def _out(values: tuple[str, ...], seat: str, seats: tuple[str, ...] = T.SEATS) -> list[str]:
+    """``--out S,W`` or ``--out S --out W`` (or ``SW``, ``上家，对家``): the seats, in the order
+    given; a relative word is said from the winner's ``seat``."""
+    out: list[str] = []
+    for value in values:
+        text = T.narrow(value)
+        i = 0
+        while i < len(text):
+            word = text[i:i + 2] if T.is_relative(text[i:i + 2]) else text[i]
+            i += len(word)
+            if word not in ", 、":  # (、: the comma of a list written in Chinese)
+                out.append(_seat(word, "--out", seat, seats))
+    return out
 
 
 def resolve(rs: Ruleset, ctx: Context, hand: Hand) -> Table:
@@ -338,7 +360,9 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
 
     seat = _seat(ctx.seat, "--seat")
     rnd = _seat(ctx.round, "--round")
-    discarder = _seat(ctx.discarder, "--from") if ctx.discarder is not None else None
+    # a relative word (--from 上家) is said from the winner's place, here among four seats;
+    # again below among those at the table when it has fewer
+    discarder = _seat(ctx.discarder, "--from", seat) if ctx.discarder is not None else None
     wild_tile: int | None = None
     if ctx.wild is not None:
         try:
@@ -374,7 +398,7 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
         flower_list=flower_list, base=flag_default("base", 1),
         self_draw=False, discard=True, discarder=discarder,
         # --out S,W or --out S --out W
-        out=[_seat(c, "--out") for c in "".join(ctx.out) if c not in ", "],
+        out=_out(ctx.out, seat),
     )
     # a switch that feeds the one fact of its own name passes through as it is
     env.update({f.field: getattr(ctx, f.field) for f in FLAGS if f.switch and f.feeds == (f.field,)})
@@ -387,6 +411,10 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     if seat not in seats:
         raise ContextError("seat.not_at_table", "--seat", value=seat, players=players,
                            seats=" ".join(seats))
+    if len(seats) < len(T.SEATS):  # the turn goes round fewer seats: say them again
+        if ctx.discarder is not None and T.is_relative(ctx.discarder):
+            discarder = env["discarder"] = _seat(ctx.discarder, "--from", seat, seats)
+        env["out"] = _out(ctx.out, seat, seats)
     if discarder is not None and discarder not in seats:
         raise ContextError("seat.not_at_table", "--from", value=discarder, players=players,
                            seats=" ".join(seats))
@@ -446,10 +474,10 @@ def _resolve_context(rs: Ruleset, ctx: Context) -> Table:
     # 6. 承包 relations
     relations: list[tuple[str, str]] = []
     for text in ctx.chengbao:
-        parts = text.replace(" ", "").split(":")
+        parts = T.narrow(text).replace(" ", "").split(":")
         if len(parts) != 2:
             raise ContextError("chengbao.syntax", "--chengbao", value=text)
-        a, b = (_seat(p, "--chengbao") for p in parts)
+        a, b = (_seat(p, "--chengbao", seat, seats) for p in parts)
         if a == b:
             raise ContextError("chengbao.self", "--chengbao", value=text)
         for s in (a, b):

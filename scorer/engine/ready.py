@@ -315,8 +315,8 @@ def _ways(ctx: Context, table: Table) -> list[tuple[str, Context]]:
     """How the tile may come, each with its context (see the module docstring)."""
     if ctx.self_draw:
         return [(SELF_DRAW, ctx)]
-    if ctx.discarder is not None:
-        return [(DISCARD, ctx)]
+    if ctx.discarder is not None:  # (the seat as the table read it: --from 上家 is N for E)
+        return [(DISCARD, replace(ctx, discarder=table.discarder))]
     seat = table.env["seat"]
     k = T.SEATS.index(seat)
     # 上家, 对家, 下家: the seats before the winner in turn order, nearest first

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import field
 
+from ..model.tiles import narrow
 from ..record import record
 from .records import players_header, split_line
 
@@ -36,8 +37,10 @@ def game_header(text: str) -> str | None:
 
     >>> game_header("# game: round 1"), game_header("#game:"), game_header("# a game")
     ('round 1', '', None)
+    >>> game_header("＃ game： 第一局")
+    '第一局'
     """
-    body = text.strip()
+    body = narrow(text).strip()
     if not body.startswith("#"):
         return None
     body = body[1:].strip()
@@ -81,7 +84,8 @@ def games_of(numbered: Iterable[tuple[int, str]], players: str | None, name: str
     current: GameLines | None = None
     seating = players
     for n, text in numbered:
-        head = game_header(text) if "#" in text else None
+        plain = narrow(text)  # (＃ game： typed full width too; the line kept as typed)
+        head = game_header(plain) if "#" in plain else None
         if head is not None:
             if loose:
                 raise GamesError(loose[0][0])
@@ -90,7 +94,7 @@ def games_of(numbered: Iterable[tuple[int, str]], players: str | None, name: str
             games.append(current)
             seating = players
             continue
-        spec = players_header(text) if "#" in text else None
+        spec = players_header(plain) if "#" in plain else None
         if spec is not None:
             from ..table.ledger import LedgerError, parse_players
 
@@ -105,7 +109,7 @@ def games_of(numbered: Iterable[tuple[int, str]], players: str | None, name: str
             except LedgerError:  # scored, its record says what is wrong; the seating stays
                 pass
         try:
-            empty = split_line(text) is None
+            empty = split_line(plain) is None
         except ValueError:
             empty = False  # (its record says what is wrong with it)
         if empty:

@@ -28,6 +28,7 @@ from ..errors import ContextError
 from ..memo import Memo
 from ..model.notation import join_hand_args
 from ..model.numbers import NotANumber, whole
+from ..model.tiles import narrow
 from ..record import record
 from ..rules.flags import FLAGS, Flag
 from ..text import close_matches
@@ -204,11 +205,11 @@ def _value(flag: Flag, at: int, text: str | None) -> Any:
 def pairs(values: Sequence[str] | None, flag: str = "--option") -> tuple[tuple[str, str], ...]:
     """``KEY=VALUE`` texts as pairs, stripped.
 
-    >>> pairs(["cap = 128", "players=3"])
+    >>> pairs(["cap = 128", "players＝3"])
     (('cap', '128'), ('players', '3'))
     """
     out = []
-    for v in values or ():
+    for v in map(narrow, values or ()):  # (players＝3 as a Chinese input method types it)
         if "=" not in v:
             raise ContextError("flag.pairs", flag, value=v)
         k, _, val = v.partition("=")

@@ -24,6 +24,7 @@ from typing import Any
 from ..engine.scoring import score
 from ..errors import MjscoreError, NotationError
 from ..memo import Memo
+from ..model.tiles import narrow
 from ..rules.files import is_path
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
@@ -93,14 +94,18 @@ PLAYERS_HEADER = "players:"
 
 
 def players_header(text: str) -> str | None:
-    """The seating a ``# players: SPEC`` comment line sets, or None for any other line.
+    """The seating a ``# players: SPEC`` comment line sets, or None for any other line. A
+    Chinese input method's full-width ``＃ players： 甲，乙`` is read as its ASCII
+    (:func:`scorer.model.tiles.narrow`).
 
     >>> players_header("# players: E=Ann,S=Bo,W=Cy,N=Di")
     'E=Ann,S=Bo,W=Cy,N=Di'
+    >>> players_header("# players： 甲，乙，丙，丁")
+    '甲,乙,丙,丁'
     >>> players_header("# a comment") is None
     True
     """
-    body = text.strip()
+    body = narrow(text).strip()
     if not body.startswith("#"):
         return None
     body = body[1:].strip()
@@ -205,7 +210,7 @@ def _check_text(text: str) -> None:
 def _header_record(text: str, line: int) -> dict[str, Any] | None:
     """The record of a ``# players:`` line (its seating checked: LedgerError), or None for
     any other line."""
-    header = players_header(text) if "#" in text else None
+    header = players_header(text) if _hash(text) else None
     if header is None:
         return None
     from ..table.ledger import parse_players
@@ -258,11 +263,14 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
     seating: dict[str, str] | None = None
     try:
         _check_text(text)
-        header = _header_record(text, line)
+        # what a Chinese input method types (＃ ： ， －－from　Ｓ) read as its ASCII: one
+        # character for one, so every position in it is the line's as typed
+        plain = narrow(text)
+        header = _header_record(plain, line)
         if header is not None:
             return header
         try:
-            argv = split_line(text)
+            argv = split_line(plain)
         except ValueError:  # an unclosed quote, a backslash at the end (shlex's only two)
             raise NotationError("line.unsplittable") from None
         if argv is None:
@@ -384,12 +392,16 @@ def _keep_input(rec: dict[Any, Any], text: str, argv: Sequence[str] | None) -> N
     # stays writable as UTF-8
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     rec["input"] = text[:MAX_LINE]
+    plain = narrow(text[:MAX_LINE])
     if argv is None:
         try:
-            argv = split_line(text[:MAX_LINE]) or []
+            argv = split_line(plain) or []
         except ValueError:
-            argv = text[:MAX_LINE].split()
-    rec["input_hand"] = typed_hand(argv)
+            argv = plain.split()
+    hand = typed_hand(argv)
+    at = plain.find(hand) if hand and plain != text[:MAX_LINE] else -1
+    # the hand as typed (width forms and all), where the line read it narrowed
+    rec["input_hand"] = text[at:at + len(hand)] if at >= 0 else hand
 
 
 def _base_rules(base: Sequence[str]) -> str | None:
@@ -469,7 +481,7 @@ def valid_header(text: str) -> str | None:
     >>> valid_header("# players: Ann,Bo,Cy,Di"), valid_header("# players: Ann,Ann")
     ('Ann,Bo,Cy,Di', None)
     """
-    spec = players_header(text) if "#" in text else None
+    spec = players_header(text) if _hash(text) else None
     if spec is None:
         return None
     from ..table.ledger import LedgerError, parse_players
@@ -479,6 +491,15 @@ def valid_header(text: str) -> str | None:
     except LedgerError:
         return None
     return spec
+
+
+def _hash(text: str) -> bool:
+    """Whether a line may be a ``#`` comment (``＃`` typed full width too): a header's cheap test.
+
+    >>> _hash("＃ players： 甲，乙"), _hash("11m --rules mcr")
+    (True, False)
+    """
+    return "#" in text or "＃" in text
 
 
 def ledger_fields(rec: Mapping[Any, Any]) -> dict[str, Any]:

@@ -28,6 +28,54 @@ WINDS: Final = (EAST, SOUTH, WEST, NORTH)
 DRAGONS: Final = (RED, GREEN, WHITE)
 # The four seats, dealer first, in turn order: the one seats table (the winds by seat)
 SEATS: Final = ("E", "S", "W", "N")
+# A seat by its own name: the letter (either case; full width through narrow) or the wind's
+# character, simplified or traditional (东南西北, 東)
+_SEAT_NAMES: Final[dict[str, str]] = {
+    **{s: s for s in SEATS}, **{s.lower(): s for s in SEATS},
+    **dict(zip(HONOR_CHARS[:4], SEATS, strict=True)), "東": "E",
+}
+# A seat said from a player's place in the turn E→S→W→N (docs/rulings.md#common-seats: "E's 上家 is N"), as
+# steps forward: 上家 plays just before, 下家 just after, 对家 sits opposite
+RELATIVE_SEATS: Final[dict[str, int]] = {"上家": -1, "对家": 2, "下家": 1, "對家": 2}
+
+
+def seat_of(word: str) -> str | None:
+    """The seat ``word`` names by itself: E S W N in either case or full width, or the
+    wind's character 东南西北; None for any other word (上家 too: :func:`seat_from`).
+
+    >>> seat_of("东"), seat_of(" s "), seat_of("Ｗ"), seat_of("上家")
+    ('E', 'S', 'W', None)
+    """
+    return _SEAT_NAMES.get(narrow(word).strip())
+
+
+def is_relative(word: str) -> bool:
+    """Whether ``word`` says a seat from a player's place: 上家, 下家, 对家 (對家).
+
+    >>> is_relative("上家"), is_relative("S")
+    (True, False)
+    """
+    return narrow(word).strip() in RELATIVE_SEATS
+
+
+def seat_from(word: str, of: str, seats: tuple[str, ...] = SEATS) -> str | None:
+    """The seat ``word`` names, a relative word said from the seat ``of``'s place in the
+    turn among ``seats`` (those at the table, dealer first); None when it names none (not
+    a seat word, ``of`` not at the table, or 对家 at a table without four players).
+
+    >>> [seat_from("上家", s) for s in SEATS], [seat_from("下家", s) for s in SEATS]
+    (['N', 'E', 'S', 'W'], ['S', 'W', 'N', 'E'])
+    >>> [seat_from("对家", s) for s in SEATS], seat_from("北", "E")
+    (['W', 'N', 'E', 'S'], 'N')
+    >>> seat_from("上家", "E", ("E", "S", "W")), seat_from("对家", "E", ("E", "S", "W"))
+    ('W', None)
+    """
+    step = RELATIVE_SEATS.get(narrow(word).strip())
+    if step is None:
+        return seat_of(word)
+    if of not in seats or (step == 2 and len(seats) != 4):
+        return None
+    return seats[(seats.index(of) + step) % len(seats)]
 
 
 def tile(number: int, suit: str) -> int:
@@ -145,12 +193,35 @@ def parse_tile(text: str) -> int:
 # Suffix letter -> canonical suit. w/b/t are the pinyin initials 万/饼/条.
 ALIASES: Final = {"m": "m", "p": "p", "s": "s", "w": "m", "b": "p", "t": "s"}
 
+# The width forms a Chinese input method types for ASCII, one character for one: its
+# full-width punctuation and letters (，：－＋＝＃ Ｓ) and the ideographic space. Every text a
+# person types is read through them (:func:`narrow`): hands, lines of a file, flags' values.
+# Full-width digits are not among them: a number is written in 0-9 (docs/contract.md#flags,
+# scorer.model.numbers); only a hand (INPUT_FORMS) and --flowers read １２３.
+WIDTH_FORMS: Final[dict[str, str]] = {
+    **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if not 0xFF10 <= c <= 0xFF19},
+    "\u3000": " ",
+}
+_NARROW: Final = str.maketrans(WIDTH_FORMS)
+
+
+def narrow(text: str) -> str:
+    """``text`` with each width form (:data:`WIDTH_FORMS`) as its ASCII character. One
+    character stands for one, so a position in the result is the same position in ``text``
+    (an error points at what was typed).
+
+    >>> narrow("# players： 甲，乙，丙，丁"), narrow("－－from\u3000Ｓ"), narrow("cap＝１２８")
+    ('# players: 甲,乙,丙,丁', '--from S', 'cap=１２８')
+    """
+    return text if text.isascii() else text.translate(_NARROW)
+
+
 # How a Chinese input method types the notation, one character for one ASCII character:
-# full-width ASCII (１２３ｍ Ｐ ［］，＝), the ideographic space, the IME's 【】 for [ ],
+# the width forms above and the full-width digits (１２３ｍ Ｐ ［］，＝), the IME's 【】 for [ ],
 # the suit characters 万 筒/饼 条/索 (simplified and traditional) and the numerals 一…九.
 INPUT_FORMS: Final[dict[str, str]] = {
-    **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)},
-    "\u3000": " ",
+    **WIDTH_FORMS,
+    **{chr(c): chr(c - 0xFEE0) for c in range(0xFF10, 0xFF1A)},
     "【": "[", "】": "]", "〔": "[", "〕": "]", "〖": "[", "〗": "]",
     "万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s",
     **{ch: str(i + 1) for i, ch in enumerate("一二三四五六七八九")},

@@ -99,12 +99,14 @@ FLAGS: tuple[Flag, ...] = (
     Flag("self_draw", ("--self-draw",), bool, "The winning tile was self-drawn.", False,
          always=True, feeds=("self_draw", "discard"),
          excludes=("discarder", "robbing_kong")),
-    Flag("discarder", ("--from",), str, "Seat that discarded the winning tile (E S W N).",
+    Flag("discarder", ("--from",), str, "Seat that discarded the winning tile: E S W N (东南西北), "
+         "or 上家/对家/下家 seen from the winner (上家 = the seat before it in turn).",
          key="from", always=True, feeds=("discarder", "discard", "self_draw"),
          # a self-drawn win has no discarder; every flag that implies a self-draw
          # (--kong-draw, --piao, --you, --ready-at-deal, --heavenly) excludes it through that
          excludes=("self_draw",)),
-    Flag("seat", ("--seat",), str, "The winner's seat; E is the dealer.", "E", always=True,
+    Flag("seat", ("--seat",), str, "The winner's seat, E S W N (东南西北); E is the dealer.", "E",
+         always=True,
          feeds=("seat", "seat_wind", "winner_is_dealer")),
     Flag("round", ("--round",), str, "Prevalent wind.", "E", always=True,
          feeds=("round", "round_wind")),
@@ -153,7 +155,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag("after_kong", ("--after-kong",), bool,
          "杠上炮: won on the discard after the discarder's own kong.", False,
          feeds=("after_kong",), excludes=("self_draw", "kong_draw", "robbing_kong")),
-    Flag("out", ("--out",), str, "Seats already out of the round (血战到底), e.g. S,W.", (),
+    Flag("out", ("--out",), str, "Seats already out of the round (血战到底), e.g. S,W or "
+         "上家,对家.", (),
          multiple=True, feeds=("out",)),
     Flag("options", ("--option",), str, "Ruleset option KEY=VALUE (repeatable), e.g. cap=128.",
          (), multiple=True, key=None),

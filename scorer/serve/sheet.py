@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..lines.reader import MAX_LINE
-from ..model.tiles import SEATS
+from ..model.tiles import SEATS, seat_of
 from ..table.ledger import Builder, parse_stake, rotate
 from ..views.ledger import totals_csv_rows, totals_record
 from ..views.rows import csv_cell
@@ -101,10 +101,12 @@ def penalty_record(settings: Mapping[str, Any], seat: Any, amount: Any) -> dict[
     other player (MCR: :data:`MCR_PENALTY` when no amount is given). Raises RequestError.
 
     >>> penalty_record({"rules": "mcr", "seating": {"E": "A", "S": "B", "W": "C", "N": "D"}},
-    ...                "S", None)["payments"]
+    ...                "南", None)["payments"]
     {'E': 10, 'S': -30, 'W': 10, 'N': 10}
     """
     seats = [s for s in SEATS if s in settings["seating"]]
+    if isinstance(seat, str):
+        seat = seat_of(seat) or seat  # 南, s, Ｓ: the seat S
     if seat not in seats:
         raise RequestError("serve.seat", seats=seats)
     if amount is None and settings.get("rules") in ("mcr", "mcr-house"):

@@ -56,7 +56,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from ..errors import ContextError
-from ..model.tiles import SEATS
+from ..model.tiles import SEATS, is_relative, narrow, seat_of
 from ..record import record
 
 EXACT_LIMIT = 12  # players with a nonzero net for which settle() searches the fewest transfers
@@ -358,6 +358,8 @@ def parse_players(spec: str, src: str = "--players") -> dict[str, str]:
     {'E': 'Ann', 'S': 'Bo', 'W': 'Cy'}
     >>> parse_players("Ann Bo Cy Di")["N"]
     'Di'
+    >>> parse_players("东=甲，南=乙")  # seat words and a Chinese input method's comma
+    {'E': '甲', 'S': '乙'}
     >>> parse_players("E=Ann,X=Bo")
     Traceback (most recent call last):
     scorer.table.ledger.LedgerError: --players position 7: 'X' is not a seat (E S W N)
@@ -366,6 +368,7 @@ def parse_players(spec: str, src: str = "--players") -> dict[str, str]:
 
     out: dict[str, str] = {}
     parts: list[tuple[int, str]] = []
+    spec = narrow(spec)  # (one character for one: the positions are the typed ones)
     if "," not in spec and len(spec.split()) > 1:
         parts = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", spec)]
     else:
@@ -383,9 +386,11 @@ def parse_players(spec: str, src: str = "--players") -> dict[str, str]:
             seat, name = part.split("=", 1)
             lead = len(seat) - len(seat.lstrip())
             seat = seat.strip()
-            if seat.upper() not in SEATS:
+            if is_relative(seat):  # 上家=Ann: a seating has nobody to say it from
+                raise _spec_error("players.relative", src, at + lead, seat=seat)
+            if seat_of(seat) is None:
                 raise _spec_error("players.not_seat", src, at + lead, seat=seat)
-            seat = seat.upper()
+            seat = str(seat_of(seat))
             if seat in out:
                 raise _spec_error("players.seat_twice", src, at + lead, seat=seat)
             name_at = at + len(part.split("=", 1)[0]) + 1

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..model.tiles import SEATS
+from ..model.tiles import SEATS, is_relative, narrow, seat_of
 from ..rules.load import load_ruleset
 from ..rules.model import Ruleset
 from ..rules.schema import MAX_FALSE_WIN
@@ -158,13 +158,19 @@ def _as_written(e: LedgerError, written: Mapping[str, str]) -> LedgerError:
 
 
 def _player(word: str, seating: Mapping[str, str] | None, kind: str) -> str:
-    """The seat a word names: a seat letter, or a player's name in ``seating``."""
+    """The seat a word names: a seat letter, a player's name in ``seating``, or a seat's other
+    name (东南西北, full width: a name that is one of them is the player's)."""
     if word.upper() in SEATS and (not seating or word.upper() in seating):
         return word.upper()
+    for seat, name in (seating or {}).items():
+        if name == word:
+            return seat
+    named = seat_of(word)
+    if named is not None and (not seating or named in seating):
+        return named
+    if is_relative(word):
+        raise LedgerError("seat.relative_here", value=word)  # (上家 of whom?)
     if seating:
-        for seat, name in seating.items():
-            if name == word:
-                return seat
         names = ", ".join(f"{s}={n}" for s, n in seating.items())
         raise LedgerError("ledger_line.not_seated", kind=kind, who=word, seating=names)
     raise LedgerError("ledger_line.no_seating", kind=kind, who=word)
@@ -172,7 +178,8 @@ def _player(word: str, seating: Mapping[str, str] | None, kind: str) -> str:
 
 def _amount(word: str, kind: str, who: str, signed: bool) -> int:
     """A whole number of points, in ASCII digits (``+5``, ``-5``; a penalty's unsigned)."""
-    if not _AMOUNT.fullmatch(word) or (not signed and word[0] in "+-"):
+    plain = narrow(word)  # －５ is -5 (and ＋５ still refused: a number is written in 0-9)
+    if not _AMOUNT.fullmatch(plain) or (not signed and plain[0] in "+-"):
         raise LedgerError("adjust.points" if signed else "penalty.points", kind=kind, who=who,
                           word=word)
-    return int(word)
+    return int(plain)

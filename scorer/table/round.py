@@ -150,9 +150,13 @@ def _on_line(line: int, e: MjscoreError, keep: bool = False) -> RoundError:
     return err
 
 
-def _seat(word: str, line: int, what: str) -> str:
-    s = word.strip().upper()
-    if s not in SEATS:
+def _seat(word: str, line: int, what: str, of: str | None = None) -> str:
+    """The seat a word names (E S W N, 东南西北); with ``of`` (the line's player) also
+    上家/下家/对家 said from its place (``S kong 5p from 上家``: E)."""
+    s = T.seat_from(word, of) if of is not None else T.seat_of(word)
+    if s is None:
+        if T.is_relative(word):  # the line's own seat: nobody to say it from
+            raise _err(line, "seat.relative_here", value=word)
         if what:
             raise _err(line, "round.seat_after", what=what, word=word)
         raise _err(line, "round.seat", word=word)
@@ -259,8 +263,8 @@ class _Round:
 
     # -- lines ---------------------------------------------------------------------------
     def line(self, n: int, text: str) -> None:
-        try:
-            words = shlex.split(text, comments=True)
+        try:  # (＃ －－from　上家 typed full width: one character for one)
+            words = shlex.split(T.narrow(text), comments=True)
         except ValueError:
             raise _err(n, "round.unreadable") from None
         if not words:
@@ -328,7 +332,7 @@ class _Round:
         if how == "from":
             if len(args) != 3:
                 raise _err(n, "round.kong_from_form")
-            discarder = _seat(args[2], n, "from")
+            discarder = _seat(args[2], n, "from", seat)
             if discarder == seat:
                 raise _err(n, "round.kong_own")
             self.check_in(n, discarder, "discarder")
@@ -376,7 +380,7 @@ class _Round:
                 kw[BOOL_FLAGS[f]] = True
                 i += 1
             elif f == "--from" and i + 1 < len(flags):
-                kw["discarder"] = _seat(flags[i + 1], n, "--from")
+                kw["discarder"] = _seat(flags[i + 1], n, "--from", seat)
                 i += 2
             elif f in ("--seat", "--out"):
                 raise _err(n, "round.win_seat_flag", flag=f)

@@ -12,6 +12,17 @@ limits of a ruleset's expressions while scoring (``eval.*``).
 from __future__ import annotations
 
 ENGINE_CODES: dict[str, tuple[str, str]] = {
+    # ---- a seat said from a player's place (上家/下家/对家) where there is nobody to say it from
+    "seat.relative": ("{flag} {value}：上家/对家/下家 是从胡牌者的位置说的；{flag} 没有可参照的人，"
+                      "请写 E S W N（东南西北）",
+                      "{flag} {value}: 上家/对家/下家 name a seat from the winner's; {flag} has "
+                      "nobody to say it from: write E S W N (东南西北)"),
+    "seat.relative_here": ("{value}：上家/对家/下家 要从某个玩家的位置说；这里没有可参照的人，"
+                           "请写 E S W N（东南西北）",
+                           "{value}: 上家/对家/下家 name a seat from a player's; here there is "
+                           "nobody to say it from: write E S W N (东南西北)"),
+    "seat.no_opposite": ("{flag} {value}：{players} 人桌没有对家（座位 {seats}）",
+                         "{flag} {value}: a {players}-player table has no 对家 (seats {seats})"),
     # ---- --option KEY=VALUE
     "option.none": ("{flag} {option}：{ruleset} 规则没有选项",
                     "{flag} {option}: the {ruleset} ruleset has no options"),

@@ -21,6 +21,10 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
                          "{src} position {at}: more than {n} seats"),
     "players.not_seat": ("{src} 的第 {at} 个字符：{seat:q} 不是座位（E S W N）",
                          "{src} position {at}: {seat:q} is not a seat (E S W N)"),
+    "players.relative": ("{src} 的第 {at} 个字符：{seat:q} 是从某个玩家的位置说的座位；"
+                         "座位表里没有可参照的人，请写 E S W N（东南西北）",
+                         "{src} position {at}: {seat:q} names a seat from a player's; a seating has "
+                         "nobody to say it from: write E S W N (东南西北)"),
     "players.seat_twice": ("{src} 的第 {at} 个字符：座位 {seat} 写了两次",
                            "{src} position {at}: seat {seat} is named twice"),
     "players.no_name": ("{src} 的第 {at} 个字符：玩家要有名字",
