@@ -74,7 +74,7 @@ CODES: dict[str, tuple[str, str]] = {
                             "A ({a}): {a_error:error}; B ({b}): {b_error:error}"),
     # ---- the flags of a win (exit 2)
     "seat.unknown": ("{flag} {value}：座位是 E S W N（东南西北）之一",
-                     "{flag} {value}: a seat is one of E S W N"),
+                     "{flag} {value}: a seat is one of E S W N (东南西北)"),
     "seat.not_at_table": ("{flag} {value}：{players} 人桌的座位是 {seats}",
                           "{flag} {value}: a {players}-player table has seats {seats}"),
     "table.players": ("{ruleset} 规则给出 {players} 个玩家；只能是 2-4 个",
