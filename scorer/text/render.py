@@ -10,7 +10,8 @@ ruleset file is untrusted. A placeholder may say how its value is worded:
   ``{"zh": ..., "en": ...}`` map gives its word in the language asked; a list is joined
   with the language's comma (``、`` in Chinese);
 * ``{name:q}`` — quoted, as typed (``'x'``; a control character escaped);
-* ``{name:or}`` / ``{name:and}`` — a list joined with the language's "or" / "and";
+* ``{name:or}`` / ``{name:and}`` — a list joined with the language's "or" / "and"
+  (:func:`~scorer.text.values.join`: ``A、B或C`` in Chinese);
 * ``{name:shapes}`` — shape names (``standard``, ``seven_pairs``), worded through the
   catalogue's ``shape.NAME.long`` with the ``sets`` parameter, joined with "or";
 * ``{name:error}`` — another error ``{"code": ..., "params": ...}``, worded whole;
@@ -40,18 +41,11 @@ from typing import Any
 
 from ..memo import Memo
 from .catalogue import CATALOGUE
-from .values import show
+from .values import join, show
 
 # {name} or {name:how}; anything else in braces is text (a ruleset's template is data)
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z]+))?\}")
 _PARTS: Memo[str, tuple[str, ...]] = Memo(4096, "text.render.parts")  # a template, cut at placeholders
-
-_JOIN = {  # how a list is joined, per language
-    ("zh", ""): "、", ("en", ""): ", ",
-    ("zh", "or"): " 或 ", ("en", "or"): " or ",
-    ("zh", "and"): "、", ("en", "and"): ", ",
-}
-
 
 def template(key: str, lang: str) -> str:
     """The catalogue's text for ``key`` in ``lang`` (zh unless ``en``).
@@ -69,7 +63,7 @@ def fill(text: str, params: Mapping[str, Any], lang: str = "en", hows: bool = Tr
     template: untrusted) fills plain ``{name}`` only and leaves ``{name:how}`` as text.
 
     >>> fill("{a} or {b:q}; {c:or}", {"a": None, "b": "x", "c": ["1m", "2m"]}, "zh")
-    "none or 'x'; 1m 或 2m"
+    "none or 'x'; 1m或2m"
     >>> fill("{x.__class__} {y}", {"y": 1})
     '{x.__class__} 1'
     """
@@ -121,15 +115,6 @@ def value(v: Any, lang: str, how: str = "", params: Mapping[str, Any] | None = N
     if isinstance(v, (list, tuple)):
         return join([value(x, lang) for x in v], lang, how)
     return show(v)
-
-
-def join(items: list[str], lang: str, how: str = "") -> str:
-    """Words joined as the language joins a list (``how``: "", "or" or "and").
-
-    >>> join(["a", "b"], "zh"), join(["a", "b"], "en", "or")
-    ('a、b', 'a or b')
-    """
-    return _JOIN.get((lang if lang == "en" else "zh", how), ", ").join(items)
 
 
 def word(key: str, lang: str = "zh", **params: Any) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.result import Result
 from ..errors import NotAWin
 from ..table.dispute import ROWS, Dispute, Side
-from ..text.render import join
+from ..text.values import join
 from ..text.width import columns, display_width, wrap
 from .i18n import t
 from .jsondata import error_json, to_json

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.result import Result, Scored
 from ..search.readings import Reading
-from ..text import body
+from ..text import body, join
 from .i18n import t
 from .jsondata import hit_json
 from .pieces import group_texts, pattern_name, reading_groups, sets_text, shape_word
@@ -65,11 +65,10 @@ def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> st
     n = DEFAULT_TOP if top is None else max(top, 1)
     rows: list[list[Any]] = []
     w = result.winner
-    sep = f" {t('or', lang)} "
     for k, alts in enumerate(groups[:n]):
         s = alts[0]
         shape = shape_word(s.reading.shape, lang)
-        pats = sep.join(_pats(x, lang) or "—" for x in alts)
+        pats = join([_pats(x, lang) or "—" for x in alts], lang, "or")
         rows.append([k + 1, shape, " ".join(group_texts(result, s)), pats,
                      " / ".join(str(x.score) for x in alts),
                      " / ".join(f"{x.payments[w]:+d}" for x in alts), why_lost(result, s, lang)])

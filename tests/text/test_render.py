@@ -38,7 +38,7 @@ def test_lists_and_nested_words_follow_the_language() -> None:
     p = {"shapes": ["standard", "seven_pairs"], "sets": 4}
     assert body("win.not_complete", p, "en") == \
         "not a winning hand: the tiles do not form a pair and 4 sets or seven pairs"
-    assert body("win.not_complete", p, "zh") == "不是胡牌：这手牌凑不成一对将加4副面子 或 七对"
+    assert body("win.not_complete", p, "zh") == "不是胡牌：这手牌凑不成一对将加4副面子或七对"
     assert fill("{a}", {"a": ["x", "y"]}, "zh") == "x、y"
     assert fill("{a}", {"a": ["x", "y"]}, "en") == "x, y"
 

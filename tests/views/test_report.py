@@ -347,7 +347,7 @@ def test_explain_has_one_row_per_reading_with_the_alternatives() -> None:
     assert "+12 / +6" in text and "best" in text
     zh = explain_text(r, "zh")
     assert zh.split("\n")[0] == "考虑过的拆法（1 种不同，由高到低）："
-    assert "暴头 2 或 自摸 1" in zh and "最佳" in zh
+    assert "暴头 2或自摸 1" in zh and "最佳" in zh
 
 
 def test_explain_shows_the_best_n_and_how_many_more() -> None:
