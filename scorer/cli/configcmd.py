@@ -36,9 +36,11 @@ def config_data() -> dict[str, Any]:
 
 
 def config_text(data: dict[str, Any], lang: str) -> str:
-    """The settings as a table for people, under the config file's line."""
+    """The settings as a table for people, under the config file's line, within the
+    terminal's width (a long path folds; the table's cells fold, views.texttable.fitted)."""
     from ..text.render import word
-    from ..views.texttable import simple
+    from ..text.width import wrap_text
+    from ..views.texttable import fitted
 
     if data["file"] is None:
         head = word("config_no_file", lang)
@@ -48,9 +50,10 @@ def config_text(data: dict[str, Any], lang: str) -> str:
     rows = [[key, "—" if s["value"] is None else s["value"],
              word(f"source.{s['source']}", lang, where=s["where"])]
             for key, s in data["settings"].items()]
-    table = simple(rows, [word(h, lang) for h in ("col_setting", "col_value", "col_from")],
-                   ("left", "left", "left"))
-    return f"{head}\n\n{table}\n\n{word('config_precedence', lang)}"
+    table = fitted(rows, [word(h, lang) for h in ("col_setting", "col_value", "col_from")],
+                   last=(0,), disable_numparse=True)
+    return (f"{wrap_text(head, indent='  ')}\n\n{table}\n\n"
+            f"{wrap_text(word('config_precedence', lang))}")
 
 
 def config_cmd(

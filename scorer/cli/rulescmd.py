@@ -319,6 +319,7 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
     from ..rules import notices
     from ..rules.files import builtin_dir, display, locate
     from ..rules.load import compile_ruleset
+    from ..text.width import wrap_text
 
     if not files:
         raise ContextError("rules_check.no_file")
@@ -348,8 +349,9 @@ def _rules_check(files: list[str], lang: str = "en") -> int:
         # ruleset cache is the run's, said at its end: scorer.cli.output.say_notices)
         for n in notices.take(str(path)):
             print(one_line(n.render(lang) if hasattr(n, "render") else str(n)))
-        print(word("check_ok", lang, file=f, id=rs.id, name=rs.name_en if lang == "en"
-                   else rs.name, n=len(rs.patterns)))
+        # a file that checks is said within the terminal's width (a problem is one line)
+        print(wrap_text(word("check_ok", lang, file=f, id=rs.id, name=rs.name_en if lang == "en"
+                             else rs.name, n=len(rs.patterns)), indent="  "))
     return status
 
 

@@ -61,18 +61,20 @@ def display_width(text: str) -> int:
 
 # Characters whose width is known without wcwidth (tests/lines/test_records.py holds them to
 # wcwidth's): CJK ideographs, CJK punctuation and full-width forms take two columns; a
-# few symbols of the reports one.
+# few symbols of the reports one; the mahjong tiles of the report's Tiles: line one, but
+# the red dragon 🀄, an emoji, two.
 _WIDE = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0x3000, 0x3029), (0x3030, 0x303E),
-         (0xFF01, 0xFF60), (0xFFE0, 0xFFE6))
+         (0xFF01, 0xFF60), (0xFFE0, 0xFFE6), (0x1F004, 0x1F004))
 _NARROW = frozenset("·×—…←→")
+_NARROW_RANGES = ((0x1F000, 0x1F02B),)
 
 
 def known_width(text: str) -> int | None:
     """The columns ``text`` takes, if every character in it is printable ASCII or of
-    :data:`_WIDE` or :data:`_NARROW`; else None (wcwidth then counts).
+    :data:`_WIDE`, :data:`_NARROW` or :data:`_NARROW_RANGES`; else None (wcwidth then counts).
 
-    >>> known_width("番种：3"), known_width("🀄") is None
-    (7, True)
+    >>> known_width("番种：3"), known_width("🀄🀀"), known_width("ß") is None
+    (7, 3, True)
     """
     n = 0
     for ch in text:
@@ -81,6 +83,8 @@ def known_width(text: str) -> int | None:
             n += 1
         elif any(lo <= o <= hi for lo, hi in _WIDE):
             n += 2
+        elif any(lo <= o <= hi for lo, hi in _NARROW_RANGES):
+            n += 1
         else:
             return None
     return n
@@ -147,12 +151,12 @@ def wrap_text(text: str, width: int | None = None, indent: str = "") -> str:
       a bb
       ccc
       dddd
+    >>> wrap_text("a\\n\\nb", 8)
+    'a\\n\\nb'
     """
     width = columns() if width is None else width
     out: list[str] = []
     for ln in text.split("\n"):
         lead = ln[:len(ln) - len(ln.lstrip(" "))]
-        out += wrap(ln, width, lead + indent)
-        if not ln:
-            out.append("")
+        out += wrap(ln, width, lead + indent) or [""]  # a blank line stays one blank line
     return "\n".join(out)

@@ -294,7 +294,8 @@ WORDS: dict[str, tuple[str, str]] = {
                          "kong refund: {seat}'s kong {tile} (line {line})"),
     "round_text.base": ("底", "base"),
     "round_text.xueliu": ("血流成河", "blood flowing into a river"),
-    "round_text.end": ("end", "end"),
+    "round_text.end": ("局末", "end"),
+    "round_text.line": ("第 {n} 行", "line {n}"),
     "round_check.chahuazhu": ("查花猪", "flower pigs"),
     "round_check.chadajiao": ("查大叫", "not-ready check"),
     "round_check.tuishui": ("退税", "kong refunds"),
@@ -305,7 +306,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "round_status.huazhu": ("花猪", "flower pig"),
     "round_status.in": ("—", "—"),
     "round_text.wins": ("（{n} 次）", " ({n} times)"),
-    "round_text.total": ("total", "total"),
+    "round_text.total": ("合计", "total"),
 }
 
 # The winning shapes (scorer.search.shapes names them by these keys): the short name a

@@ -16,9 +16,11 @@ from typing import Any
 from ..engine.result import Result, Scored
 from ..search.readings import Reading
 from ..text import body, join
+from ..text.width import columns, wrap
 from .i18n import t
 from .jsondata import hit_json
 from .pieces import group_texts, pattern_name, reading_groups, sets_text, shape_word
+from .texttable import fitted
 
 DEFAULT_TOP = 10  # readings --explain shows unless told (--explain-top N)
 
@@ -54,12 +56,13 @@ def why_lost(result: Result, s: Scored, lang: str = "zh") -> str:
     return t("lost_tie", lang)
 
 
-def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> str:
+def explain_text(result: Result, lang: str = "zh", top: int | None = None,
+                 width: int | None = None) -> str:
     """The readings considered, best first, one row per distinct reading: its patterns
     (the alternatives it could count joined by "or"), score, what the winner gets and why
-    it was not chosen; the best ``top`` (:data:`DEFAULT_TOP`), then "and K more"."""
-    from tabulate import tabulate
-
+    it was not chosen; the best ``top`` (:data:`DEFAULT_TOP`), then "and K more"; within
+    ``width`` columns (default: the terminal's; :func:`.texttable.fitted` folds the long
+    cells)."""
     groups = distinct_readings(result)
     ruled_out = excluded_readings(result, lang)
     n = DEFAULT_TOP if top is None else max(top, 1)
@@ -77,13 +80,14 @@ def explain_text(result: Result, lang: str = "zh", top: int | None = None) -> st
                      " ".join(reading_groups(result, reading)), "—", "—", "—",
                      t("lost_excluded", lang, msg=message)])
     total = len(groups) + len(ruled_out)
-    head = t("explain_head", lang, n=total)
-    table = tabulate(rows, headers=[t(c, lang) for c in (
+    width = columns() if width is None else width
+    head = "\n".join(wrap(t("explain_head", lang, n=total), width))
+    table = fitted(rows, [t(c, lang) for c in (
         "col_num", "col_shape", "col_reading", "col_patterns", "col_score", "col_winner",
-        "col_why_lost")], tablefmt="simple", maxcolwidths=[None, None, 40, 36, None, None, 24])
+        "col_why_lost")], width, fold=(1, 2, 3, 4, 5, 6))
     out = head + "\n" + table
     if total > n:
-        out += "\n" + t("explain_more", lang, k=total - n, total=total)
+        out += "\n" + "\n".join(wrap(t("explain_more", lang, k=total - n, total=total), width))
     return out
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from ..table.ledger import Totals, decimal_text
 from .i18n import DEFAULT_LANG
 from .i18n import t as _t
+from .texttable import fold_lines
 
 TOTALS_CSV_HEADER = ["kind", "name", "won", "lost", "net", "hands_won", "penalties"]
 TRANSFER_CSV_HEADER = ["kind", "payer", "payee", "amount"]
@@ -209,4 +210,4 @@ def totals_table(t: Totals, noun: str = "hand", lang: str = DEFAULT_LANG,
         lines.append(_t("settle_1", lang) if n == 1 else _t("settle_n", lang, n=n))
         lines += ["  " + _t("pays_to", lang, payer=x.payer, payee=x.payee,
                             amount=decimal_text(x.amount)) for x in t.transfers]
-    return "\n".join(lines)
+    return fold_lines("\n".join(lines))

@@ -24,6 +24,7 @@ from ..model import tiles as T
 from ..model.hand import Hand
 from ..rules.model import Ruleset
 from ..text import show
+from ..text.width import columns, wrap
 from .i18n import display_width, heads, t
 from .pieces import (
     chain_lines,
@@ -104,9 +105,11 @@ def hand_lines(result: Result, lang: str = "zh", unicode: bool = True) -> list[s
 
 
 def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool = True,
-          top: int | None = None) -> str:
+          top: int | None = None, width: int | None = None) -> str:
     """The report for people settling a hand at the table (``explain``: with the
-    readings considered, the best ``top`` of them)."""
+    readings considered, the best ``top`` of them), within ``width`` columns (default: the
+    terminal's, :func:`scorer.text.width.columns`): a long line folds under its text, past
+    its head."""
     rs, s, table = result.ruleset, result.best, result.table
     # the wildcard's line is headed by what the table calls it (Xiamen: 金)
     hd = heads(HEAD_KEYS, lang, {"head_wildcard": wildcard_word(rs, lang).capitalize()
@@ -143,13 +146,15 @@ def human(result: Result, lang: str = "zh", explain: bool = False, unicode: bool
         lines.append(hd["head_replaced"] + rep)
     for i, pl in enumerate(payment_lines(result, s, lang)):
         lines.append((hd["head_payment"] if i == 0 else pad) + pl)
+    width = columns() if width is None else width
+    lines = [x for ln in lines for x in wrap(ln, width, pad)]
     lines.append("")
     lines.append(seat_table(result, s, lang))
     if explain:
         from .explain import explain_text
 
         lines.append("")
-        lines.append(explain_text(result, lang, top))
+        lines.append(explain_text(result, lang, top, width))
     return "\n".join(lines)
 
 

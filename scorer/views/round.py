@@ -17,6 +17,7 @@ from typing import Any
 
 from ..model.tiles import SEATS
 from ..table.round import Charge, RoundResult
+from ..text.width import columns, display_width, wrap
 from .i18n import t
 
 
@@ -82,12 +83,15 @@ def round_json(result: RoundResult, lang: str = "zh") -> dict[str, Any]:
     }
 
 
-def round_text(result: RoundResult, lang: str = "zh") -> str:
-    """The settlement as text: each event with its payments, then the totals.
+def round_text(result: RoundResult, lang: str = "zh", width: int | None = None) -> str:
+    """The settlement as text: each event with its payments, then the totals, within
+    ``width`` columns (default: the terminal's; a long line folds under its text).
 
     >>> from scorer.table.round import EXAMPLE, settle_round
     >>> print(round_text(settle_round(EXAMPLE), "en").splitlines()[-1])
     total  E +22  S +12  W +14  N -48
+    >>> print(round_text(settle_round(EXAMPLE), "zh").splitlines()[1])
+    第 1 行   E kong 2m from S
     """
     rs = result.ruleset
     name = rs.name if lang == "zh" else rs.name_en
@@ -96,9 +100,9 @@ def round_text(result: RoundResult, lang: str = "zh") -> str:
     out = [f"{name} — {word('round_text.base', lang)} {result.base}"]
     for e in result.events:
         if e.line:
-            head = f"line {e.line:>3}  {e.text}"
+            head = _column(word("round_text.line", lang, n=e.line)) + e.text
         else:
-            head = f"{word('round_text.end', lang):<10}{word('round_check.' + e.kind, lang)}"
+            head = _column(word("round_text.end", lang)) + word("round_check." + e.kind, lang)
         if e.detail.get("robbed"):
             head += word("round_text.robbed", lang)
         out.append(head)
@@ -113,4 +117,11 @@ def round_text(result: RoundResult, lang: str = "zh") -> str:
         out.append(f"{s}: {word('round_status.' + result.status[s], lang)}{extra}")
     out.append(word("round_text.total", lang) + "  " + "  ".join(f"{s} {v:+d}"
                                                      for s, v in result.totals.items()))
-    return "\n".join(out)
+    width = columns() if width is None else width
+    return "\n".join(x for ln in out for x in wrap(ln, width, " " * 10 + "      "))
+
+
+def _column(head: str) -> str:
+    """``head`` padded to the ten columns the events' text starts at (wide characters
+    count two), at least two spaces after it."""
+    return head + " " * max(2, 10 - display_width(head))

@@ -201,14 +201,17 @@ def table_headers(lang: str = "zh") -> list[str]:
 
 def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:
     """A block of rows (:func:`table_rows`) as a plain text table under
-    :func:`table_headers` in ``lang``.
+    :func:`table_headers` in ``lang``, within the terminal's width (:func:`.texttable.fitted`: long cells fold; a
+    column empty in every row of the block, such as ``error`` when no line failed, is left
+    out).
 
-    >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]]).split()[:11]
-    ['行', '手牌', '规则', '分', '单位', '番种', 'E', 'S', 'W', 'N', '错误']
+    >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]], "en").split()[:10]
+    ['line', 'hand', 'ruleset', 'score', 'unit', 'patterns', 'E', 'S', 'W', 'N']
     """
-    from tabulate import tabulate  # only the table format pays for importing it
+    from .texttable import fitted
 
-    return str(tabulate(rows, headers=table_headers(lang), tablefmt="simple"))
+    # the hand folds last: its notation is what a reader matches against the file
+    return fitted(rows, table_headers(lang), last=(0, 1, 11), drop_empty=True)
 
 
 def record_text(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:

@@ -32,11 +32,12 @@ DESCRIBE_COMBINE = {
 }
 
 
-def list_text(lang: str = "zh") -> str:
-    """A table of the built-in rulesets, headed in ``lang``."""
-    from tabulate import tabulate
-
+def list_text(lang: str = "zh", width: int | None = None) -> str:
+    """A table of the built-in rulesets, headed in ``lang``, within ``width`` columns
+    (default: the terminal's)."""
+    from ..text.width import columns, wrap_text
     from .i18n import t
+    from .texttable import fitted
 
     rows = []
     for rid in list_builtin():
@@ -44,7 +45,8 @@ def list_text(lang: str = "zh") -> str:
         rows.append([rs.id, rs.name, rs.name_en, len(rs.patterns), rs.hand_size])
     heads = [t(k, lang) for k in ("col_id", "col_name", "col_english", "col_patterns_n",
                                   "col_tiles")]
-    return str(tabulate(rows, headers=heads)) + "\n\n" + t("list_hint", lang)
+    width = columns() if width is None else width
+    return fitted(rows, heads, width, last=(0,)) + "\n\n" + wrap_text(t("list_hint", lang), width)
 
 
 def with_options(rs: Ruleset, pairs: tuple[tuple[str, str], ...]) -> Ruleset:
@@ -89,7 +91,6 @@ def _yaml_value(v: Any) -> Any:
 
 
 # ----------------------------------------------------------------------------- text
-WIDTH = 100  # columns `mjscore rules ID` keeps within (the full text: --markdown, --yaml)
 WHEN_LINES = 3
 
 
@@ -177,20 +178,11 @@ def payment_words(rs: Ruleset, lang: str = "zh") -> str:
 
 
 def _wrap(text: str, width: int, lines: int = 0) -> str:
-    """``text`` wrapped at ``width`` columns (wide characters count two; English breaks at
-    spaces, Chinese between characters: :func:`scorer.text.width.wrap`); beyond ``lines``
-    lines (0: no limit) it ends in ``…``."""
-    from ..text.width import wrap
-    from .i18n import display_width
+    """``text`` folded at ``width`` columns, at most ``lines`` lines (0: all):
+    :func:`.texttable.fold_cell`, the one folding of a cell."""
+    from .texttable import fold_cell
 
-    out = wrap(text, width)
-    if lines and len(out) > lines:
-        out = out[:lines]
-        last = out[-1]
-        while last and display_width(last + " …") > width:
-            last = last[:-1]
-        out[-1] = last + " …"
-    return "\n".join(out)
+    return fold_cell(text, width, lines)
 
 
 def tier_summary(p: Any, lang: str = "zh") -> str:
@@ -213,14 +205,16 @@ def tier_summary(p: Any, lang: str = "zh") -> str:
     return ", ".join(out)
 
 
-def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
-    """One ruleset within :data:`WIDTH` columns: the hand, wildcard, suits and payment in
+def show_text(spec: str | Ruleset, lang: str = "zh", width: int | None = None) -> str:
+    """One ruleset within ``width`` columns (default: the terminal's,
+    :func:`scorer.text.width.columns`; tables fold their long cells): the hand, wildcard, suits and payment in
     words (expression beside), patterns with values and conditions (long conditions
     shortened: the full text is in ``--markdown`` and ``--yaml``), options, flags, notes."""
-    from tabulate import tabulate
-
+    from ..text.width import columns
     from .i18n import t
+    from .texttable import fitted
 
+    width = columns() if width is None else width
     rs: Ruleset = load_ruleset(spec) if isinstance(spec, str) else spec
     zh = lang == "zh"
     out = [f"{rs.name} {rs.name_en} ({rs.id})  —  {rs.file}"]
@@ -246,10 +240,9 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
                         f"{t('combine_' + tl.combine, lang)})" for tl in rs.tallies)
     out.append(t("rules_tallies", lang, tallies=tallies, score=rs.score.src))
     out.append(t("rules_payment", lang, text=payment_words(rs, lang)))
-    out = [_wrap(line, WIDTH) for line in out]
+    out = [_wrap(line, width) for line in out]
     out.append("")
     one_tally = len(rs.tallies) == 1
-    from .i18n import display_width
 
     cells = []
     for p in rs.patterns:
@@ -272,59 +265,30 @@ def show_text(spec: str | Ruleset, lang: str = "zh") -> str:
     heads = [t(k, lang) for k in ("col_id", "col_name", "col_tally", "col_value", "col_when",
                                   "col_replaces")]
 
-    def col(k: int, cap: int) -> int:
-        return min(cap, max([display_width(heads[k])] + [display_width(c[k]) for c in cells]))
-
-    # the columns share WIDTH: id and tally as they are, name/value/replaces capped, the
-    # condition takes what is left; a table still too wide narrows its text columns
-    idw, tallyw = col(0, 40), (0 if one_tally else col(2, 12))
-    namew, valuew, repw = col(1, 18), col(3, 24), col(5, 16)
-    if idw > 20:  # long ids (MCR): narrower text columns
-        namew, valuew, repw = col(1, 14), col(3, 14), col(5, 12)
-    ncols = 5 if one_tally else 6
-    whenw = WIDTH - idw - namew - valuew - repw - tallyw - 2 * (ncols - 1)
+    # the table shares the width: fitted folds the widest text columns first (the id
+    # last), a condition, value or list of replaced patterns to at most WHEN_LINES lines
     keep = [k for k in range(6) if not (one_tally and k == 2)]
-    while True:
-        rows = []
-        for c in cells:
-            pid, name, tally, value, when, rep = c
-            row = [pid, _wrap(name, namew), tally, _wrap(value, valuew, WHEN_LINES),
-                   _wrap(when, max(whenw, 12), WHEN_LINES), _wrap(rep, repw, WHEN_LINES)]
-            rows.append([row[k] for k in keep])
-        text = str(tabulate(rows, headers=[heads[k] for k in keep], disable_numparse=True))
-        over = max(display_width(line) for line in text.split("\n")) - WIDTH
-        if over <= 0 or whenw <= 12:
-            break
-        whenw -= over
+    rows = [[c[k] for k in keep] for c in cells]
+    text = fitted(rows, [heads[k] for k in keep], width, last=(0,), lines=WHEN_LINES,
+                  disable_numparse=True)
     out.append(text)
-    out.append(t("rules_full", lang))
+    out.append(_wrap(t("rules_full", lang), width))
     if rs.options:
         out.append("")
         heads = [t(k, lang) for k in ("col_option", "col_values", "col_default",
                                        "col_meaning")]
-        optw = max(display_width(x) for x in [heads[0], *rs.options])
-        defw = max(display_width(x) for x in
-                   [heads[2], *(show(o.default) for o in rs.options.values())])
-        # the meaning takes what the other three columns and their gaps leave (tabulate
-        # pads some columns further: narrowed again by what the table is over)
-        meanw = max(30, WIDTH - optw - 20 - defw - 6)
-        while True:
-            orows = [[o.name, _wrap(o.describe_values(), 20), show(o.default),
-                      _wrap(o.described(lang), meanw)] for o in rs.options.values()]
-            table = str(tabulate(orows, headers=heads))
-            over = max(display_width(line) for line in table.split("\n")) - WIDTH
-            if over <= 0 or meanw <= 30:
-                break
-            meanw = max(30, meanw - over)
+        orows = [[o.name, o.describe_values(), show(o.default), o.described(lang)]
+                  for o in rs.options.values()]
+        table = fitted(orows, heads, width, last=(0,), disable_numparse=True)
         out.append(table)
     out.append("")
     flags = ", ".join(_flag_text(f, lang) for f in rs.flags.values()) or t("rules_flags_none",
                                                                             lang)
-    out.append(_wrap(t("rules_flags", lang, flags=flags), WIDTH))
+    out.append(_wrap(t("rules_flags", lang, flags=flags), width))
     if rs.notes:
         out.append("")
         out.append(t("rules_notes", lang))
-        out.extend(_indent(_wrap(f"- {n}", WIDTH - 4)) for n in rs.notes_in(lang))
+        out.extend(_indent(_wrap(f"- {n}", width - 4)) for n in rs.notes_in(lang))
     return "\n".join(out)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..table.standings import Game, Standing, standard_json, standard_text
 from .i18n import DEFAULT_LANG
 from .i18n import t as _t
+from .texttable import fold_lines
 
 GAME_CSV_HEADER = ["kind", "game", "name", "player", "match", "place", "tied", "standard",
                    "standard_exact"]
@@ -121,4 +122,4 @@ def standings_table(games: Sequence[Game], table: Sequence[Standing],
                                         _t("col_games", lang)],
                          tablefmt="simple", colalign=("left", "left", "right", "right", "right"),
                          disable_numparse=True)]
-    return "\n".join(out)
+    return fold_lines("\n".join(out))

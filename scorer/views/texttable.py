@@ -7,14 +7,18 @@ hands any other table to tabulate itself. Importing
 tabulate costs the start-up of ``mjscore score`` a fifth of its time (it reads its own
 version through ``importlib.metadata``), and this table is all the report needs of it.
 tests/views/test_texttable.py checks the two agree.
+
+:func:`fitted` is every other table a person reads: tabulate's, within the terminal's
+width, its long cells folded rather than run off the screen.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from .i18n import known_width
+from .i18n import display_width, known_width
 
 MIN_PADDING = 2  # tabulate's: a header is two characters narrower than its column
 _WORDS = re.compile(r"[ -/:-~—]*")  # ASCII but digits, and the dash (one column wide)
@@ -71,3 +75,134 @@ def simple(rows: Sequence[Sequence[str]], headers: Sequence[str], colalign: Sequ
                          for c, w, a in zip(r, widths, colalign, strict=True))
     return "\n".join([line(headers), "  ".join("-" * w for w in widths),
                       *(line(r) for r in rows)])
+
+
+FOLD_FLOOR = 8  # columns a folded cell keeps at least (a tile's notation, a short word)
+
+
+def fitted(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int | None = None,
+           fold: Sequence[int] | None = None, last: Sequence[int] = (), drop_empty: bool = False,
+           lines: int = 0, **options: Any) -> str:
+    """tabulate's ``simple`` table of ``rows`` within ``width`` columns (default: the
+    terminal's, :func:`scorer.text.width.columns`): while it is wider, the widest of the
+    columns ``fold`` (default: every column holding text) has its cells and header folded
+    narrower by :func:`scorer.text.width.wrap` (English at spaces, Chinese between
+    characters), down to :data:`FOLD_FLOOR`; the columns ``last`` (a hand's notation) only
+    when no other can fold further. A table that still cannot fit is as narrow as it gets
+    (the columns counted before any is left out). ``lines``: a folded cell keeps that many
+    lines, the last ending in ``…`` (0: all). ``drop_empty``: a column empty in every row
+    is left out (a table for people: the CSV keeps every column). ``options`` go to
+    tabulate (``colalign``, …).
+
+    >>> print(fitted([["1", "a long list of words here", "+8"]], ["n", "patterns", "pts"], 20))
+      n  patterns      pts
+    ---  ----------  -----
+      1  a long         +8
+         list of
+         words
+         here
+    """
+    from tabulate import tabulate
+
+    from ..text.width import columns
+
+    width = columns() if width is None else width
+    heads = list(headers)
+    body = [list(r) for r in rows]
+    lasts = set(last)
+    if drop_empty and body:
+        keep = [i for i in range(len(heads)) if any(r[i] not in ("", None) for r in body)]
+        lasts = {keep.index(i) for i in lasts if i in keep}
+        heads, body = [heads[i] for i in keep], [[r[i] for i in keep] for r in body]
+        if "colalign" in options:
+            options["colalign"] = tuple(options["colalign"][i] for i in keep)
+    if fold is None:
+        fold = [i for i in range(len(heads))
+                if any(isinstance(r[i], str) and not _WHOLE.fullmatch(r[i]) for r in body)]
+    shown = {i: _cells(body, heads, i) for i in fold}  # the column's cells as folded now
+    text = ""
+    for _ in range(8):  # folding cells can leave a column narrower than asked: try again
+        text = str(tabulate([[shown[i][k + 1] if i in shown else c for i, c in enumerate(r)]
+                             for k, r in enumerate(body)],
+                            headers=[shown[i][0] if i in shown else h
+                                     for i, h in enumerate(heads)],
+                            tablefmt="simple", **options))
+        over = max((display_width(x) for x in text.split("\n")), default=0) - width
+        if over <= 0:
+            break
+        now = {i: _column_width(shown[i]) for i in shown}
+        first = {i: w for i, w in now.items() if i not in lasts}
+        cap = _cap(first, over)
+        caps = {i: w for i, w in now.items() if i in lasts}  # as they are, unless below
+        caps.update({i: FOLD_FLOOR if cap is None else cap for i in first})
+        if cap is None:  # the others at their floor do not make room: the last ones fold too
+            left = over - sum(w - FOLD_FLOOR for w in first.values() if w > FOLD_FLOOR)
+            last_cap = _cap({i: w for i, w in now.items() if i in lasts}, left) or FOLD_FLOOR
+            caps.update({i: last_cap for i in now if i in lasts})
+        narrower = [i for i, w in now.items() if w > caps[i]]
+        if not narrower:
+            break
+        for i in narrower:
+            cells, cap_i = _cells(body, heads, i), caps[i]
+            shown[i] = [fold_cell(cells[0], cap_i),
+                        *(fold_cell(c, cap_i, lines) for c in cells[1:])]
+    return text
+
+
+def fold_lines(text: str, width: int | None = None) -> str:
+    """Every line of a view's ``text`` within ``width`` columns (default: the terminal's):
+    a line that fits stays as it is (a table's row that fits, a blank line), a longer one
+    folds with its continuation indented two columns past its own indent
+    (:func:`scorer.text.width.wrap_text`).
+
+    >>> print(fold_lines("Not counted: 3 failed lines (4, 8, 15)", 20))
+    Not counted: 3
+      failed lines (4,
+      8, 15)
+    """
+    from ..text.width import wrap_text
+
+    return wrap_text(text, width, "  ")
+
+
+def _cap(widths: dict[int, int], over: int) -> int | None:
+    """The widest a column may stay so that folding every wider one to it gains ``over``
+    columns; None when even :data:`FOLD_FLOOR` does not gain them.
+
+    >>> _cap({0: 30, 1: 20, 2: 5}, 15), _cap({0: 10}, 5)
+    (17, None)
+    """
+    for cap in range(max(widths.values(), default=0) - 1, FOLD_FLOOR - 1, -1):
+        if sum(w - cap for w in widths.values() if w > cap) >= over:
+            return cap
+    return None
+
+
+def _cells(body: list[list[Any]], heads: list[str], i: int) -> list[str]:
+    """Column ``i`` as text, its header first."""
+    return [str(heads[i]), *("" if r[i] is None else str(r[i]) for r in body)]
+
+
+def _column_width(cells: list[str]) -> int:
+    """The columns the widest line of any cell takes."""
+    return max((display_width(x) for c in cells for x in c.split("\n")), default=0)
+
+
+def fold_cell(cell: str, width: int, lines: int = 0) -> str:
+    """A cell's every line folded to ``width`` columns (:func:`scorer.text.width.wrap`);
+    beyond ``lines`` lines (0: no limit) it ends in ``…``.
+
+    >>> print(fold_cell("a bb ccc dddd", 6, lines=2))
+    a bb
+    ccc …
+    """
+    from ..text.width import wrap
+
+    out = [x for line in cell.split("\n") for x in (wrap(line, width) or [""])]
+    if lines and len(out) > lines:
+        out = out[:lines]
+        last = out[-1]
+        while last and display_width(last + " …") > width:
+            last = last[:-1]
+        out[-1] = last + " …"
+    return "\n".join(out)

@@ -15,11 +15,11 @@ from typing import Any
 from ..engine.ready import DISCARD, Outcome, WaitEntry, Waits
 from ..model import tiles as T
 from ..model.hand import Hand, format_tiles
+from ..text.width import columns, wrap
 from .i18n import MESSAGES
 from .jsondata import error_fields, hit_json
 from .pieces import pattern_name
-
-PATTERN_WIDTH = 48  # columns of the patterns column before it wraps
+from .texttable import fitted
 
 # the words of this report live in the one message catalogue, under "waits_"
 LABELS: dict[str, tuple[str, str]] = {k[len("waits_"):]: v for k, v in MESSAGES.items()
@@ -63,10 +63,17 @@ def _how(o: Outcome, lang: str) -> str:
                                                                      seat=o.discarder or "?")
 
 
-def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
-    """The report for a player: what the hand waits on and what each tile would pay."""
-    from tabulate import tabulate  # imported here: keeps `mjscore --help` fast
+def human(w: Waits, lang: str = "zh", unicode: bool = True, width: int | None = None) -> str:
+    """The report for a player: what the hand waits on and what each tile would pay,
+    within ``width`` columns (default: the terminal's, :func:`scorer.text.width.columns`;
+    the table's long cells fold, :func:`.texttable.fitted`)."""
+    width = columns() if width is None else width
+    return "\n".join(x for ln in _report(w, lang, unicode, width).split("\n")
+                     for x in (wrap(ln, width, "    ") or [""]))
 
+
+def _report(w: Waits, lang: str, unicode: bool, width: int) -> str:
+    """The report of :func:`human`, its table within ``width``, its other lines unfolded."""
     rs = w.ruleset
     role = label("dealer" if w.seat == "E" else "idle", lang)
     lines = [f"{rs.name} {rs.name_en} — " + label("title", lang, seat=w.seat, role=role)]
@@ -106,10 +113,9 @@ def human(w: Waits, lang: str = "zh", unicode: bool = True) -> str:
     lines.append("")
     headers = [label("tile", lang), label("how", lang), label("patterns", lang),
                label("score", lang), *seats]
-    # long pattern lists (MCR) wrap inside their column, so the table fits a terminal
-    lines.append(tabulate(rows, headers=headers, tablefmt="simple",
-                          colalign=("left", "left", "left") + ("right",) * (len(seats) + 1),
-                          maxcolwidths=[None, None, PATTERN_WIDTH] + [None] * (len(seats) + 1)))
+    # long pattern lists (MCR) fold inside their column, so the table fits a terminal
+    lines.append(fitted(rows, headers, width, fold=(0, 1, 2),
+                        colalign=("left", "left", "left") + ("right",) * (len(seats) + 1)))
     if notes:
         lines.append("")
         lines.append(label("notes", lang))

@@ -158,7 +158,10 @@ def test_table_shows_names_units_and_the_settlement() -> None:
     out = r.stdout
     assert "清七对" in out and "暴头" in out and "番" in out and "倍" in out
     assert "zimo" not in out  # ids are for JSON and the CSV id column
-    assert "B: hangzhou cap=64" in out and "B − A" in out
+    assert "B − A" in out and "B:" in out  # at 80 columns, "B: hangzhou cap=64" folds
+    wide = runner.invoke(app, ["batch", str(EVENING), *SEATING, "--totals", "--format", "table"],
+                         env={"COLUMNS": "200"}).stdout  # a terminal where no cell folds
+    assert "B: hangzhou cap=64" in wide
     # the totals in the table's language (zh by default), as README shows them in English
     assert "共 9 盘的合计，按玩家" in out and "不计：1 行出错（23）" in out
     rows = {ln.split()[0]: ln.split()[1:] for ln in out.splitlines()

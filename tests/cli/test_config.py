@@ -179,13 +179,14 @@ def test_mjscore_config_shows_each_value_and_where_it_came_from(tmp_path: Path) 
         "stake": {"value": "0.5", "source": "env", "where": "MJSCORE_STAKE"},
         "format": {"value": "jsonl", "source": "default", "where": ""},
     }
-    text = mjscore(tmp_path, "config", MJSCORE_STAKE="0.5").stdout  # the file's language: en
+    # the file's language: en; a terminal wide enough that the temporary path does not fold
+    text = mjscore(tmp_path, "config", MJSCORE_STAKE="0.5", COLUMNS="300").stdout
     assert text.splitlines()[0] == f"Config file: {path} (read)"
     rows = {line.split()[0]: line.split(maxsplit=2)[1:] for line in text.splitlines()[4:9]}
     assert rows["stake"] == ["0.5", "environment MJSCORE_STAKE"]
     assert rows["players"] == ["—", "built-in default"]
     assert f"config file {path}:3" in text
-    zh = mjscore(tmp_path, "config", "--lang", "zh").stdout
+    zh = mjscore(tmp_path, "config", "--lang", "zh", COLUMNS="300").stdout
     assert zh.splitlines()[0] == f"配置文件：{path}（已读取）" and "内置默认" in zh
 
 

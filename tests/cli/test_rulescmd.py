@@ -241,7 +241,7 @@ def test_every_house_example_loads_and_changes_the_ruleset(rid: str, tmp_path: P
 
 def test_facts_flag(capsys) -> None:
     code, out, _ = run(capsys, "rules", "--facts")
-    assert code == 0 and "| `physical_quads` | int |" in out and "| `.pung` | bool |" in out
+    assert code == 0 and "- `physical_quads` (int): " in out and "- `.pung` (bool): " in out
 
 
 def test_facts_with_json_is_refused_as_json(capsys) -> None:
@@ -303,7 +303,8 @@ def test_show_without_a_ruleset_and_list_with_one_are_refused(capsys) -> None:
     assert code == 2 and "unexpected argument(s): hangzhou" in err
 
 
-def test_check_and_new_as_sub_commands(capsys, tmp_path: Path) -> None:
+def test_check_and_new_as_sub_commands(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "300")  # the temporary folder's path is long: no fold
     target = tmp_path / "mine.yaml"
     code, out, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou")
     assert code == 0 and target.is_file() and "mjscore rules check" in out

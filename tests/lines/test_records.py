@@ -135,12 +135,14 @@ def testknown_widths_are_wcwidths() -> None:
     from scorer.text import width as i18n
 
     chars = [chr(o) for lo, hi in i18n._WIDE for o in range(lo, hi + 1)]
+    chars += [chr(o) for lo, hi in i18n._NARROW_RANGES for o in range(lo, hi + 1)]
     chars += sorted(i18n._NARROW) + [chr(o) for o in range(0x20, 0x7F)]
     for ch in chars:
         assert i18n.known_width(ch) == wcwidth(ch), hex(ord(ch))
     for text in ("番种：", "E（庄）", "底分 1 × 庄闲分 2", "听任意牌 — ←"):
         assert i18n.display_width(text) == wcswidth(text)
-    assert i18n.known_width("🀄🀀") is None  # left to wcwidth
+    assert i18n.known_width("🀄🀀") == wcswidth("🀄🀀") == 3  # the tiles: known
+    assert i18n.known_width("ß") is None  # left to wcwidth
     assert i18n.known_width("a\u0301") is None  # a combining accent: wcwidth counts 0
 
 

@@ -8,6 +8,7 @@ counted in the hand as written, groups in the order the reading lists them.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -35,7 +36,13 @@ STAND_IN = "2mP4m456p789s234s55s"  # Jinhua, --wild 3m: the 白板 P is an ordin
 
 
 def lines_of(*args: str) -> list[str]:
-    code, out, err = run("score", *args)
+    """The report's lines at a terminal wide enough that none folds: these tests read what
+    the report says; tests/cli/test_fit.py holds every output to 80 columns."""
+    os.environ["COLUMNS"] = "200"
+    try:
+        code, out, err = run("score", *args)
+    finally:
+        os.environ["COLUMNS"] = "80"
     assert code == 0, err
     return out.split("\n")
 
@@ -357,7 +364,7 @@ def test_explain_shows_the_best_n_and_how_many_more() -> None:
     assert len(readings) == len(set(readings))  # no two rows read alike
     n = len(listing)
     assert n > 10
-    text = explain_text(r, "en")
+    text = explain_text(r, "en", width=200)
     assert text.split("\n")[0] == f"Readings considered ({n} distinct, best first):"
     assert text.split("\n")[-1] == f"… and {n - 10} more (--explain-top {n} lists them all)"
     # 财神头 ×4 and 清一色 ×2 (M 8: W pays 16, S and N 8: +32); a reading without 财神头
@@ -411,8 +418,9 @@ def test_explain_names_the_rule_that_excluded_a_reading() -> None:
     assert ruled and all(x["excluded"] == message for x in ruled)
     assert ["123m", "3*45p", "345s←", "789s", "6*6p"] in [x["reading"] for x in ruled]
     assert listing[0]["reading"] == ["123m", "456p", "2*34s", "789s", "5*5s←"]
-    text = explain_text(r, "zh", top=len(listing))
-    assert "规则不许：才比拷下不能这" in text  # the message wraps in its column
+    text = explain_text(r, "zh", top=len(listing), width=80)
+    assert "规则不许：才比拷" in text  # the message folds in its column, within the width
+    assert "下不能这样胡：手" in text and max(wcswidth(x) for x in text.split("\n")) <= 80
 
 
 def _columns_line_up(table: str) -> None:
