@@ -195,6 +195,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_ruleset": ("规则", "ruleset"),
     "col_error": ("错误", "error"),
     "col_unit": ("单位", "unit"),
+    "col_seating": ("座次", "seating"),
+    "claimed_from": ("（{id}，取自 {file}）", " ({id} from {file})"),
     "col_players": ("玩家（E S W N）", "players (E S W N)"),
     "not_in_totals": ("不计入合计：", "not counted in the totals: "),
     # ---- the evening's totals (views/ledger.py)

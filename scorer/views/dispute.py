@@ -17,7 +17,14 @@ from ..text.values import join
 from ..text.width import columns, display_width, wrap
 from .i18n import t
 from .jsondata import error_json, to_json
-from .pieces import chain_lines, pattern_name, payment_lines, shape_word, wildcard_map
+from .pieces import (
+    chain_lines,
+    pattern_name,
+    payment_lines,
+    ruleset_name,
+    shape_word,
+    wildcard_map,
+)
 from .texttable import simple
 
 __all__ = ["differences_text", "dispute_json", "dispute_text", "rows"]
@@ -70,8 +77,7 @@ def _side_title(side: Side, lang: str = "zh") -> str:
     rs = side.ruleset
     if rs is None:
         return side.spec
-    title = f"{side.spec} ({rs.name} {rs.name_en})" if side.spec != rs.id else (
-        f"{rs.id} ({rs.name} {rs.name_en})")
+    title = f"{side.spec} ({ruleset_name(rs, lang)})"
     opts = [f"{k}={v}" for k, v in side.context.option_pairs()]
     title += t("vs_with", lang, opts=", ".join(opts)) if opts else ""
     return title + (t("vs_ignored", lang, flags=" ".join(side.ignored)) if side.ignored else "")

@@ -49,6 +49,17 @@ def pattern_name(h: Hit | Any, lang: str) -> str:
     return p.name if lang == "zh" else p.name_en
 
 
+def ruleset_name(rs: Ruleset, lang: str) -> str:
+    """A ruleset's name as a title says it: its Chinese name under zh, both names under en
+    (the Chinese one is what the table calls it).
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> ruleset_name(load_ruleset("mcr"), "zh"), ruleset_name(load_ruleset("mcr"), "en")
+    ('国标麻将', '国标麻将 Chinese Official (MCR)')
+    """
+    return rs.name if lang == "zh" else f"{rs.name} {rs.name_en}"
+
+
 def labels(rs: Ruleset, lang: str) -> dict[str, str]:
     """The names formulas show for the ruleset's values, e.g. ``{'fan': '番', ...}``."""
     out = {k: (zh if lang == "zh" else en) for k, (zh, en) in rs.labels.items()}

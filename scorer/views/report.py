@@ -33,6 +33,7 @@ from .pieces import (
     payment_lines,
     reading_text,
     reads_text,
+    ruleset_name,
     stand_in_text,
     why_lines,
     wildcard_map,
@@ -69,12 +70,14 @@ def written_glyphs(hand: Hand) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _claimed(rs: Any) -> str:
+def _claimed(rs: Any, lang: str = "en") -> str:
     """`` (hangzhou from my.yaml)`` for a file that takes a built-in ruleset's id, else "":
     its scores are the file's, and the report says so (docs/robustness.md#provenance)."""
     from ..rules.files import list_builtin
 
-    return f" ({rs.id} from {rs.file})" if not rs.trusted and rs.id in list_builtin() else ""
+    if rs.trusted or rs.id not in list_builtin():
+        return ""
+    return t("claimed_from", lang, id=rs.id, file=rs.file)
 
 
 def title_line(result: Result, lang: str = "zh") -> str:
@@ -88,7 +91,7 @@ def title_line(result: Result, lang: str = "zh") -> str:
         how = (t("robbing_of", lang, seat=d) if d else t("robbing_a_kong", lang)) + (
             t("counts_as_self_drawn", lang) if table.self_draw else "")
     role = t("dealer" if result.winner == "E" else "idle", lang)
-    return t("winner_line", lang, name=f"{rs.name} {rs.name_en}{_claimed(rs)}", seat=result.winner,
+    return t("winner_line", lang, name=f"{ruleset_name(rs, lang)}{_claimed(rs, lang)}", seat=result.winner,
              role=role, how=how)
 
 

@@ -201,17 +201,26 @@ def table_headers(lang: str = "zh") -> list[str]:
 
 def table_text(rows: Sequence[Sequence[Any]], lang: str = "zh") -> str:
     """A block of rows (:func:`table_rows`) as a plain text table under
-    :func:`table_headers` in ``lang``, within the terminal's width (:func:`.texttable.fitted`: long cells fold; a
-    column empty in every row of the block, such as ``error`` when no line failed, is left
-    out).
+    :func:`table_headers` in ``lang``, within the terminal's width
+    (:func:`.texttable.fitted`: long cells fold; a column empty in every row of the block,
+    such as ``error`` when no line failed, is left out).
 
-    >>> table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]], "en").split()[:10]
-    ['line', 'hand', 'ruleset', 'score', 'unit', 'patterns', 'E', 'S', 'W', 'N']
+    >>> print(table_text([[1, "11m", "mcr", 8, "番", "甲", 9, -3, -3, -3, "", ""]], "en"))
+      line  hand    ruleset    score    patterns      E    S    W    N
+    ------  ------  ---------  -------  ----------  ---  ---  ---  ---
+         1  11m     mcr        8 番     甲            9   -3   -3   -3
     """
+    from ..text.render import word
     from .texttable import fitted
 
-    # the hand folds last: its notation is what a reader matches against the file
-    return fitted(rows, table_headers(lang), last=(0, 1, 11), drop_empty=True)
+    # the score and its unit share a column (2 番), and a cell folds down to 6 columns: twelve
+    # columns in 80; the hand and the ruleset fold last: what a reader matches to the file.
+    # The seating's header is short ("seating": its names are in seat order, E S W N)
+    heads = table_headers(lang)
+    heads = [*heads[:4], *heads[5:-1], word("col_seating", lang)]
+    merged = [[*r[:3], f"{r[3]} {r[4]}" if r[4] not in ("", None) else r[3], *r[5:]]
+              for r in rows]
+    return fitted(merged, heads, last=(1, 2), drop_empty=True, floor=6)
 
 
 def record_text(data: Mapping[str, Any], fmt: str, lang: str = "zh") -> str:

@@ -42,8 +42,11 @@ def list_text(lang: str = "zh", width: int | None = None) -> str:
     rows = []
     for rid in list_builtin():
         rs = load_ruleset(rid)
-        rows.append([rs.id, rs.name, rs.name_en, len(rs.patterns), rs.hand_size])
-    heads = [t(k, lang) for k in ("col_id", "col_name", "col_english", "col_patterns_n",
+        # the English name is a column of the English table only
+        rows.append([rs.id, rs.name, *([rs.name_en] if lang == "en" else []),
+                     len(rs.patterns), rs.hand_size])
+    heads = [t(k, lang) for k in ("col_id", "col_name", *(("col_english",) if lang == "en"
+                                                          else ()), "col_patterns_n",
                                   "col_tiles")]
     width = columns() if width is None else width
     return fitted(rows, heads, width, last=(0,)) + "\n\n" + wrap_text(t("list_hint", lang), width)
@@ -217,7 +220,9 @@ def show_text(spec: str | Ruleset, lang: str = "zh", width: int | None = None) -
     width = columns() if width is None else width
     rs: Ruleset = load_ruleset(spec) if isinstance(spec, str) else spec
     zh = lang == "zh"
-    out = [f"{rs.name} {rs.name_en} ({rs.id})  —  {rs.file}"]
+    from .pieces import ruleset_name
+
+    out = [f"{ruleset_name(rs, lang)} ({rs.id})  —  {rs.file}"]
     if rs.chain and len(rs.chain) > 1:
         out.append(t("rules_extends", lang, chain=" → ".join(reversed(rs.chain))))
     conds = dict(rs.shape_when)

@@ -82,25 +82,24 @@ FOLD_FLOOR = 8  # columns a folded cell keeps at least (a tile's notation, a sho
 
 def fitted(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int | None = None,
            fold: Sequence[int] | None = None, last: Sequence[int] = (), drop_empty: bool = False,
-           lines: int = 0, **options: Any) -> str:
+           lines: int = 0, floor: int = FOLD_FLOOR, **options: Any) -> str:
     """tabulate's ``simple`` table of ``rows`` within ``width`` columns (default: the
     terminal's, :func:`scorer.text.width.columns`): while it is wider, the widest of the
     columns ``fold`` (default: every column holding text) has its cells and header folded
     narrower by :func:`scorer.text.width.wrap` (English at spaces, Chinese between
-    characters), down to :data:`FOLD_FLOOR`; the columns ``last`` (a hand's notation) only
-    when no other can fold further. A table that still cannot fit is as narrow as it gets
-    (the columns counted before any is left out). ``lines``: a folded cell keeps that many
-    lines, the last ending in ``…`` (0: all). ``drop_empty``: a column empty in every row
+    characters), down to ``floor`` columns (:data:`FOLD_FLOOR`); the columns ``last`` (a
+    hand's notation) only when no other can fold further. A table that still cannot fit is
+    as narrow as it gets (the columns counted before any is left out). ``lines``: a folded
+    cell keeps that many lines, the last ending in ``…`` (0: all). ``drop_empty``: a column empty in every row
     is left out (a table for people: the CSV keeps every column). ``options`` go to
     tabulate (``colalign``, …).
 
     >>> print(fitted([["1", "a long list of words here", "+8"]], ["n", "patterns", "pts"], 20))
-      n  patterns      pts
-    ---  ----------  -----
-      1  a long         +8
-         list of
-         words
-         here
+    n  patterns     pts
+    -  -----------  ---
+    1  a long list   +8
+       of words
+       here
     """
     from tabulate import tabulate
 
@@ -120,25 +119,26 @@ def fitted(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int | N
         fold = [i for i in range(len(heads))
                 if any(isinstance(r[i], str) and not _WHOLE.fullmatch(r[i]) for r in body)]
     shown = {i: _cells(body, heads, i) for i in fold}  # the column's cells as folded now
-    text = ""
-    for _ in range(8):  # folding cells can leave a column narrower than asked: try again
-        text = str(tabulate([[shown[i][k + 1] if i in shown else c for i, c in enumerate(r)]
-                             for k, r in enumerate(body)],
-                            headers=[shown[i][0] if i in shown else h
-                                     for i, h in enumerate(heads)],
-                            tablefmt="simple", **options))
+    # a column folds to its floor at most, and never cuts a word of its header
+    floors = {i: max([floor, *(display_width(w) for w in str(heads[i]).split())]) for i in fold}
+    text, snug = "", False
+    for _ in range(9):  # folding cells can leave a column narrower than asked: try again
+        text = _render(tabulate, body, heads, shown, snug, options)
         over = max((display_width(x) for x in text.split("\n")), default=0) - width
+        if over > 0 and not snug:  # first give up the two spaces a header keeps spare
+            snug = True
+            continue
         if over <= 0:
             break
         now = {i: _column_width(shown[i]) for i in shown}
         first = {i: w for i, w in now.items() if i not in lasts}
-        cap = _cap(first, over)
+        cap = _cap(floors, first, over)
         caps = {i: w for i, w in now.items() if i in lasts}  # as they are, unless below
-        caps.update({i: FOLD_FLOOR if cap is None else cap for i in first})
+        caps.update({i: max(floors[i], floor if cap is None else cap) for i in first})
         if cap is None:  # the others at their floor do not make room: the last ones fold too
-            left = over - sum(w - FOLD_FLOOR for w in first.values() if w > FOLD_FLOOR)
-            last_cap = _cap({i: w for i, w in now.items() if i in lasts}, left) or FOLD_FLOOR
-            caps.update({i: last_cap for i in now if i in lasts})
+            left = over - sum(w - caps[i] for i, w in first.items() if w > caps[i])
+            last_cap = _cap(floors, {i: w for i, w in now.items() if i in lasts}, left) or floor
+            caps.update({i: max(floors[i], last_cap) for i in now if i in lasts})
         narrower = [i for i, w in now.items() if w > caps[i]]
         if not narrower:
             break
@@ -147,6 +147,25 @@ def fitted(rows: Sequence[Sequence[Any]], headers: Sequence[str], width: int | N
             shown[i] = [fold_cell(cells[0], cap_i),
                         *(fold_cell(c, cap_i, lines) for c in cells[1:])]
     return text
+
+
+def _render(tabulate: Any, body: list[list[Any]], heads: list[str], shown: dict[int, list[str]],
+            snug: bool, options: dict[str, Any]) -> str:
+    """The table with the cells as folded now; ``snug``: a column no wider than its widest
+    cell or header (tabulate keeps two columns spare beside a header: MIN_PADDING)."""
+    import tabulate as module
+
+    spare = module.MIN_PADDING
+    if snug:
+        module.MIN_PADDING = 0
+    try:
+        return str(tabulate([[shown[i][k + 1] if i in shown else c for i, c in enumerate(r)]
+                             for k, r in enumerate(body)],
+                            headers=[shown[i][0] if i in shown else h
+                                     for i, h in enumerate(heads)],
+                            tablefmt="simple", **options))
+    finally:
+        module.MIN_PADDING = spare
 
 
 def fold_lines(text: str, width: int | None = None) -> str:
@@ -165,16 +184,19 @@ def fold_lines(text: str, width: int | None = None) -> str:
     return wrap_text(text, width, "  ")
 
 
-def _cap(widths: dict[int, int], over: int) -> int | None:
-    """The widest a column may stay so that folding every wider one to it gains ``over``
-    columns; None when even :data:`FOLD_FLOOR` does not gain them.
+def _cap(floors: dict[int, int], widths: dict[int, int], over: int) -> int | None:
+    """The widest a column may stay so that folding every wider one to it (column ``i`` no
+    narrower than ``floors[i]``) gains ``over`` columns; None when the floors do not.
 
-    >>> _cap({0: 30, 1: 20, 2: 5}, 15), _cap({0: 10}, 5)
+    >>> _cap({0: 8, 1: 8, 2: 8}, {0: 30, 1: 20, 2: 5}, 15), _cap({0: 8}, {0: 10}, 5)
     (17, None)
     """
-    for cap in range(max(widths.values(), default=0) - 1, FOLD_FLOOR - 1, -1):
-        if sum(w - cap for w in widths.values() if w > cap) >= over:
+    for cap in range(max(widths.values(), default=0) - 1, 0, -1):
+        if sum(w - max(cap, floors[i]) for i, w in widths.items() if w > max(cap, floors[i])) \
+                >= over:
             return cap
+        if all(cap <= floors[i] for i in widths):
+            break
     return None
 
 

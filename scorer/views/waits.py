@@ -18,7 +18,7 @@ from ..model.hand import Hand, format_tiles
 from ..text.width import columns, wrap
 from .i18n import MESSAGES
 from .jsondata import error_fields, hit_json
-from .pieces import pattern_name
+from .pieces import pattern_name, ruleset_name
 from .texttable import fitted
 
 # the words of this report live in the one message catalogue, under "waits_"
@@ -76,7 +76,7 @@ def _report(w: Waits, lang: str, unicode: bool, width: int) -> str:
     """The report of :func:`human`, its table within ``width``, its other lines unfolded."""
     rs = w.ruleset
     role = label("dealer" if w.seat == "E" else "idle", lang)
-    lines = [f"{rs.name} {rs.name_en} — " + label("title", lang, seat=w.seat, role=role)]
+    lines = [f"{ruleset_name(rs, lang)} — " + label("title", lang, seat=w.seat, role=role)]
     hand_line = short_notation(w.hand)
     if unicode:
         hand_line += "   " + " ".join(

@@ -182,7 +182,7 @@ def test_human_output_in_chinese() -> None:
                        "3", "--vs-option", "cap=64")
     assert code == 0
     lines = out.split("\n")
-    assert lines[1] == "B = hangzhou (杭州麻将 Hangzhou)，选项 cap=64"
+    assert lines[1] == "B = hangzhou (杭州麻将)，选项 cap=64"  # the Chinese name alone
     assert "番种   相同：清七对 32" in lines
     assert "付分 ≠ A: 底分 1 × 庄闲分 8 × 番 32 = 256，S, W, N 各付" in lines
     assert "       B: 底分 1 × min(庄闲分 8 × 番 32, 封顶 64) = 64，S, W, N 各付" in lines
