@@ -65,7 +65,9 @@ def test_the_notice_follows_a_run_that_succeeds(old: Path) -> None:
     assert NOTICE in r.err_lines[2] and len(r.err_lines) == 3
 
 
-def test_rules_check_lists_the_notice_on_its_own_line(old: Path) -> None:
+def test_rules_check_lists_the_notice_on_its_own_line(old: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # the temporary path is long: the ok line unfolded
     for _ in range(2):  # compiled, then read from the cache of built rulesets
         r = cli("rules", "check", str(old))
         assert r.code == 0 and r.err == ""

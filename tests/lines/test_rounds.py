@@ -56,7 +56,9 @@ def test_csv_and_table_show_the_round() -> None:
     first = rows[1]
     assert first[4] == "round" and first[5:9] == ["4", "4", "8", "-16"]
     assert first[11] == "Sichuan round: S W won"
-    table = _batch(EVENING, "--format", "table", "--lang", "zh").stdout
+    # at a terminal where no cell folds (at 80 columns the cell folds: tests/cli/test_fit.py)
+    table = runner.invoke(app, ["batch", EVENING, "--format", "table", "--lang", "zh"],
+                          env={"COLUMNS": "1000"}).stdout
     assert "四川一局：S W 胡" in table
 
 

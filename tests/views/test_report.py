@@ -375,7 +375,7 @@ def test_explain_shows_the_best_n_and_how_many_more() -> None:
     assert code == 0
     tail = out.rstrip("\n").split("\n")
     assert tail[-1] == f"… and {n - 3} more (--explain-top {n} lists them all)"
-    rows = [line for line in tail if re.match(r"\s+\d+\s", line)]
+    rows = [line for line in tail if re.match(r"\s*\d+\s", line)]
     assert [int(line.split()[0]) for line in rows] == [1, 2, 3]
 
 
