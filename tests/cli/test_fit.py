@@ -242,11 +242,9 @@ def _given(argv: list[str]) -> str:
     return "\n".join(text)
 
 
-# Runs that still print English under zh, and the English they print, found by this test:
-# it belongs to another area of issue 27 (the per-line errors of lines/, the waits notes of
-# engine/ready.py, the rules check / rules new prose of cli/rulescmd.py, the facts of
-# rules/facts.py): listed so that a fix shows here (remove the entry) and nothing new
-# slips in. The list and who owns each entry: the team's notes on issue 27 (fit-found).
+# Runs that still print English under zh, and the English they print, found by this test
+# and owned by no view: listed so that a fix shows here (remove the entry) and nothing new
+# slips in. What is left and why: the team's notes on issue 27 (fit-found).
 # rules --facts: every fact's meaning (docs for ruleset authors) is English only
 FACTS_ENGLISH = {
     'A fact fed by a flag',
@@ -444,94 +442,7 @@ FACTS_ENGLISH = {
     'written as a',
 }
 ENGLISH_LEFT: dict[str, set[str]] = {
-    # engine/ready.py (the waits notes: prose)
-    'waits 123m456p789s234sP --rules hangzhou': {
-        'a discard win is not allowed',
-        'if the tile was',
-        'is on',
-        'wins are',
-    },
-    'waits 123m456p789s234sP --piao 2 --seat W --rules hangzhou': {
-        'contradict each other',
-        'states a',
-        'tile has no discarder',
-        'win and a',
-    },
-    'waits [5555p]123m456s789sP --rules hangzhou': {
-        'a discard win is not allowed',
-        'if the tile was',
-        'is on',
-        'wins are',
-    },
-    'waits 1111m2233p4455sP --rules hangzhou': {
-        'a discard win is not allowed',
-        'if the tile was',
-        'is on',
-        'wins are',
-    },
-    'waits 123m456p789s234s5m --option wild_mode=flip --wild 5m --rules hangzhou': {
-        'a discard win is not allowed',
-        'if the tile was',
-        'is on',
-        'wins are',
-    },
-    'waits 1111m2233p4455sP --piao 2 --dealer-streak 3 --option cap=128 --base 2 --rules hangzhou': {
-        'contradict each other',
-        'states a',
-        'tile has no discarder',
-        'win and a',
-    },
-    'waits [5555m]123p456p789sE --rules mcr': {
-        'below the',
-    },
-    'waits 123m456m789p234s55pEE --wild 9m --seat S --rules xiamen': {
-        'a hand holding',
-        'cannot win on a discard',
-        'if the tile was drawn',
-        'it must be',
-    },
-    'waits [CCC,1][EEEE,2]123m456pNNN9s --wild 9s --rules xiamen': {
-        'a hand holding',
-        'cannot win on a discard',
-        'if the tile was drawn',
-        'it must be',
-    },
-    'waits 123m456m789p234s567s9s --wild 9s --you 2 --seat S --rules xiamen': {
-        'contradict each other',
-        'states a',
-        'tile has no discarder',
-        'win and a',
-    },
-    'waits 123m456m789p234s567s9s --wild 9s --you 3 --seat S --rules xiamen': {
-        'contradict each other',
-        'states a',
-        'tile has no discarder',
-        'win and a',
-    },
-    'waits 123m456m789p23s9s9s9sEF --wild 9s --seat S --rules xiamen': {
-        'a hand holding',
-        'cannot win on a discard',
-        'if the tile was drawn',
-        'it must be',
-    },
-    'waits [78sP,1]123m456m789p55p23s --wild 9s --seat S --rules xiamen': {
-        'a hand holding',
-        'cannot win on a discard',
-        'if the tile was drawn',
-        'it must be',
-    },
-    # table/ledger.py (LedgerError detail: prose)
-    'batch examples/evening.txt --format table --totals': {
-        'this hand has player names and earlier ones do not',
-    },
-    # lines/ (per-line errors: prose)
-    'batch examples/hangzhou.txt --format table': {
-        'ID or give',
-        'for every line',
-        'give it',
-        'no ruleset for this line',
-    },
-    # rules/facts.py and views/rulespage.py (the facts' meanings: unassigned)
+    # rules/facts.py and views/rulespage.py: the facts' meanings (unassigned)
     'rules list --facts': FACTS_ENGLISH,
 }
 
