@@ -604,13 +604,12 @@ def _place_targets(name: str, melds: tuple[tuple[Group, ...], ...], d: tuple[Gro
     the groups won made once for all the fills. A fill holds no natural tile, so the
     first group of a filled ``d`` equal to a target is the one."""
     placed = [(g, _won(g, self_draw)) for g in targets]
+    base = len(melds)
     for groups in D.expand_free(d, cands):
-        at = [groups.index(g) for g in targets]
         for meld_groups in product(*melds):
-            base = len(meld_groups)
             row = [*meld_groups, *groups]
-            for (g, won), i in zip(placed, at, strict=True):
-                k = base + i
+            for g, won in placed:
+                k = base + groups.index(g)
                 row[k] = won
                 out.append(_new(Reading, (name, tuple(row), k, False, win_tile)))
                 row[k] = g
