@@ -114,7 +114,7 @@ def list_cmd(ctx: typer.Context,
                 raise ContextError("usage.facts_json", "--json")
             from ..views.rulespage import facts_markdown
 
-            print(facts_markdown(), end="")
+            print(facts_markdown(lang), end="")
             return
         if extra:
             raise ContextError("rules.extra_args", args=" ".join(extra))

@@ -74,9 +74,10 @@ def test_every_rules_page_is_a_builtin_and_linked_from_the_readme() -> None:
         assert f"(docs/rules/{rid}.md)" in readme, f"README does not link docs/rules/{rid}.md"
 
 
-def test_facts_page_is_current() -> None:
-    assert (ROOT / "docs" / "facts.md").read_text(encoding="utf-8") == facts_markdown(), (
-        "docs/facts.md is out of date: run  mjscore rules --facts > docs/facts.md")
+@pytest.mark.parametrize(("lang", "page"), [("en", "facts.md"), ("zh", "facts.zh.md")])
+def test_facts_page_is_current(lang: str, page: str) -> None:
+    assert (ROOT / "docs" / page).read_text(encoding="utf-8") == facts_markdown(lang), (
+        f"docs/{page} is out of date: run  mjscore rules --facts --lang {lang} > docs/{page}")
 
 
 # ----------------------------------------------------------------------------- --yaml
@@ -240,8 +241,10 @@ def test_every_house_example_loads_and_changes_the_ruleset(rid: str, tmp_path: P
 
 
 def test_facts_flag(capsys) -> None:
-    code, out, _ = run(capsys, "rules", "--facts")
+    code, out, _ = run(capsys, "rules", "--facts", "--lang", "en")
     assert code == 0 and "- `physical_quads` (int): " in out and "- `.pung` (bool): " in out
+    code, out, _ = run(capsys, "rules", "--facts", "--lang", "zh")
+    assert code == 0 and "- `physical_quads`（int）：暗牌中" in out and "- `.pung`（bool）：刻子或杠" in out
 
 
 def test_facts_with_json_is_refused_as_json(capsys) -> None:
