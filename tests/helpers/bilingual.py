@@ -33,6 +33,19 @@ def same_things(zh: str, en: str) -> None:
     assert sorted(_SAME.findall(zh)) == sorted(_SAME.findall(en)), (zh, en)
 
 
+def rules_check_said(path: Any, place: str, zh: str, en: str) -> None:
+    """Assert ``mjscore rules check PATH`` refuses the file (exit 2) with the one line
+    ``PLACE: ZH`` under --lang zh and ``PLACE: EN`` under --lang en, the two naming the
+    same things (:func:`same_things`)."""
+    said = {}
+    for lang in ("zh", "en"):
+        r = runner.invoke(app, ["rules", "check", str(path), "--lang", lang])
+        assert r.exit_code == 2, (lang, r.stdout, r.stderr)
+        said[lang] = r.stdout.rstrip("\n")
+    assert said == {"zh": f"{place}: {zh}", "en": f"{place}: {en}"}
+    same_things(zh, en)
+
+
 def json_error(args: list[str], lang: str) -> dict[str, Any]:
     """The JSON ``error`` of ``mjscore ARGS --json --lang LANG`` (a failing command)."""
     r = runner.invoke(app, [*args, "--json", "--lang", lang])

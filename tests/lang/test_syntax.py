@@ -7,14 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from scorer.cli.app import app
 from scorer.lang.errors import ExprError
 from scorer.lang.syntax import syntax_error
-from tests.helpers.bilingual import same_things
-
-runner = CliRunner()
+from tests.helpers.bilingual import rules_check_said
 
 # (the when: expression, code, column of the file, zh, en); the expression starts at 2:27
 CASES = [
@@ -45,14 +41,7 @@ def test_a_syntax_error_is_said_in_both_languages(tmp_path: Path, expr: str, cod
     f = tmp_path / "t.yaml"
     f.write_text(f'extends: hangzhou\npatterns: [{{id: a, when: "{expr}", value: 1}}]\n',
                  encoding="utf-8")
-    said = {}
-    for lang in ("zh", "en"):
-        r = runner.invoke(app, ["rules", "check", str(f), "--lang", lang])
-        assert r.exit_code == 2
-        said[lang] = r.stdout.rstrip("\n")
-    assert said["zh"] == f"{f}:2:{col} patterns[0].when: {zh}"
-    assert said["en"] == f"{f}:2:{col} patterns[0].when: {en}"
-    same_things(zh, en)
+    rules_check_said(f, f"{f}:2:{col} patterns[0].when", zh, en)
 
 
 @pytest.mark.parametrize("src", ["a b", "a and", "(a", "a)", "'a", "a && b", "a = 1", "1 +* 2",

@@ -7,14 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from scorer.cli.app import app
 from scorer.errors import RulesetError
 from scorer.rules.load import compile_ruleset
-from tests.helpers.bilingual import same_things
-
-runner = CliRunner()
+from tests.helpers.bilingual import rules_check_said
 
 # (file text, code, where, zh, en)
 CASES = [
@@ -58,14 +54,7 @@ def test_what_yaml_cannot_read_is_said_in_both_languages(tmp_path: Path, text: s
                                                          at: str, zh: str, en: str) -> None:
     f = tmp_path / "t.yaml"
     f.write_text(text, encoding="utf-8")
-    said = {}
-    for lang in ("zh", "en"):
-        r = runner.invoke(app, ["rules", "check", str(f), "--lang", lang])
-        assert r.exit_code == 2
-        said[lang] = r.stdout.rstrip("\n")
-    assert said["zh"] == f"{f}:{at}: {zh}"
-    assert said["en"] == f"{f}:{at}: {en}"
-    same_things(zh, en)
+    rules_check_said(f, f"{f}:{at}", zh, en)
     with pytest.raises(RulesetError) as e:
         compile_ruleset(text, "t.yaml")
     assert e.value.code == code and "error" not in e.value.params
