@@ -114,7 +114,7 @@ def test_sichuan_payment_with_a_player_out():
     # 四川: 111m 234m 567m 789m 55m, one suit: 清一色 4 倍 (no 根: no four alike), self-drawn
     # ×2 = 8 倍. S wins with W already out (--out W): E and N pay 底 1 × 8 = 8 each, W pays
     # nothing; S gets 16.
-    r = score("111m234m567m789m5m5m", "sichuan", Context(self_draw=True, seat="S", out="W"))
+    r = score("111m234m567m789m5m5m", "sichuan", Context(self_draw=True, seat="S", out=("W",)))
     chain = r.payment_chain
     assert _steps(r) == [("bei", "qingyise", 4, 1, 4), ("x", "zimo", 2, 1, 2)]
     assert [x.combine for x in chain.steps] == ["max", "product"]
