@@ -19,6 +19,8 @@ import sys
 
 import typer
 
+from ..text.lang import choose_lang
+from ..text.render import word
 from .complete import rulesets
 from .output import fail, say_notices
 
@@ -112,14 +114,18 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
         fail(e)
     bound_host, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    # the host reads these in the language it speaks (--lang does not apply: the page picks
+    # its own per phone); each URL line starts "mjscore serve: http://…/" in any language,
+    # for the scripts that read it
+    lang = choose_lang(None)
     if bound_host in ("0.0.0.0", "::"):
         lan = lan_address()
-        print(f"mjscore serve: http://127.0.0.1:{bound_port}/ on this machine", flush=True)
+        print(word("serve_here", lang, url=f"http://127.0.0.1:{bound_port}/"), flush=True)
         if lan is not None:
-            print(f"at the table, open http://{lan}:{bound_port}/", flush=True)
+            print(word("serve_lan", lang, url=f"http://{lan}:{bound_port}/"), flush=True)
     else:
         print(f"mjscore serve: http://{shown}:{bound_port}/", flush=True)
-    print(f"tables kept in {store.path}; Ctrl-C stops it.", file=sys.stderr, flush=True)
+    print(word("serve_kept", lang, path=store.path), file=sys.stderr, flush=True)
     config = uvicorn.Config(app, http=Guarded, lifespan="on", log_level="warning",
                             access_log=False, timeout_keep_alive=5, server_header=False)
     server = uvicorn.Server(config)
@@ -133,7 +139,7 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
             signal.signal(sig, handler)
         sock.close()
         store.close()
-    print("mjscore serve: stopped", file=sys.stderr)
+    print(word("serve_stopped", lang), file=sys.stderr)
     raise SystemExit(0)
 
 

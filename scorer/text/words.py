@@ -189,6 +189,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "waits_colon": ("：", ": "),
     "waits_how_self_draw": ("自摸", "self-drawn"),
     "waits_how_discard": ("放铳", "on a discard"),
+    # ---- mjscore serve's lines on the host's terminal (cli/servecmd.py)
+    "serve_here": ("mjscore serve: {url}（本机）", "mjscore serve: {url} on this machine"),
+    "serve_lan": ("牌桌上的手机请打开 {url}", "at the table, open {url}"),
+    "serve_kept": ("牌桌记录存放在 {path}；按 Ctrl-C 停止。", "tables kept in {path}; Ctrl-C stops it."),
+    "serve_stopped": ("mjscore serve: 已停止", "mjscore serve: stopped"),
     # ---- batch table (views/rows.py)
     "col_line": ("行", "line"),
     "col_hand": ("手牌", "hand"),

@@ -540,7 +540,7 @@ def test_serve_command_prints_its_url_and_stops_cleanly(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    env = {**os.environ, "MJSCORE_DB": str(tmp_path / "t.sqlite3")}
+    env = {**os.environ, "MJSCORE_DB": str(tmp_path / "t.sqlite3"), "MJSCORE_LANG": "en"}
     proc = subprocess.Popen([sys.executable, "-m", "scorer", "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
@@ -591,6 +591,31 @@ def test_serve_in_process_leaves_its_caller_as_it_found_it(monkeypatch: pytest.M
     monkeypatch.setenv("MJSCORE_NO_CACHE", "0")
     assert runner.invoke(app, ["serve", "--port", "0"]).exit_code == 0
     assert os.environ["MJSCORE_NO_CACHE"] == "0"
+
+
+@pytest.mark.parametrize(("lang", "here", "kept", "stopped"), [
+    ("zh", "（本机）", "牌桌记录存放在 ", "mjscore serve: 已停止"),
+    ("en", " on this machine", "tables kept in ", "mjscore serve: stopped"),
+])
+def test_serve_speaks_to_its_host_in_its_language(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path, lang: str, here: str,
+                                                  kept: str, stopped: str) -> None:
+    # the lines on the host's terminal in the language it speaks (MJSCORE_LANG, the config,
+    # the locale); the URL line starts the same in both, for a script that reads it
+    import uvicorn
+
+    def ctrl_c(self: uvicorn.Server, sockets: object = None) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(uvicorn.Server, "run", ctrl_c)
+    monkeypatch.setenv("MJSCORE_DB", str(tmp_path / "t.sqlite3"))
+    monkeypatch.setenv("MJSCORE_LANG", lang)
+    res = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert res.exit_code == 0, res.output
+    first = res.stdout.splitlines()[0]
+    assert re.fullmatch(r"mjscore serve: http://127\.0\.0\.1:\d+/" + re.escape(here), first)
+    err = res.stderr.splitlines()
+    assert err[0].startswith(kept) and err[-1] == stopped
 
 
 def test_serve_command_bad_options(monkeypatch: pytest.MonkeyPatch) -> None:
