@@ -25,7 +25,8 @@ none of them).
 (['123m', '456p', '234s', '789s', '9*9m'], '9m', 2)
 """
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from ..lang import GROUP, TILE, elem_of
 from ..model import tiles as T
@@ -34,9 +35,33 @@ from ..rules.model import Pattern, Ruleset
 from ..search.decompose import Group
 from ..search.readings import Reading, WildSpec, describe_group
 from ..search.slots import stand_in_slots, wildcard_slots
+from .payments import Settlement
 
-if TYPE_CHECKING:  # (result.py imports this module: the type alone, no import at run time)
-    from .result import Scored
+
+# What payment_chain_of reads of a scored reading (scorer.engine.result's Hit and Scored
+# have it), named here: result.py imports this module, which must not import it back
+class _Hit(Protocol):
+    @property
+    def pattern(self) -> Pattern: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def items(self) -> tuple[Any, ...]: ...
+
+
+class _Scored(Protocol):
+    @property
+    def hits(self) -> Sequence[_Hit]: ...
+    @property
+    def also(self) -> Sequence[tuple[str, Pattern, int]]: ...
+    @property
+    def tallies(self) -> Mapping[str, int]: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def settlement(self) -> Settlement: ...
 
 __all__ = [
     "ChengbaoMove",
@@ -240,7 +265,7 @@ def wildcards_of(hand: Hand, reading: Reading, spec: WildSpec) -> tuple[Wildcard
     return tuple(wild + stand)
 
 
-def payment_chain_of(rs: Ruleset, s: "Scored") -> PaymentChain:
+def payment_chain_of(rs: Ruleset, s: _Scored) -> PaymentChain:
     """The :class:`PaymentChain` of one scored reading ``s`` of a hand under ``rs``.
 
     >>> from scorer import score, Context
