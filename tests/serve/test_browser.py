@@ -129,7 +129,16 @@ def groups_on_page(drv: Any) -> list[str]:
 
 
 def wait_for(drv: Any, what: Any, timeout: float = 20) -> Any:
-    return WebDriverWait(drv, timeout).until(lambda d: what(d))
+    """What ``what(drv)`` returns once it is truthy; an element redrawn while it was being
+    read counts as not yet (the live sheet redraws as the other phone books)."""
+    return WebDriverWait(drv, timeout, ignored_exceptions=(StaleElementReferenceException,)
+                         ).until(lambda d: what(d))
+
+
+def text_of(drv: Any, css: str) -> str:
+    """The text ``css`` selects as the page shows it, found and read in one step."""
+    text: str = drv.execute_script("return document.querySelector(arguments[0]).innerText", css)
+    return text
 
 
 def test_a_hand_tapped_in_scores_as_the_cli(server: Server, browser: Any) -> None:
@@ -383,7 +392,7 @@ def test_an_evening_on_two_phones(tmp_path: Path) -> None:
             wait_for(a, lambda d: sheet_totals(d) == {"Ann": 18, "Bo": -6, "Cy": -6, "Di": -6})
             # 3 on phone A: S (Bo) 暴头 self-drawn: E −4, S +8, W −2, N −2; the deal passes
             book_tapped(a, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s P 9m", "#f-self_draw", seat="S")
-            wait_for(b, lambda d: "E Bo" in d.find_element(By.ID, "seating").text)
+            wait_for(b, lambda d: "E Bo" in text_of(d, "#seating"))
             # phone B undoes line 2: phone A sees it struck through, totals without it
             b.execute_script("document.querySelector('#sheet-lines tr[data-n=\"2\"] .undo-line').click()")
             wait_for(a, lambda d: d.find_elements(By.CSS_SELECTOR, '#sheet-lines tr.undone[data-n="2"]'))
@@ -410,7 +419,7 @@ def test_an_evening_on_two_phones(tmp_path: Path) -> None:
                 " document.getElementById('book-adjust').click()", {"Ann": 5, "Di": -5})
             want = {**want, "Ann": want["Ann"] + 5, "Di": want["Di"] - 5}
             wait_for(a, lambda d: sheet_totals(d) == want)
-            assert "+5" in a.find_element(By.CSS_SELECTOR, '#sheet-lines tr[data-n="5"] .what').text
+            assert "+5" in text_of(a, '#sheet-lines tr[data-n="5"] .what')
             # the exported file, totalled by batch, is the sheet
             totals = exported_totals(a, link.rsplit("=", 1)[1], tmp_path)
             assert {p["name"]: p["net"] for p in totals["players"]} == want
@@ -479,8 +488,10 @@ def exported_totals(drv: Any, tid: str, tmp_path: Path) -> dict[str, Any]:
 
 
 def seating_text(drv: Any) -> str:
-    """The seating line's names, E S W N (``E Ann (庄) · S Bo · …``)."""
-    text: str = drv.find_element(By.ID, "seating").text
+    """The seating line's names, E S W N (``E Ann (庄) · S Bo · …``), read in one go: the
+    live sheet redraws the line as other phones book, and an element found and then read
+    in two steps can be gone between them."""
+    text = text_of(drv, "#seating")
     return " ".join(part.split()[1] for part in text.split(" · "))
 
 
@@ -561,7 +572,10 @@ def test_an_evening_of_eight_hands_on_two_phones(tmp_path: Path, width: int, hei
         want = {"Ann": 0, "Bo": 0, "Cy": 0, "Di": 0}
         for n, (who, tiles, fields, seated, points) in enumerate(EVENING, 1):
             drv, other = phones[who], phones["b" if who == "a" else "a"]
-            assert seating_text(drv) == seated, n
+            try:  # the seats as the sheet has them once this phone has heard the last line
+                wait_for(drv, lambda d, seated=seated: seating_text(d) == seated, timeout=10)
+            except TimeoutException:
+                assert seating_text(drv) == seated, n
             book_line(drv, tiles, fields)
             want = {p: want[p] + points[p] for p in want}
             # the other phone sees the line live, and the seats as they are now
