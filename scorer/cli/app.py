@@ -15,12 +15,13 @@ from typing import Any
 
 import typer
 
-from ..lines.grammar import HAND_HELP, OPTIONS, REQUIRED, score_args
+from ..lines.grammar import OPTIONS, REQUIRED, score_args
 from ..lines.grammar import context_from_params as context_from_params  # re-exported (older callers)
 from ..lines.grammar import parse_score_args as parse_score_args
 from ..rules.flags import Flag
 from . import batchcmd, configcmd, roundcmd, rulescmd, scorecmd, servecmd, standingscmd, waitscmd
 from .complete import BY_FIELD, batch_formats, langs
+from .helpfmt import HelpCommand, HelpGroup, Rows, param_text, text
 from .output import (
     COMMANDS,
     EXIT_INTERRUPT,
@@ -34,31 +35,9 @@ from .output import (
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .params import integer
 
-
-def rulesets_help() -> str:
-    """The rulesets ``--rules`` takes, from the registry (:func:`scorer.rules.files.list_builtin`).
-
-    >>> rulesets_help().startswith("Ruleset: a built-in id (hangzhou, jinhua, mcr, ")
-    True
-    """
-    from ..rules.files import list_builtin
-
-    return (f"Ruleset: a built-in id ({', '.join(list_builtin())}) or a path to a YAML file "
-            "(default: $MJSCORE_RULES, else the config file's rules).")
-
-
-def _app_help() -> str:
-    from ..rules.files import list_builtin
-
-    return ("Score Chinese mahjong hands and show why, under rulesets written as data: "
-            f"{', '.join(list_builtin())} are built in, or your own YAML file. Defaults: "
-            "mjscore config.")
-
-
-HELP = _app_help()
 app = typer.Typer(
     name="mjscore",
-    help=HELP,
+    cls=HelpGroup,  # every help text from the catalogue, in the run's language (.helpfmt)
     add_completion=True,  # typer imports its completion code anyway: +0.4 ms to build the command
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -99,16 +78,17 @@ def _parameter(f: Flag) -> inspect.Parameter:
     number: Any = {"parser": integer, "metavar": "INTEGER"} if f.type is int else {}
     complete = BY_FIELD.get(f.field)  # the values the shell completes (scorer.cli.complete)
     extra: Any = {"autocompletion": complete} if complete is not None else {}
-    text = rulesets_help() if f.field == "rules" else f.help
     return inspect.Parameter(f.field, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
-                             default=typer.Option(default, *f.names, help=text, **number,
+                             # the row's English: only where the catalogue has no entry
+                             # (a row just added: tests/cli/test_help.py asks for one)
+                             default=typer.Option(default, *f.names, help=f.help, **number,
                                                   **extra))
 
 
 def _signature() -> inspect.Signature:
     # variadic: a hand split over several arguments (unquoted) is joined (scorer.lines.grammar)
     hand = inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                             annotation=list[str], default=typer.Argument(..., help=HAND_HELP))
+                             annotation=list[str], default=typer.Argument(...))
     return inspect.Signature([hand, *map(_parameter, OPTIONS)], return_annotation=None)
 
 
@@ -117,7 +97,7 @@ _SIGNATURE = _signature()
 for _command in (score, waits):  # waits takes exactly the score flags
     _command.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
     _command.__annotations__ = {p.name: p.annotation for p in _SIGNATURE.parameters.values()}
-    app.command()(_command)
+    app.command(cls=HelpCommand)(_command)
 def _version(value: bool) -> None:
     if value:
         from .. import __version__, build
@@ -127,10 +107,10 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback(help=HELP)
-def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
-    """The app's options (its help is :data:`HELP`, the rulesets from the registry)."""
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version,
+                                       is_eager=True)) -> None:
+    """The app's options (its help: the catalogue's ``help.mjscore``, scorer.cli.helpfmt)."""
 
 
 def batch(ctx: typer.Context, file: str, **params: Any) -> None:
@@ -148,9 +128,7 @@ def _batch_signature() -> inspect.Signature:
         inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                           annotation=typer.Context),
         inspect.Parameter("file", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
-                          default=typer.Argument(..., help="A file with one hand and its flags "
-                                                 "per line, or - for standard input; more "
-                                                 "files may follow it (a season).")),
+                          default=typer.Argument(...)),
     ]
     for o in batchcmd.OPTIONS:
         default = defaults[o.field]
@@ -163,20 +141,48 @@ def _batch_signature() -> inspect.Signature:
                                         annotation=annotation,
                                         default=typer.Option(default, o.name,
                                                              *([o.short] if o.short else []),
-                                                             help=o.help, **number)))
+                                                             **number)))
     return inspect.Signature(params, return_annotation=None)
 
 
 _BATCH = _batch_signature()
 batch.__signature__ = _BATCH  # type: ignore[attr-defined]
 batch.__annotations__ = {p.name: p.annotation for p in _BATCH.parameters.values()}
+
+
+class BatchCommand(HelpCommand):
+    """``batch``: its help ends with the flags a line takes (the flag table's)."""
+
+    def more(self, lang: str) -> list[tuple[str, Rows]]:
+        """The flags of a line and what each means, after the paragraph that says so."""
+        return [(text("help.batch.lines", lang), line_flag_rows(lang))]
+
+
+def line_flag_rows(lang: str) -> Rows:
+    """The flags a batch line takes, each with its help in ``lang``, from the flag table
+    (the options of ``score`` but how it prints: batch has its own --format and --lang),
+    then ``--players``.
+
+    >>> line_flag_rows("en")[1]
+    ('--self-draw', 'The winning tile was self-drawn.')
+    """
+    out = []
+    for f in OPTIONS:
+        if f.field in ("as_json", "explain", "no_unicode", "lang"):
+            continue
+        value = "" if f.switch else " " + (f.metavar or f.type.__name__.upper())
+        out.append((" / ".join(f.names) + value, param_text(("score",), f.field, lang)))
+    out.append(("--players SEATING", text("help.batch.players", lang)))
+    return out
+
+
 app.add_typer(rulescmd.app, name="rules")
-app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-            epilog=batchcmd.line_flags_help())(batch)
-app.command("round")(roundcmd.round_cmd)
-app.command("standings")(standingscmd.standings_cmd)
-app.command("serve")(servecmd.serve)
-app.command("config")(configcmd.config_cmd)
+app.command(cls=BatchCommand,
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(batch)
+app.command("round", cls=HelpCommand)(roundcmd.round_cmd)
+app.command("standings", cls=HelpCommand)(standingscmd.standings_cmd)
+app.command("serve", cls=HelpCommand)(servecmd.serve)
+app.command("config", cls=HelpCommand)(configcmd.config_cmd)
 
 
 def run(args: list[str]) -> int:

@@ -34,44 +34,28 @@ class BatchArgs(NamedTuple):
 
 class Option(NamedTuple):
     """One of batch's own options: the field of :class:`BatchArgs` it sets, its name (a
-    switch pair as ``--on/--off``), its type (``bool`` for a switch), its help and its
-    short name, if any."""
+    switch pair as ``--on/--off``), its type (``bool`` for a switch) and its short name, if
+    any. Its help is the catalogue's ``help.batch.FIELD`` (scorer.cli.helpfmt)."""
 
     field: str
     name: str
     type: type
-    help: str
     short: str = ""
 
 
 # batch's own options: the one table both the parser below and the typer command (.app)
 # are built from; defaults are BatchArgs'
 OPTIONS = (
-    Option("fmt", "--format", str, "jsonl, csv or table (default: $MJSCORE_FORMAT, else the "
-           "config file's format, else jsonl)."),
-    Option("jobs", "--jobs", int, "Processes (default: all cores for large files)."),
-    Option("progress", "--progress/--no-progress", bool,
-           "Progress on stderr (default: when it is a terminal and the file is large)."),
-    Option("lang", "--lang", str, "Language: zh or en (default: $MJSCORE_LANG, else the "
-           "locale's, else zh)."),
-    Option("totals", "--totals/--no-totals", bool,
-           "After the hands, the totals per player (per seat without --players) and the "
-           "transfers that settle them (default: for a table on a terminal, or with "
-           "--stake)."),
-    Option("stake", "--stake", str, "Money per point in the totals, e.g. 2 or 0.5 (default: "
-           "$MJSCORE_STAKE, else the config file's stake, else 1; only this flag turns the "
-           "totals on)."),
-    Option("subtotals", "--subtotals/--no-subtotals", bool,
-           "With several files (a season, totalled together), each file's own totals after "
-           "its lines."),
-    Option("as_json", "--json", bool, "An error of the batch itself (a file that cannot be "
-           "read, a bad option) also as a JSON object on stdout (each line's error is in its "
-           "record)."),
-    Option("totals_csv", "--totals-csv", str, "Write the totals, the transfers and --subtotals "
-           "as one CSV table to this file (turns the totals on); the output then holds the "
-           "hands alone: with --format csv, one table."),
-    Option("quiet", "--quiet", bool, "No summary and no progress line on stderr (a failed "
-           "line is still reported).", "-q"),
+    Option("fmt", "--format", str),
+    Option("jobs", "--jobs", int),
+    Option("progress", "--progress/--no-progress", bool),
+    Option("lang", "--lang", str),
+    Option("totals", "--totals/--no-totals", bool),
+    Option("stake", "--stake", str),
+    Option("subtotals", "--subtotals/--no-subtotals", bool),
+    Option("as_json", "--json", bool),
+    Option("totals_csv", "--totals-csv", str),
+    Option("quiet", "--quiet", bool, "-q"),
 )
 _VALUED = {o.name: o for o in OPTIONS if o.type is not bool}
 _SWITCHES = {name: (o.field, k == 0) for o in OPTIONS if o.type is bool
@@ -197,27 +181,3 @@ def line_defaults(defaults: list[str], settings: Any) -> list[str]:
     if rules is not None and not has_flag(out[:end], "--rules"):
         out[:0] = ["--rules", rules]
     return out
-
-
-def line_flags_help() -> str:
-    """The flags a batch line takes, one per line, from the flag table (the ``--help`` epilog).
-
-    Returns click's text with ``\\b`` so the list is not rewrapped, e.g.
-    ``'...\\n  --self-draw  The winning tile was self-drawn.\\n...'``.
-    """
-    from ..lines.grammar import OPTIONS
-
-    rows = []
-    for f in OPTIONS:
-        if f.field in ("as_json", "explain", "no_unicode", "lang"):
-            continue  # how `score` prints: batch has its own --format and --lang
-        name = " / ".join(f.names) + ("" if f.switch else " " + (f.metavar or f.type.__name__
-                                                                 .upper()))
-        rows.append((name, f.help + (" (repeatable)" if f.multiple and "repeat" not in f.help
-                                     else "")))
-    rows.append(("--players SEATING", "Who sat where: E=Ann,S=Bo,W=Cy,N=Di or Ann,Bo,Cy,Di "
-                 "(a '# players: ...' line sets it for the lines after it)."))
-    width = max(len(n) for n, _ in rows)
-    body = "\n".join(f"  {n.ljust(width)}  {h}" for n, h in rows)
-    return ("Flags of each line (given to batch, they apply to every line; a line's own "
-            "flags override them; --rules may be left to the lines):\n\n\b\n" + body)

@@ -57,11 +57,8 @@ def config_text(data: dict[str, Any], lang: str) -> str:
 
 
 def config_cmd(
-    as_json: bool = typer.Option(False, "--json", help="Print the settings as JSON."),
-    lang: str | None = typer.Option(None, "--lang", autocompletion=langs,
-                                    help="Language: zh or en (default: "
-                                    "$MJSCORE_LANG, else the config file's, else the "
-                                    "locale's, else zh)."),
+    as_json: bool = typer.Option(False, "--json"),
+    lang: str | None = typer.Option(None, "--lang", autocompletion=langs),
 ) -> None:
     """Show the defaults in force and where each came from: MJSCORE_RULES, MJSCORE_LANG,
     MJSCORE_PLAYERS, MJSCORE_STAKE, MJSCORE_FORMAT, the config file (config.toml in the

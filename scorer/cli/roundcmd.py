@@ -66,25 +66,13 @@ def seating_of(text: str) -> str | None:
 
 
 def round_cmd(
-    files: list[str] = typer.Argument(..., help="Round files (one event a line), or - for "
-                                      "stdin; several files are a session, settled together."),
-    rules: str = typer.Option("sichuan", "--rules", autocompletion=rulesets,
-                              help="Ruleset (a 'rules' line in the "
-                              "file overrides it)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the settlement as JSON."),
-    lang: str | None = typer.Option(None, "--lang", autocompletion=langs,
-                                    help="Language: zh or en (default: "
-                                    "$MJSCORE_LANG, else the locale's, else zh)."),
-    totals: bool = typer.Option(False, "--totals", help="After the rounds, the totals per "
-                                "player (per seat without names) and the transfers that "
-                                "settle them (always with several files)."),
-    stake: str | None = typer.Option(None, "--stake", help="Money per point in the totals, "
-                                     "e.g. 2 or 0.5 (default: $MJSCORE_STAKE, else the "
-                                     "config file's, else 1)."),
-    players: str | None = typer.Option(None, "--players", help="Who sat where, "
-                                       "E=Ann,S=Bo,W=Cy,N=Di or Ann,Bo,Cy,Di (a '# players:' "
-                                       "line of a file overrides it for that round; default: "
-                                       "$MJSCORE_PLAYERS, else the config file's)."),
+    files: list[str] = typer.Argument(...),
+    rules: str = typer.Option("sichuan", "--rules", autocompletion=rulesets),
+    as_json: bool = typer.Option(False, "--json"),
+    lang: str | None = typer.Option(None, "--lang", autocompletion=langs),
+    totals: bool = typer.Option(False, "--totals"),
+    stake: str | None = typer.Option(None, "--stake"),
+    players: str | None = typer.Option(None, "--players"),
 ) -> None:
     """Settle Sichuan rounds, 血战到底 or 血流成河 (--rules sichuan-xueliu): kongs, wins,
     查花猪, 查大叫, 退税; who paid whom and why; with several files or --totals, what each

@@ -16,12 +16,12 @@ import sys
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
 
 from ..errors import Problem
 from ..lines.grammar import pairs
 from ..text.render import word
 from .complete import langs, rulesets
+from .helpfmt import HelpCommand, HelpGroup
 from .output import dumps, fail, one_line
 
 COMMANDS = ("list", "show", "check", "new", "clear-cache")
@@ -61,19 +61,18 @@ def legacy(args: list[str]) -> list[str]:
     return ["list", *args] if listing else ["show", *args]
 
 
-class RulesGroup(TyperGroup):
+class RulesGroup(HelpGroup):
     """The ``rules`` group, reading its legacy spellings as sub-commands (:func:`legacy`)."""
+
+    help_path = ("rules",)  # (its help's catalogue keys, when it is run as a group alone)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return super().parse_args(ctx, legacy(list(args)))
 
 
-app = typer.Typer(cls=RulesGroup, no_args_is_help=False, add_completion=False,
-                  help="List the rulesets, show one, check files, start a house-rule file.")
+app = typer.Typer(cls=RulesGroup, no_args_is_help=False, add_completion=False)
 
-_LANG = typer.Option(None, "--lang", autocompletion=langs,
-                     help="Language: zh or en (default: $MJSCORE_LANG, else "
-                     "the locale's, else zh).")
+_LANG = typer.Option(None, "--lang", autocompletion=langs)
 
 
 def _lang(lang: str | None) -> str:
@@ -90,16 +89,13 @@ def _lang(lang: str | None) -> str:
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-@app.command("list", context_settings=_EXTRA)
+@app.command("list", context_settings=_EXTRA, cls=HelpCommand)
 def list_cmd(ctx: typer.Context,
-             facts: bool = typer.Option(False, "--facts", help="List instead what conditions "
-                                        "and values can use: facts, attributes, functions "
-                                        "(Markdown)."),
+             facts: bool = typer.Option(False, "--facts"),
              option: list[str] | None = typer.Option(None, "--option", hidden=True),
              as_yaml: bool = typer.Option(False, "--yaml", hidden=True),
              as_markdown: bool = typer.Option(False, "--markdown", hidden=True),
-             as_json: bool = typer.Option(False, "--json", help="Print the list as JSON "
-                                          "(as the page's GET /api/rules)."),
+             as_json: bool = typer.Option(False, "--json"),
              lang: str | None = _LANG) -> None:
     """List the built-in rulesets (or, with --facts, the vocabulary of their expressions)."""
     try:
@@ -128,25 +124,16 @@ def list_cmd(ctx: typer.Context,
         fail(e, as_json, lang=lang)
 
 
-@app.command("show", context_settings={"allow_extra_args": True})
+@app.command("show", context_settings={"allow_extra_args": True}, cls=HelpCommand)
 def show_cmd(
     ctx: typer.Context,
-    ruleset: str | None = typer.Argument(None, help="A ruleset id or path.",
-                                         autocompletion=rulesets),
-    rules_opt: str | None = typer.Option(None, "--rules", autocompletion=rulesets,
-                                         help="The ruleset to show (id or "
-                                         "path), instead of the argument."),
-    option: list[str] | None = typer.Option(None, "--option", help="Show the ruleset with "
-                                            "this option value as its default, KEY=VALUE "
-                                            "(repeatable)."),
-    as_yaml: bool = typer.Option(False, "--yaml", help="Print the full YAML (a file that "
-                                 "extends another: resolved, inherited parts marked)."),
-    resolved: bool = typer.Option(False, "--resolved", help="With --yaml: resolve even a "
-                                  "file that extends nothing (no comments kept)."),
-    as_markdown: bool = typer.Option(False, "--markdown", help="Print a readable rules page "
-                                     "(Markdown)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the ruleset as JSON (as the "
-                                 "page's GET /api/rules/ID): names, flags, options, patterns."),
+    ruleset: str | None = typer.Argument(None, autocompletion=rulesets),
+    rules_opt: str | None = typer.Option(None, "--rules", autocompletion=rulesets),
+    option: list[str] | None = typer.Option(None, "--option"),
+    as_yaml: bool = typer.Option(False, "--yaml"),
+    resolved: bool = typer.Option(False, "--resolved"),
+    as_markdown: bool = typer.Option(False, "--markdown"),
+    as_json: bool = typer.Option(False, "--json"),
     from_: str | None = typer.Option(None, "--from", hidden=True),
     force: bool = typer.Option(False, "--force", hidden=True),
     lang: str | None = _LANG,
@@ -187,8 +174,8 @@ def show_cmd(
         fail(e, as_json, lang=lang)
 
 
-@app.command("check")
-def check_cmd(files: list[str] | None = typer.Argument(None, help="The YAML files."),
+@app.command("check", cls=HelpCommand)
+def check_cmd(files: list[str] | None = typer.Argument(None),
               lang: str | None = _LANG) -> None:
     """Check ruleset files: every problem on a line of its own (exit 2 if any)."""
     try:
@@ -198,15 +185,13 @@ def check_cmd(files: list[str] | None = typer.Argument(None, help="The YAML file
     raise SystemExit(code)
 
 
-@app.command("new")
+@app.command("new", cls=HelpCommand)
 def new_cmd(
-    files: list[str] | None = typer.Argument(None, help="The file to write (.yaml)."),
-    from_: str | None = typer.Option(None, "--from", help="The ruleset to extend (id or path).",
-                                     autocompletion=rulesets),
+    files: list[str] | None = typer.Argument(None),
+    from_: str | None = typer.Option(None, "--from", autocompletion=rulesets),
     rules_opt: str | None = typer.Option(None, "--rules", hidden=True),
-    option: list[str] | None = typer.Option(None, "--option", help="Set this option's default "
-                                            "in the new file, KEY=VALUE (repeatable)."),
-    force: bool = typer.Option(False, "--force", help="Overwrite FILE."),
+    option: list[str] | None = typer.Option(None, "--option"),
+    force: bool = typer.Option(False, "--force"),
     lang: str | None = _LANG,
 ) -> None:
     """Start a house-rule file that extends a ruleset (it loads as written)."""
@@ -224,7 +209,7 @@ def new_cmd(
         fail(e, lang=lang)
 
 
-@app.command("clear-cache", context_settings=_EXTRA)
+@app.command("clear-cache", context_settings=_EXTRA, cls=HelpCommand)
 def clear_cache_cmd(ctx: typer.Context, lang: str | None = _LANG) -> None:
     """Remove the cached built rulesets (MJSCORE_NO_CACHE=1 turns the cache off)."""
     try:

@@ -43,16 +43,11 @@ def lan_address() -> str | None:
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 lets "
-                             "the phones at the table connect."),
-    port: int = typer.Option(8000, "--port", help="Port (0: any free one)."),
-    rules: list[str] | None = typer.Option(None, "--rules", autocompletion=rulesets,
-                                           help="Also offer this ruleset "
-                                           "(a built-in id or a house file; repeatable)."),
-    db: str | None = typer.Option(None, "--db", help="The tables' SQLite file (default: "
-                                  "tables.sqlite3 in your data folder)."),
-    workers: int = typer.Option(0, "--workers", help="Scoring processes (default: the "
-                                "number of cores, at least 2)."),
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8000, "--port"),
+    rules: list[str] | None = typer.Option(None, "--rules", autocompletion=rulesets),
+    db: str | None = typer.Option(None, "--db"),
+    workers: int = typer.Option(0, "--workers", show_default=False),  # (0: the cores)
 ) -> None:
     """Serve the scoring page, the table's shared score sheet and the JSON API (until Ctrl-C)."""
     # The per-user ruleset cache (scorer.rules.store) writes an entry per file compiled:

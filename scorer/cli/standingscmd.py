@@ -44,22 +44,13 @@ def _lines(path: str) -> list[tuple[int, str]]:
 
 
 def standings_cmd(
-    files: list[str] = typer.Argument(..., help="Files of games (a file is a game, or holds "
-                                      "games opened by '# game: NAME' lines), or - for "
-                                      "standard input."),
-    rules: str = typer.Option("mcr", "--rules", autocompletion=rulesets,
-                              help="Ruleset of the hands (a line's own "
-                              "--rules overrides it)."),
-    players: str | None = typer.Option(None, "--players", help="The seating each game starts "
-                                       "with (its '# players:' lines override it; default: "
-                                       "$MJSCORE_PLAYERS, else the config file's)."),
-    fmt: str = typer.Option("table", "--format", help="table, json or csv.",
+    files: list[str] = typer.Argument(...),
+    rules: str = typer.Option("mcr", "--rules", autocompletion=rulesets),
+    players: str | None = typer.Option(None, "--players"),
+    fmt: str = typer.Option("table", "--format",
                             autocompletion=standings_formats),
-    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
-    lang: str | None = typer.Option(None, "--lang", autocompletion=langs,
-                                    help="Words of the table: zh or en "
-                                    "(default: $MJSCORE_LANG, else the config file's, else "
-                                    "the locale's, else zh)."),
+    as_json: bool = typer.Option(False, "--json"),
+    lang: str | None = typer.Option(None, "--lang", autocompletion=langs),
 ) -> None:
     """MCR match standings: each game's 比赛分 (its hands, penalties and adjustments), places
     and 标准分 4/2/1/0 (ties share), then the standings over all games by 标准分, then 比赛分.

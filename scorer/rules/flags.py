@@ -114,7 +114,7 @@ FLAGS: tuple[Flag, ...] = (
     # the longest run a table counts: Hangzhou's 老庄 stop at 3; a 连庄 run (Xiamen doubles
     # the dealer's 底 each time) longer than the 16 deals of a four-wind game is no table's
     # (docs/rulings.md#xiamen-di), and 2^16 keeps every amount a table can pay
-    Flag("dealer_streak", ("--dealer-streak",), int, "老庄 / 连庄 count.",
+    Flag("dealer_streak", ("--dealer-streak",), int, "老庄 / 连庄 count (the dealer's streak).",
          feeds=("dealer_streak",), minimum=0, maximum=MAX_STREAK),
     Flag("kong_draw", ("--kong-draw",), bool, "Won on a kong replacement.", False,
          feeds=("kong_draw", "kongs"), implies=("self_draw",),
@@ -136,27 +136,28 @@ FLAGS: tuple[Flag, ...] = (
          minimum=0, maximum=3, implies=("self_draw",)),
     Flag("you", ("--you",), int, "游金 level: 1, 2 (双游), 3 (三游).", feeds=("you",),
          minimum=0, maximum=3, implies=("self_draw",)),
-    Flag("ready_at_deal", ("--ready-at-deal",), bool, "天听.", False,
+    Flag("ready_at_deal", ("--ready-at-deal",), bool, "天听: ready at the deal.", False,
          feeds=("ready_at_deal",), implies=("self_draw",), excludes=_FIRST_ROUND),
     Flag("heavenly", ("--heavenly",), bool, "天胡 / 三金倒 at the deal.", False,
          feeds=("heavenly",), implies=("self_draw",),
          excludes=("earthly", "human", *_LATER)),
     # 地胡 is a discard win in Jinhua and a self-draw in MCR house rules: it implies neither
-    Flag("earthly", ("--earthly",), bool, "地胡.", False, feeds=("earthly",),
+    Flag("earthly", ("--earthly",), bool, "地胡 (the earthly win).", False, feeds=("earthly",),
          excludes=("heavenly", "human", *_LATER)),
     # 人胡 is self-drawn where a ruleset says so (Jinhua): the ruleset states that, not the row
-    Flag("human", ("--human",), bool, "人胡.", False, feeds=("human",),
+    Flag("human", ("--human",), bool, "人胡 (the human win).", False, feeds=("human",),
          excludes=("heavenly", "earthly", *_LATER)),
     Flag("flowers", ("--flowers",), str, "A count 0-8, or which: 1258f / 春夏梅.",
          feeds=("flowers", "flower_list", "flowers_known")),
     Flag("chengbao", ("--chengbao",), str, "A:B — A made three 摊 off B (repeatable).", (),
          multiple=True),
-    Flag("base", ("--base",), int, "底分 / 底注.", feeds=("base",), minimum=1, maximum=MAX_BASE),
+    Flag("base", ("--base",), int, "底分 / 底注 (the base stake).",
+         feeds=("base",), minimum=1, maximum=MAX_BASE),
     Flag("after_kong", ("--after-kong",), bool,
          "杠上炮: won on the discard after the discarder's own kong.", False,
          feeds=("after_kong",), excludes=("self_draw", "kong_draw", "robbing_kong")),
     Flag("out", ("--out",), str, "Seats already out of the round (血战到底), e.g. S,W or "
-         "上家,对家.", (),
+         "上家,对家 (repeatable).", (),
          multiple=True, feeds=("out",)),
     Flag("options", ("--option",), str, "Ruleset option KEY=VALUE (repeatable), e.g. cap=128.",
          (), multiple=True, key=None),

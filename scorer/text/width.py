@@ -96,22 +96,28 @@ def known_width(text: str) -> int | None:
 _TOKEN = re.compile(r" +|[\x21-\x7e]+[，。：；、）」』！？]*|[^ ][，。：；、）」』！？]*")
 
 
-def wrap(text: str, width: int, indent: str = "") -> list[str]:
+_WORDS = re.compile(r" +|[^ ]+")  # an English text: a Chinese name in it is one word
+
+
+def wrap(text: str, width: int, indent: str = "", spaces: bool = False) -> list[str]:
     """``text`` (one line) folded into lines of at most ``width`` columns; lines after the
-    first start with ``indent``. English breaks at spaces, Chinese between characters; a
-    word longer than a line is cut.
+    first start with ``indent``. English breaks at spaces, Chinese between characters
+    (with ``spaces``, at spaces only: an English text keeps a Chinese name it glosses
+    whole); a word longer than a line is cut.
 
     >>> wrap("waiting on 1m 4m 7m", 12)
     ['waiting on', '1m 4m 7m']
     >>> wrap("没有胡：只听 1m，不能放铳", 10)
     ['没有胡：只', '听 1m，不', '能放铳']
+    >>> wrap("seat (东南西北), or", 12, spaces=True)
+    ['seat', '(东南西北),', 'or']
     """
     if display_width(text) <= width:
         return [text]
     lines: list[str] = []
     body = text.lstrip(" ")
     line, space = text[:len(text) - len(body)], ""  # the first line keeps its indent
-    for tok in _TOKEN.findall(body):
+    for tok in (_WORDS if spaces else _TOKEN).findall(body):
         if tok[0] == " ":
             space = tok
             continue

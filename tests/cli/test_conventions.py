@@ -26,19 +26,22 @@ def mjscore(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedPro
 @pytest.mark.parametrize("command", [[], ["score"], ["waits"], ["batch"], ["rules"],
                                      ["rules", "show"], ["rules", "list"], ["round"],
                                      ["standings"], ["serve"], ["config"]])
-def test_dash_h_is_help(command: list[str]) -> None:
-    short, long = mjscore(*command, "-h"), mjscore(*command, "--help")
-    assert short.returncode == 0 and short.stdout.startswith("Usage: mjscore"), short.stderr
+@pytest.mark.parametrize(("lang", "usage"), [("en", "Usage: mjscore"), ("zh", "用法：mjscore")])
+def test_dash_h_is_help(command: list[str], lang: str, usage: str) -> None:
+    short = mjscore(*command, "-h", MJSCORE_LANG=lang)
+    long = mjscore(*command, "--help", MJSCORE_LANG=lang)
+    assert short.returncode == 0 and short.stdout.startswith(usage), short.stderr
     assert short.stdout == long.stdout
     assert "-h, --help" in short.stdout
 
 
-def test_help_names_every_ruleset_of_the_registry() -> None:
+@pytest.mark.parametrize(("lang", "comma"), [("en", ","), ("zh", "、")])
+def test_help_names_every_ruleset_of_the_registry(lang: str, comma: str) -> None:
     ids = list_builtin()
     assert {"hangzhou", "sichuan", "sichuan-xueliu", "mcr-house"} <= set(ids)
     for command in ([], ["score"], ["waits"]):
-        text = "".join(mjscore(*command, "-h").stdout.split())  # (help is wrapped)
-        assert ",".join(ids) in text, command
+        text = "".join(mjscore(*command, "-h", MJSCORE_LANG=lang).stdout.split())  # (wrapped)
+        assert comma.join(ids) in text, command
 
 
 def _complete(words: str, cwd: Path) -> list[str]:

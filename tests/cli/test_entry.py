@@ -153,7 +153,7 @@ def test_a_score_line_imports_no_typer(tmp_path: Path) -> None:
 
 
 def test_other_commands_and_help_still_go_through_typer() -> None:
-    code, out, _ = run(["score", "--help"], True)
+    code, out, _ = run(["score", "--help", "--lang", "en"], True)
     assert code == 0 and "--self-draw" in out and "Usage:" in out
     code, out, _ = run(["rules"], True)
     assert code == 0 and "hangzhou" in out

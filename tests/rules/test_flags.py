@@ -101,7 +101,7 @@ def test_every_row_reaches_the_parser_the_help_and_batch(row) -> None:
     want = {None: True, "2": 2, "S": "S", "cap=64": (("cap", "64"),)}[value]
     assert got == (want if not row.multiple or row.field == "options" else (value,))
     assert row.field in ctx.given() or row.field in ("seat", "round", "options")
-    code, out, _ = run("score", "--help")
+    code, out, _ = run("score", "--help", "--lang", "en")
     assert code == 0 and row.name in out and row.help.split()[0] in out
     # a batch line with the flag: parsed, and (where MCR has no use for it) refused by name;
     # the line says how its tile came, in the way the flag allows
