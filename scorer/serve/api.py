@@ -147,12 +147,16 @@ def flag_json(f: Flag, lang_names: tuple[str, str] | None = None) -> dict[str, A
     >>> row = flag_json(FLAGS[0]); row["flag"], row["type"], row["name_zh"], row["name_en"]
     ('--self-draw', 'bool', '自摸', 'Self-drawn')
     """
+    from ..text.helps import HELPS
+
     zh, en = lang_names or NAMES.get(f.field, (f.help, f.help))
     lo, hi = f.bounds() if f.type is int else (None, None)
+    # help (English) is the row's, the same as --help's; help_zh is --help's Chinese
+    help_zh = HELPS.get(f"help.opt.{f.field}", (f.help, f.help))[0]
     return {"field": f.field, "flag": f.name, "names": list(f.names),
             "type": f.type.__name__, "multiple": f.multiple,
             "default": list(f.default) if isinstance(f.default, tuple) else f.default,
-            "min": lo, "max": hi, "always": f.always, "help": f.help,
+            "min": lo, "max": hi, "always": f.always, "help": f.help, "help_zh": help_zh,
             "name_zh": zh, "name_en": en}
 
 

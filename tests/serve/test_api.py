@@ -271,6 +271,12 @@ def test_flags_endpoint_is_the_table_and_every_row_has_names(server: Live) -> No
     status, got, _ = call(server, "GET", "/api/flags")
     assert status == 200 and [f["flag"] for f in got] == [f.name for f in FLAGS]
     assert set(NAMES) == {f.field for f in FLAGS}
+    # each row's help in both languages, as --help says it (the page's tooltip in its own)
+    row = {f["field"]: f for f in got}
+    assert (row["self_draw"]["help"], row["self_draw"]["help_zh"]) == \
+        ("The winning tile was self-drawn.", "胡的那张是自摸的。")
+    assert row["piao"]["help_zh"] == "财飘：连着打出财神的次数。"
+    assert all(re.search(r"[\u4e00-\u9fff]", f["help_zh"]) for f in got)
 
 
 @pytest.mark.parametrize(("body", "status", "says"), [

@@ -375,7 +375,7 @@
     input.id = id;
     input.dataset.flag = f.flag;
     input.dataset.field = f.field;
-    input.title = f.help;
+    input.title = (lang === "zh" && f.help_zh) || f.help;
     input.addEventListener("change", changed);
     input.addEventListener("input", changed);
     return wrap;
