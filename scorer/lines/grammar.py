@@ -34,8 +34,6 @@ from ..rules.flags import FLAGS, Flag
 from ..text import close_matches
 from ..text.lang import LANGS, choose_lang
 
-HAND_HELP = "The hand, e.g. '[EEE][123m]55p789s23p4p' (the last tile is the winning tile)."
-
 RULES = Flag("rules", ("--rules",), str, "Ruleset: hangzhou, jinhua, xiamen, mcr, or a path "
              "to a YAML file.", key=None)
 # What is not a fact of the win: a second ruleset to compare with, and how to print.
