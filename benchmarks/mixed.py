@@ -14,14 +14,25 @@ line: :func:`run.time_records`'s unit) in a steady state
 each the best of R steady passes after one that fills the caches, and mixed over alone
 (the target: at most 1.2), with each process's peak RSS. Hands: N distinct lines a
 ruleset (0-2 wildcards), seeded.
+
+Timed figures on a shared machine move by ±20 % between runs. ``--instructions`` counts
+instead, under valgrind's cachegrind (as benchmarks/instructions.py does: a child with R
+steady passes minus one with none, over R × lines): the instructions a steady line of all
+the rulesets costs in the mixed process against the same lines scored alone. A cache that
+thrashed in the mixed process would show as more work there; what the count cannot see is
+the processor's own caches (a mixed process touches more code and data), which only the
+timed figures show.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -87,17 +98,63 @@ def measured(rids: list[str], args: argparse.Namespace) -> dict[str, object]:
     return json.loads(out.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(rids: list[str], args: argparse.Namespace, rounds: int) -> int:
+    """Instructions of a child scoring ``rids``' lines (interleaved) with ``rounds`` steady
+    passes after the first, under cachegrind; the settings that make two children's
+    counts cancel are benchmarks/instructions.py's (one hash seed, eager codegen, no
+    cache of built rulesets)."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+           sys.executable, __file__, "--child", "--rulesets", ",".join(rids),
+           "--hands", str(args.hands), "--rounds", str(rounds), "--seed", str(args.seed)]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "MJSCORE_CODEGEN": "eager",
+           "MJSCORE_NO_CACHE": "1"}
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+    m = _REFS.search(out.stderr)
+    if out.returncode != 0 or m is None:
+        sys.exit(f"mixed: the child for {rids} failed:\n{out.stderr[-2000:]}")
+    return int(m.group(1).replace(",", ""))
+
+
+def per_line(rids: list[str], args: argparse.Namespace) -> float:
+    """Instructions a steady line of ``rids`` scored in one process (interleaved)."""
+    more, base = instructions(rids, args, args.rounds), instructions(rids, args, 0)
+    return (more - base) / (args.rounds * args.hands * len(rids))
+
+
+def count(rids: list[str], args: argparse.Namespace) -> None:
+    """Print each ruleset's instructions a steady line alone, and the mixed process's
+    against the mean of them."""
+    if shutil.which("valgrind") is None:
+        sys.exit("mixed: valgrind is not on PATH (Debian: apt-get install valgrind)")
+    alone = {}
+    for rid in rids:
+        alone[rid] = per_line([rid], args)
+        print(f"  {rid:15s} alone {alone[rid]:12,.0f} instructions a steady line", flush=True)
+    mixed = per_line(rids, args)
+    mean = sum(alone.values()) / len(alone)
+    print(f"  all lines       alone {mean:12,.0f}   mixed {mixed:12,.0f}   mixed/alone "
+          f"×{mixed / mean:.3f} ({args.hands} lines a ruleset, {args.rounds} steady pass(es))")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1000, help="distinct lines a ruleset")
     ap.add_argument("--rounds", type=int, default=2, help="steady passes, the best kept")
     ap.add_argument("--rulesets", default=DEFAULT)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions under cachegrind instead of timing")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     rids = args.rulesets.split(",")
     if args.child:
         child(rids, args.hands, args.rounds, args.seed)
+        return
+    if args.instructions:
+        count(rids, args)
         return
     alone = {rid: measured([rid], args) for rid in rids}
     mixed = measured(rids, args)
