@@ -24,6 +24,7 @@ as they always were.
 
 from __future__ import annotations
 
+import errno as _errno
 from typing import Any
 
 from .record import record
@@ -222,6 +223,40 @@ class NotAWin(MjscoreError):
         super().__init__(code, **params)
         self.reason = reason
         self.details = details
+
+
+# why the system refused a file, by errno: the word of the catalogue (reason.WORD) a
+# message says it with (EDQUOT is not on every system)
+_REASONS: dict[int, str] = {
+    _errno.ENOENT: "not_found", _errno.EACCES: "permission", _errno.EPERM: "permission",
+    _errno.EISDIR: "is_dir", _errno.ENOTDIR: "not_dir", _errno.ENOSPC: "no_space",
+    _errno.EFBIG: "too_big", _errno.ENAMETOOLONG: "name_too_long", _errno.EROFS: "read_only",
+    _errno.EIO: "io", _errno.ELOOP: "loop", _errno.EEXIST: "exists", _errno.EBUSY: "busy",
+    _errno.EADDRINUSE: "in_use", _errno.EADDRNOTAVAIL: "no_address",
+    **({_errno.EDQUOT: "quota"} if hasattr(_errno, "EDQUOT") else {}),
+}
+
+
+def os_reason(e: BaseException) -> dict[str, str]:
+    """Why the system refused a file, as a message's parameters: ``reason`` (the catalogue
+    says it as ``reason.WORD``: ``{reason:word}``) and ``errno``, the error's symbolic
+    name; never the system's own words (``strerror`` is English whatever the language).
+    A text that is not UTF-8 is ``not_utf8``, a name with a NUL byte (Python's ValueError
+    from ``open``) ``bad_name``.
+
+    >>> os_reason(FileNotFoundError(2, "No such file or directory"))
+    {'reason': 'not_found', 'errno': 'ENOENT'}
+    >>> os_reason(OSError(6, "No such device or address"))
+    {'reason': 'other', 'errno': 'ENXIO'}
+    """
+    if isinstance(e, UnicodeError):
+        return {"reason": "not_utf8"}
+    number = getattr(e, "errno", None)
+    if not isinstance(number, int):
+        return {"reason": "bad_name"} if isinstance(e, ValueError) else \
+            {"reason": "other", "errno": type(e).__name__}
+    return {"reason": _REASONS.get(number, "other"),
+            "errno": _errno.errorcode.get(number, str(number))}
 
 
 class Terminated(BaseException):

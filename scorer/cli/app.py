@@ -34,10 +34,22 @@ from .output import (
 )
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
 from .params import integer
+from .usage import UsageCommand, UsageGroup
+from .usage import usage_code as usage_code  # re-exported (tests, older callers)
+
+
+class AppGroup(UsageGroup, HelpGroup):
+    """The root group: every help text from the catalogue in the run's language (.helpfmt),
+    an unknown command said so too (.usage)."""
+
+
+class AppCommand(UsageCommand, HelpCommand):
+    """A command: its help in the run's language, arguments it does not take said so."""
+
 
 app = typer.Typer(
     name="mjscore",
-    cls=HelpGroup,  # every help text from the catalogue, in the run's language (.helpfmt)
+    cls=AppGroup,
     add_completion=True,  # typer imports its completion code anyway: +0.4 ms to build the command
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -97,7 +109,7 @@ _SIGNATURE = _signature()
 for _command in (score, waits):  # waits takes exactly the score flags
     _command.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
     _command.__annotations__ = {p.name: p.annotation for p in _SIGNATURE.parameters.values()}
-    app.command(cls=HelpCommand)(_command)
+    app.command(cls=AppCommand)(_command)
 def _version(value: bool) -> None:
     if value:
         from .. import __version__, build
@@ -179,10 +191,10 @@ def line_flag_rows(lang: str) -> Rows:
 app.add_typer(rulescmd.app, name="rules")
 app.command(cls=BatchCommand,
             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(batch)
-app.command("round", cls=HelpCommand)(roundcmd.round_cmd)
-app.command("standings", cls=HelpCommand)(standingscmd.standings_cmd)
-app.command("serve", cls=HelpCommand)(servecmd.serve)
-app.command("config", cls=HelpCommand)(configcmd.config_cmd)
+app.command("round", cls=AppCommand)(roundcmd.round_cmd)
+app.command("standings", cls=AppCommand)(standingscmd.standings_cmd)
+app.command("serve", cls=AppCommand)(servecmd.serve)
+app.command("config", cls=AppCommand)(configcmd.config_cmd)
 
 
 def run(args: list[str]) -> int:
@@ -207,58 +219,11 @@ def run(args: list[str]) -> int:
             ctx = getattr(e, "ctx", None)
             print(ctx.get_help() if ctx is not None else "mjscore --help")
             raise SystemExit(0) from None
-        fmt = getattr(e, "format_message", None)
-        said = (fmt() if callable(fmt) else str(e)).replace("\n", " ")
         ctx = getattr(e, "ctx", None)
         # the command's whole path (mjscore rules show), for where its --help is
         command = str(getattr(ctx, "command_path", "") or "mjscore")
         if command == "mjscore" and args and args[0] in COMMANDS:
             command = f"mjscore {args[0]}"  # (click reports a missing value on the group's)
         where = f" ({command} --help)"
-        code, params = usage_code(e, said)
+        code, params = usage_code(e, args)  # (from its class, never click's English)
         usage_error(code, params, where, asks_json(args), lang_of(args))
-
-
-def usage_code(e: Exception, said: str = "") -> tuple[str, dict[str, Any]]:
-    """The stable code of a usage error of typer's click and its parameters (the option or
-    parameter it names, click's suggestions, the value refused), for the catalogue to word
-    in either language (its English is click's) and for the JSON error object; ``said`` is
-    click's own message, kept as ``usage.error`` for a usage error it has no code for.
-
-    >>> from typer._click.exceptions import NoSuchOption
-    >>> usage_code(NoSuchOption("--bogus", possibilities=["--base"]))
-    ('usage.no_such_option_near', {'option': '--bogus', 'possibilities': ['--base']})
-    """
-    kind = type(e).__name__
-    if kind == "NoSuchOption":
-        option = str(getattr(e, "option_name", ""))
-        near = sorted(getattr(e, "possibilities", None) or [])
-        if near:
-            return "usage.no_such_option_near", {"option": option, "possibilities": near}
-        return "usage.no_such_option", {"option": option}
-    if kind == "BadOptionUsage":
-        option = str(getattr(e, "option_name", ""))
-        text = str(getattr(e, "message", ""))
-        if text.endswith("requires an argument."):
-            return "usage.needs_value", {"option": option}
-        if text.endswith("does not take a value."):
-            return "usage.takes_no_value", {"option": option}
-    param = getattr(e, "param", None)
-    if kind in ("MissingParameter", "BadParameter") and param is not None:
-        hint = getattr(e, "param_hint", None)
-        if hint is None:
-            try:
-                hint = param.get_error_hint(getattr(e, "ctx", None))
-            except TypeError:  # typer 0.29's options take no context here
-                hint = param.get_error_hint()
-        name = (hint if isinstance(hint, str) else " / ".join(hint)).strip("'\"")
-        if kind == "MissingParameter" and not getattr(e, "message", ""):
-            kind_of = getattr(param, "param_type_name", "")
-            if kind_of in ("argument", "option"):
-                return f"usage.missing_{kind_of}", {"param": name}
-        elif kind == "BadParameter":
-            number = getattr(e, "number", None)  # (cli.params.integer: why it is no number)
-            if number is not None:
-                return f"usage.{number.code}", {"param": name, **number.params}
-            return "usage.bad_value", {"param": name, "reason": str(getattr(e, "message", ""))}
-    return "usage.error", {"text": said or str(e)}

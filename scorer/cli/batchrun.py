@@ -112,13 +112,13 @@ def _side_file(path: str) -> IO[str]:
     """The ``--totals-csv`` file, opened for writing before any line is scored (a path
     that cannot be written is refused at once, exit 2); :meth:`_Run.close_side` writes and
     closes it."""
-    from ..errors import ContextError
+    from ..errors import ContextError, os_reason
 
     try:
         return open(path, "w", encoding="utf-8", newline="")  # closed by close_side
     except (OSError, ValueError) as e:
         raise ContextError("file.cannot_open", "--totals-csv", name=path,
-                           error=getattr(e, "strerror", None) or str(e)) from None
+                           **os_reason(e)) from None
 
 
 class _Run:
@@ -326,24 +326,23 @@ class _Run:
         except OSError as e:
             from .output import write_failed
 
-            write_failed(e)
+            write_failed(e, self.lang)
 
     def write_failed(self, e: WriteFailed) -> int:
         """The output could not be written: the error in one line, then the summary, which
         says how many lines the output holds (each whole); returns the exit status, 74."""
-        from .output import EXIT_IOERR
+        from ..text.render import word
+        from .output import EXIT_IOERR, cannot_write
 
         if self.show:
             print("\r" + " " * 60 + "\r", end="", file=self.err)
-        print(f"mjscore: cannot write the output: {e.error.strerror or e.error}", file=self.err)
-        held = (f"the output holds those {e.records:,} lines, each whole" if e.whole else
-                f"the output holds those {e.records:,} whole lines and may end with a cut one")
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        jobs = self.jobs_used
-        print(f"mjscore batch: stopped after {e.records:,} lines written, {self.failed:,} "
-              f"failed, {self.total / elapsed:,.0f} hands/s ({jobs} job"
-              f"{'s' if jobs != 1 else ''}); {held} ({self.total:,} scored)",
-              file=self.err, flush=True)
+        print(f"mjscore: {cannot_write(e.error, self.lang)}", file=self.err)
+        held = word("output.held_whole" if e.whole else "output.held_cut", self.lang,
+                    count=f"{e.records:,}")
+        counts = self._counts()
+        print(word("output.batch_stopped", self.lang, written=f"{e.records:,}", held=held,
+                   failed=counts["failed"], rate=counts["rate"], jobs=counts["jobs"],
+                   scored=f"{self.total:,}"), file=self.err, flush=True)
         return EXIT_IOERR
 
     def summary(self) -> int:
@@ -425,14 +424,14 @@ def _ignore_signals() -> None:
 def _opened(path: str) -> tuple[Any, int | None]:
     """The binary stream of a batch file (``-``: standard input) and its size (None for
     standard input); ContextError if it cannot be read."""
-    from ..errors import ContextError
+    from ..errors import ContextError, os_reason
 
     if path == "-":
         return sys.stdin.buffer, None
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as e:
-        raise ContextError("file.unreadable", path=path, error=e.strerror or str(e)) from None
+        raise ContextError("file.unreadable", path=path, **os_reason(e)) from None
     return stream, os.fstat(stream.fileno()).st_size
 
 

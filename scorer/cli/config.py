@@ -27,8 +27,8 @@ and where it came from. What each key is a default of:
 A config file that is not TOML, holds a key that is none of these or a value that is not
 one (``lang = "fr"``) is one error naming the file, the line and the key, exit status 2;
 so is an environment variable with a value that is not one. The file is read with
-``tomllib`` (``tomli`` before Python 3.11), and only when it exists: a start without one
-costs one failed ``open``.
+``tomli`` (``tomllib`` from Python 3.14, whose error says where too), and only when it
+exists: a start without one costs one failed ``open``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .. import folders
-from ..errors import ContextError
+from ..errors import ContextError, os_reason
 
 CONFIG_ENV = "MJSCORE_CONFIG"
 FILE_NAME = "config.toml"
@@ -184,7 +184,7 @@ def _read_file(file: str | None, explicit: bool) -> tuple[dict[str, str], dict[s
             raise ContextError("config.missing", file=file, var=CONFIG_ENV) from None
         return {}, {}, False
     except OSError as e:
-        raise ContextError("config.unreadable", file=file, error=e.strerror or str(e)) from None
+        raise ContextError("config.unreadable", file=file, **os_reason(e)) from None
     if len(data) > MAX_BYTES:
         raise ContextError("config.too_big", file=file, limit=MAX_BYTES // 1024)
     try:
@@ -204,7 +204,7 @@ def _read_file(file: str | None, explicit: bool) -> tuple[dict[str, str], dict[s
                                known=", ".join(KEYS), hint=closest(key, list(KEYS)))
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise ContextError("config.not_text", file=file, line=line, key=key,
-                               type=type(value).__name__)
+                               toml_type=_toml_type(value))
         values[key] = _checked(key, str(value).strip(), file=file, line=line)
         if key == "rules":
             values[key] = _beside(values[key], file)
@@ -212,27 +212,85 @@ def _read_file(file: str | None, explicit: bool) -> tuple[dict[str, str], dict[s
 
 
 def _toml(text: str, file: str) -> dict[str, Any]:
-    """The TOML document of ``text``; a syntax error names the file, line and column."""
-    import importlib
+    """The TOML document of ``text``; a syntax error names the file, line and column and
+    what is wrong (``config.syntax`` with the word ``toml``, :data:`TOML_PROBLEMS`)."""
     import sys
 
-    # Python 3.10 has no tomllib: tomli, its original, is a dependency there (pyproject.toml)
-    tomllib = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    # The parser's error must say where: TOMLDecodeError has lineno/colno in tomllib from
+    # Python 3.14 and in tomli from 2.1 (the same parser, tomllib's original; a dependency
+    # before 3.14: pyproject.toml), where 3.11's tomllib only words them in its English
+    if sys.version_info >= (3, 14):
+        import tomllib
+    else:
+        import tomli as tomllib
     try:
         data: dict[str, Any] = tomllib.loads(text)
         return data
     except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        at = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        line, column = (int(at.group(1)), int(at.group(2))) if at else (None, None)
+        line, column = int(e.lineno), int(e.colno)
+        pos = int(e.pos)
         # the key of the line that does not read, when it begins with one
         lines = text.splitlines()
-        m = _KEY_LINE.match(lines[line - 1]) if line and line <= len(lines) else None
+        m = _KEY_LINE.match(lines[line - 1]) if line <= len(lines) else None
         key = next((g for g in m.groups() if g is not None), None) if m else None
-        # (tomllib words its own message, in English)
         raise ContextError("config.syntax", file=file, line=line, column=column, key=key,
-                           error=re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)",
-                                        "", msg)) from None
+                           **toml_problem(str(e.msg), text, pos)) from None
+
+
+# What the TOML parser found wrong, by its problem (the parser's fixed text of each kind,
+# matched whole as a constant, never searched: tomli's _parser.py, as tomllib's): the word
+# config.syntax says it with (toml.WORD, scorer/text/codes_cli.py). A problem not in the
+# table is said from the document itself: the character where the parser stopped.
+TOML_PROBLEMS: dict[str, str] = {
+    "Invalid value": "bad_value",
+    "Expected '=' after a key in a key/value pair": "no_equals",
+    "Invalid initial character for a key part": "bad_key",
+    "Invalid statement": "statement",
+    "Expected newline or end of document after a statement": "line_end",
+    "Unterminated string": "open_string",
+    "Unclosed array": "open_array",
+    "Unclosed inline table": "open_table",
+    "Expected ']' at the end of a table declaration": "table_end",
+    "Expected ']]' at the end of an array declaration": "table_end",
+    "Cannot overwrite a value": "twice",
+    "Unescaped '\\' in a string": "escape",
+    "Escaped character is not a Unicode scalar value": "escape",
+    "Invalid hex value": "escape",
+    "Invalid date or datetime": "date",
+}
+
+
+def toml_problem(problem: str, text: str, pos: int) -> dict[str, Any]:
+    """The parameters of ``config.syntax`` for the parser's ``problem`` at ``pos`` of
+    ``text``: ``{"toml": WORD}``, with the character found (``char``) when the problem is
+    none of :data:`TOML_PROBLEMS`.
+
+    >>> toml_problem("Invalid value", "a = ", 4), toml_problem("Cannot declare x twice", "x", 0)
+    ({'toml': 'bad_value'}, {'toml': 'char', 'char': 'x'})
+    >>> toml_problem("Found invalid character", "a = 1", 5)
+    {'toml': 'end'}
+    """
+    word = TOML_PROBLEMS.get(problem)
+    if word is not None:
+        return {"toml": word}
+    if pos >= len(text):
+        return {"toml": "end"}
+    return {"toml": "char", "char": text[pos]}
+
+
+def _toml_type(value: object) -> str:
+    """What a TOML value that is no text nor number is, in TOML's words.
+
+    >>> _toml_type(True), _toml_type([1]), _toml_type({}), _toml_type(None)
+    ('boolean', 'array', 'table', 'datetime')
+    """
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    return "datetime"  # (tomllib's other values: datetime, date and time)
 
 
 _KEY_LINE = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
@@ -265,25 +323,25 @@ def _checked(key: str, value: str, var: str = "", file: str | None = None,
     (the variable ``var``, or ``file:line key``)."""
     where: dict[str, Any] = {"var": var} if var else {"file": file, "line": line, "key": key}
     code = "config.bad_env" if var else "config.bad_value"
+    # why it is no value: an error of its own ({code, params}), said in the run's language
+    # inside this one (the renderer's {cause:error})
     if not value:
-        raise ContextError(code, value=value, expected="a value", **where)
+        raise ContextError(code, value=value, cause={"code": "config.empty", "params": {}},
+                           **where)
     choices = CHOICES.get(key)
     if choices and value not in choices:
-        raise ContextError(code, value=value, expected=" | ".join(choices), **where)
-    if key == "stake":
-        from ..table.ledger import LedgerError, parse_stake
+        raise ContextError(code, value=value, cause={"code": "config.choice",
+                                                     "params": {"choices": list(choices)}},
+                           **where)
+    if key in ("stake", "players"):
+        from ..errors import MjscoreError
+        from ..table.ledger import parse_players, parse_stake
 
         try:
-            parse_stake(value)
-        except (LedgerError, ContextError) as e:
-            raise ContextError(code, value=value, expected=e.detail, **where) from None
-    if key == "players":
-        from ..table.ledger import LedgerError, parse_players
-
-        try:
-            parse_players(value)
-        except LedgerError as e:
-            raise ContextError(code, value=value, expected=e.detail, **where) from None
+            (parse_stake if key == "stake" else parse_players)(value)
+        except MjscoreError as e:
+            raise ContextError(code, value=value, cause={"code": e.code, "params": e.params},
+                               **where) from None
     return value
 
 

@@ -102,15 +102,15 @@ def fail(e: Exception, as_json: bool = False, lang: str | None = None) -> NoRetu
     if isinstance(e, BrokenPipeError):
         pipe_closed()
     if isinstance(e, OSError) and e.errno in WRITE_ERRNOS:
-        write_failed(e)
+        write_failed(e, lang)
     if isinstance(e, OSError) or (type(e) is ValueError and "null byte" in str(e)):
         # a file named by the user that cannot be opened: bad input, like a missing file
-        from ..errors import ContextError
+        from ..errors import ContextError, os_reason
 
         name = getattr(e, "filename", None)
         if isinstance(e, OSError):
             e = ContextError("file.cannot_open" if name else "file.cannot_open_any",
-                             name=str(name), error=e.strerror or str(e))
+                             name=str(name), **os_reason(e))
         else:
             e = ContextError("file.name_nul", name=str(name))
     if isinstance(e, MjscoreError):
@@ -186,8 +186,9 @@ def drop_notices() -> None:
     take()
 
 
-def write_failed(e: OSError) -> NoReturn:
-    """The output cannot be written (``> /dev/full``): one line on stderr, exit 74.
+def write_failed(e: OSError, lang: str | None = None) -> NoReturn:
+    """The output cannot be written (``> /dev/full``): one line on stderr in ``lang`` (None:
+    the run's), exit 74.
 
     Whatever is still buffered for stdout is dropped (stdout goes to /dev/null), so the
     interpreter's last flush does not fail again with a second message.
@@ -195,8 +196,22 @@ def write_failed(e: OSError) -> NoReturn:
     with contextlib.suppress(OSError, ValueError, AttributeError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        print(f"mjscore: cannot write the output: {e.strerror or e}", file=sys.stderr, flush=True)
+        print(f"mjscore: {cannot_write(e, lang)}", file=sys.stderr, flush=True)
     raise SystemExit(EXIT_IOERR)
+
+
+def cannot_write(e: OSError, lang: str | None = None) -> str:
+    """"The output cannot be written" and why, in ``lang`` (None: the run's language).
+
+    >>> import errno
+    >>> cannot_write(OSError(errno.ENOSPC, "No space left on device"), "zh")
+    '写不了输出：磁盘上没有空间了'
+    """
+    from ..errors import os_reason
+    from ..text.lang import choose_lang
+    from ..text.render import word
+
+    return word("output.cannot_write", lang or choose_lang(None), **os_reason(e))
 
 
 def pipe_closed() -> NoReturn:

@@ -27,5 +27,5 @@ def integer(text: str | int) -> int:
         return whole(text)
     except NotANumber as e:
         refused = typer.BadParameter(str(e))
-        refused.number = e  # type: ignore[attr-defined]  # (its code: cli.app.usage_code)
+        refused.number = e  # type: ignore[attr-defined]  # (its code: cli.usage.usage_code)
         raise refused from None

@@ -19,6 +19,7 @@ def _read(path: str) -> str:
     Returns the text; raises RoundError naming the file when it cannot be read.
     Example: ``_read("examples/sichuan-round.txt")``.
     """
+    from ..errors import os_reason
     from ..table.round import RoundError
 
     try:
@@ -28,7 +29,7 @@ def _read(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read(MAX_ROUND_BYTES + 1)
     except OSError as e:
-        raise RoundError("file.unreadable", path=path, error=e.strerror or str(e)) from None
+        raise RoundError("file.unreadable", path=path, **os_reason(e)) from None
     if len(data) > MAX_ROUND_BYTES:
         raise RoundError("round.too_big", path=path)
     try:

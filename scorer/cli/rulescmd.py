@@ -251,7 +251,7 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
     import os
     from pathlib import Path
 
-    from ..errors import ContextError
+    from ..errors import ContextError, os_reason
     from ..rules.files import is_path
     from ..rules.load import compile_ruleset, load_ruleset
     from ..views.rulesview import starter
@@ -279,7 +279,7 @@ def _rules_new(target: str, parent: str, pairs: tuple[tuple[str, str], ...],
         with os.fdopen(os.open(out, how, 0o644), "w", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as e:
-        raise ContextError("rules_new.write", name=target, error=e.strerror) from None
+        raise ContextError("rules_new.write", name=target, **os_reason(e)) from None
     print(word("rules_new_wrote", lang, file=target, spec=spec))
 
 

@@ -140,7 +140,7 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
 
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port); raises ContextError when it cannot be had."""
-    from ..errors import ContextError
+    from ..errors import ContextError, os_reason
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -151,6 +151,6 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as e:
         sock.close()
         raise ContextError("serve.listen", "--port", host=host, port=port,
-                           error=str(e.strerror or e)) from None
+                           **os_reason(e)) from None
     sock.set_inheritable(True)
     return sock

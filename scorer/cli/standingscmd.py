@@ -22,13 +22,13 @@ MAX_STANDINGS_BYTES = 8 << 20
 def _lines(path: str) -> list[tuple[int, str]]:
     """The numbered lines of FILE (``-``: standard input), bounded in size; raises
     ContextError naming the file when it cannot be read."""
-    from ..errors import ContextError
+    from ..errors import ContextError, os_reason
     from ..lines.reader import read_lines
 
     try:
         stream: Any = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as e:
-        raise ContextError("file.unreadable", path=path, error=e.strerror or str(e)) from None
+        raise ContextError("file.unreadable", path=path, **os_reason(e)) from None
     try:
         out: list[tuple[int, str]] = []
         size = 0

@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from ..errors import RulesetError
+from ..errors import RulesetError, os_reason
 from ..memo import Memo
 from ..text import Known, closest
 from .yamlsafe import printable
@@ -136,7 +136,7 @@ def locate(spec: str, base_dir: Path | None, chain: list[str]) -> tuple[Path, st
         return _locate(spec, base_dir, via)
     except (OSError, ValueError) as e:  # a name the system refuses, a device, a race
         raise RulesetError("ruleset.os_error", name=short_name(spec, quote=False), chain=via,
-                           error=getattr(e, 'strerror', None) or str(e)) from None
+                           **os_reason(e)) from None
 
 
 MAX_NAME = 255  # bytes of one file name (NAME_MAX on Linux and macOS)
@@ -199,7 +199,7 @@ def _locate(spec: str, base_dir: Path | None, via: list[str] | None) -> tuple[Pa
             raw = fh.read(MAX_BYTES + 1)
     except OSError as e:
         raise RulesetError("ruleset.os_error", name=short_name(str(path), quote=False),
-                           error=e.strerror or str(e)) from None
+                           **os_reason(e)) from None
     if len(raw) > MAX_BYTES:
         raise RulesetError("ruleset.too_big", path=str(path))
     try:

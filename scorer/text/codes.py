@@ -14,6 +14,7 @@ holds every entry to the same placeholders in zh and en.
 
 from __future__ import annotations
 
+from .codes_cli import CLI_CODES
 from .codes_engine import ENGINE_CODES
 from .codes_lang import LANG_CODES
 from .codes_rules import RULES_CODES
@@ -45,7 +46,8 @@ CODES: dict[str, tuple[str, str]] = {
     "ruleset.name_long": ("读不了规则 {name:q}：文件名最多 {limit} 字节（这个有 {n}）",
                           "cannot read ruleset {name:q}: a file name is at most {limit} bytes "
                           "(this one has {n})"),
-    "ruleset.os_error": ("读不了规则 {name:q}：{error}", "cannot read ruleset {name:q}: {error}"),
+    "ruleset.os_error": ("读不了规则 {name:q}：{reason:word}",
+                         "cannot read ruleset {name:q}: {reason:word}"),
     "ruleset.is_folder": ("读不了规则 {name:q}：它是文件夹，不是文件",
                           "cannot read ruleset {name:q}: it is a folder, not a file"),
     "ruleset.not_found": ("找不到规则文件：{name}", "ruleset file not found: {name}"),
@@ -94,8 +96,8 @@ CODES: dict[str, tuple[str, str]] = {
                            "--self-draw if the tile was self-drawn"),
     # ---- the command line
     "lang.bad": ("--lang {value}：用 zh 或 en", "--lang {value}: use zh or en"),
-    "file.cannot_open": ("打不开 {name:q}：{error}", "cannot open {name:q}: {error}"),
-    "file.cannot_open_any": ("打不开文件：{error}", "cannot open a file: {error}"),
+    "file.cannot_open": ("打不开 {name:q}：{reason:word}", "cannot open {name:q}: {reason:word}"),
+    "file.cannot_open_any": ("打不开文件：{reason:word}", "cannot open a file: {reason:word}"),
     "file.name_nul": ("打不开 {name:q}：名字里有 NUL 字节",
                       "cannot open {name:q}: the name holds a NUL byte"),
     "notice.jobs_capped": ("--jobs {asked}：最多用 {cap} 个进程（每个 CPU {times} 个，共 {cpus} 个 CPU）",
@@ -108,20 +110,22 @@ CODES: dict[str, tuple[str, str]] = {
                           "name or add --force"),
     # ---- the configuration file and the environment's defaults (scorer.cli.config)
     "config.missing": ("{var} 指定的配置文件不存在", "the config file {var} names does not exist"),
-    "config.unreadable": ("读不了配置文件：{error}", "cannot read the config file: {error}"),
+    "config.unreadable": ("读不了配置文件：{reason:word}",
+                          "cannot read the config file: {reason:word}"),
     "config.too_big": ("配置文件超过 {limit} KiB；拒绝读取",
                        "the config file is larger than {limit} KiB; refused"),
     "config.not_utf8": ("配置文件不是 UTF-8 文本", "the config file is not UTF-8 text"),
-    "config.syntax": ("不是合法的 TOML：{error}", "not valid TOML: {error}"),
+    "config.syntax": ("不是合法的 TOML：{toml:word}", "not valid TOML: {toml:word}"),
     "config.unknown_key": ("没有这个设置；能设的有：{known}",
                            "no such setting; the settings are: {known}"),
-    "config.not_text": ("值要写成文字或数字（这里是 {type}）",
-                        "the value must be a text or a number (this one is a {type})"),
-    "config.bad_value": ("{value:q} 不行：{expected}", "{value:q} is not a value here: {expected}"),
-    "config.bad_env": ("{var}={value:q} 不行：{expected}", "{var}={value:q} is not a value here: "
-                       "{expected}"),
+    "config.not_text": ("值要写成文字或数字（这里是{toml_type:word}）",
+                        "the value must be a text or a number (this one is {toml_type:word})"),
+    "config.bad_value": ("{value:q} 不行：{cause:error}",
+                         "{value:q} is not a value here: {cause:error}"),
+    "config.bad_env": ("{var}={value:q} 不行：{cause:error}",
+                       "{var}={value:q} is not a value here: {cause:error}"),
     # ---- usage: the command line's own grammar (typer's parser and the flag parser word it
-    # alike; the English is click's). A number is ASCII digits (scorer.model.numbers).
+    # alike; the English as click's, scorer.cli.usage). A number: scorer.model.numbers.
     "usage.no_such_option": ("没有这个选项：{option}", "No such option: {option}"),
     "usage.no_such_option_near": ("没有这个选项：{option}（相近的选项：{possibilities}）",
                                   "No such option: {option} (Possible options: "
@@ -141,13 +145,14 @@ CODES: dict[str, tuple[str, str]] = {
     "usage.text_too_long": ("'{param}' 的值无效：{length} 个字符的文字不是整数",
                             "Invalid value for '{param}': a text of {length} characters is not "
                             "a valid int."),
-    "usage.bad_value": ("'{param}' 的值无效：{reason}", "Invalid value for '{param}': {reason}"),
+    "usage.bad_value": ("'{param}' 的值无效", "Invalid value for '{param}'."),
     "usage.help_in_line": ("--help 列出 'mjscore score --help' 的选项，它不是一手牌的选项",
                            "--help lists the flags of 'mjscore score --help'; it is not a flag "
                            "of a hand"),
     "usage.facts_json": ("--facts 输出的是 Markdown，不能和 --json 一起用",
                          "--facts prints Markdown; it cannot be given with --json"),
-    "usage.error": ("{text}", "{text}"),  # any other of click's usage errors, as click words it
+    # any other of click's usage errors: said alike whatever it is (never click's English)
+    "usage.error": ("这个命令行读不懂", "the command line cannot be read"),
 
     # ---- notation: the hand text cannot be read (exit 2)
     "notation.too_long": ("手牌有 {length} 个字符；最多 {limit} 个",
@@ -286,7 +291,8 @@ CODES: dict[str, tuple[str, str]] = {
                       "--db {path}: cannot open the tables' database: {error}"),
     "serve.db_bad": ("--db {path}：不是牌桌的数据库（{error}）",
                      "--db {path}: not a tables' database ({error})"),
-    "serve.listen": ("无法在 {host}:{port} 监听：{error}", "cannot listen on {host}:{port}: {error}"),
+    "serve.listen": ("无法在 {host}:{port} 监听：{reason:word}",
+                     "cannot listen on {host}:{port}: {reason:word}"),
     # ---- the page's API (mjscore serve): a request it cannot take (400 unless said)
     "serve.body_object": ("请求体要是 JSON 对象 {{keys}}", "the body must be a JSON object {{keys}}"),
     "serve.unknown_key": ("未知的键 {name:q}（可用的键：{keys}）",
@@ -502,7 +508,7 @@ CODES: dict[str, tuple[str, str]] = {
     "round.unbalanced": ("这一局的合计不为零：{totals}", "round totals do not sum to zero: {totals}"),
 
     # ---- files a command reads (batch, round, standings)
-    "file.unreadable": ("读不了 {path}：{error}", "cannot read {path}: {error}"),
+    "file.unreadable": ("读不了 {path}：{reason:word}", "cannot read {path}: {reason:word}"),
     "file.stdin_twice": ("标准输入（-）只能读一次", "standard input (-) can be read once"),
     "file.not_utf8": ("不是 UTF-8 文本", "not UTF-8 text"),
     "round.too_big": ("{path}：超过 1 MiB；一局的文件是每行一个事件",
@@ -599,10 +605,12 @@ CODES.update(RULES_CODES)
 CODES.update(ENGINE_CODES)
 CODES.update(LANG_CODES)
 CODES.update(TABLE_CODES)
+CODES.update(CLI_CODES)
 
 # Keys of CODES that are pieces of messages, not codes an error carries.
 PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.",
-          "inherited_by", "unit.", "state.", "conflict.", "leave.", "construct.", "use.")
+          "inherited_by", "unit.", "state.", "conflict.", "leave.", "construct.", "use.",
+          "reason.", "toml.", "toml_type.", "output.")
 
 
 def codes() -> list[str]:

@@ -137,5 +137,6 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
     "rules_new.exists": ("rules new {name}：文件已存在；换个名字，或加 --force 覆盖它",
                          "rules new {name}: the file exists; choose another name or add "
                          "--force to overwrite it"),
-    "rules_new.write": ("rules new {name}：写不了：{error}", "rules new {name}: cannot write: {error}"),
+    "rules_new.write": ("rules new {name}：写不了：{reason:word}",
+                        "rules new {name}: cannot write: {reason:word}"),
 }

@@ -117,7 +117,7 @@ def value(v: Any, lang: str, how: str = "", params: Mapping[str, Any] | None = N
     return show(v)
 
 
-def word(key: str, lang: str = "zh", **params: Any) -> str:
+def word(key: str, lang: str = "zh", /, **params: Any) -> str:
     """The catalogue's ``key`` in ``lang``, its placeholders filled; with ``n`` 1, the
     word's singular ``KEY.one`` where the catalogue has one (``1 line``, ``2 lines``).
 

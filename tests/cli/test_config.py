@@ -126,11 +126,11 @@ def test_the_fast_path_honours_the_defaults_without_loading_typer(tmp_path: Path
     ('rules = "hangzhou"\nlangg = "en"\n', "config.toml:2 langg: ",
      "no such setting; the settings are: rules, lang, players, stake, format; did you mean "
      "'lang'?"),
-    ('format = "xml"\n', "config.toml:1 format: ", "'xml' is not a value here: jsonl | csv | "
-     "table"),
+    ('format = "xml"\n', "config.toml:1 format: ", "'xml' is not a value here: use jsonl or csv "
+     "or table"),
     ('\n\nstake = "1/3"\n', "config.toml:3 stake: ", "'1/3' is not a value here"),
     ('players = ["Ann", "Bo"]\n', "config.toml:1 players: ", "the value must be a text or a "
-     "number (this one is a list)"),
+     "number (this one is an array)"),
     ('[batch]\nformat = "csv"\n', "config.toml:1 batch: ", "no such setting"),
 ])
 def test_a_config_file_that_is_wrong_is_one_line_naming_file_line_and_key(
@@ -155,8 +155,8 @@ def test_a_config_file_that_is_wrong_is_one_line_naming_file_line_and_key(
 def test_an_environment_variable_that_is_wrong_names_itself(tmp_path: Path) -> None:
     r = mjscore(tmp_path, "batch", "-", "--lang", "en", MJSCORE_FORMAT="xml")
     assert r.returncode == 2
-    assert r.stderr.strip() == ("mjscore: MJSCORE_FORMAT='xml' is not a value here: jsonl | csv "
-                                "| table")
+    assert r.stderr.strip() == ("mjscore: MJSCORE_FORMAT='xml' is not a value here: use jsonl or "
+                                "csv or table")
     r = mjscore(tmp_path, "config", "--lang", "en", MJSCORE_CONFIG=str(tmp_path / "no.toml"))
     assert r.returncode == 2 and r.stderr.strip() == (
         f"mjscore: {tmp_path / 'no.toml'}: the config file MJSCORE_CONFIG names does not exist")

@@ -33,6 +33,12 @@ LINES = 1500  # 630 KB of JSON lines, 150 KB of CSV: more than the small disk ho
 SUMMARY = "mjscore batch: stopped after "
 
 
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    # these read the English words (the Chinese: tests/cli/test_foreign.py)
+    monkeypatch.setenv("MJSCORE_LANG", "en")
+
+
 def _can_mount() -> bool:
     if shutil.which("unshare") is None:
         return False
@@ -134,7 +140,7 @@ def _run_faked(monkeypatch: pytest.MonkeyPatch, out: io.TextIOWrapper, room: int
                fmt: str = "jsonl") -> tuple[int, str]:
     monkeypatch.setattr(sink.os, "write", FakeDisk(out.fileno(), room))
     err = io.StringIO()
-    code = batchrun.run("-", [], fmt=fmt, out=out, err=err)  # (stdin: replaced below)
+    code = batchrun.run("-", [], fmt=fmt, lang="en", out=out, err=err)  # (stdin: replaced below)
     return code, err.getvalue()
 
 
@@ -199,7 +205,7 @@ def test_a_pipe_whose_device_is_full_gets_only_whole_records(
     monkeypatch.setattr(sink, "BLOCK", 2000)  # several blocks for 120 records
     err = io.StringIO()
     try:
-        code = batchrun.run("-", [], out=out, err=err)
+        code = batchrun.run("-", [], lang="en", out=out, err=err)
     finally:
         out.close()  # (the reader's end of the pipe sees its end)
     reader.join(10)

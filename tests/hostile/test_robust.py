@@ -335,7 +335,7 @@ def test_a_full_disk_is_exit_74_in_one_line(args: tuple[str, ...]) -> None:
     with open("/dev/full", "wb") as full:
         p = subprocess.run([sys.executable, "-m", "scorer", *args], stdout=full,
                            stderr=subprocess.PIPE, input=f"{HAND} --self-draw\n".encode(),
-                           timeout=60)
+                           timeout=60, env={**os.environ, "MJSCORE_LANG": "en"})
     err = p.stderr.decode()
     if args[0] == "batch":  # the batch summary is written too: it is not about stdout
         err = "\n".join(x for x in err.splitlines() if not x.startswith("mjscore batch:"))
