@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     """
     from ..errors import Terminated
 
-    args = sys.argv[1:] if argv is None else argv
+    args = _typed(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None:  # started with stdout closed (>&-): nothing can be shown
         raise SystemExit(EXIT_PIPE)
     for stream in (sys.stdout, sys.stderr):
@@ -105,6 +105,16 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
         raise
     except Exception as e:  # pragma: no cover - last line of defence
         fail(e)
+
+
+def _typed(args: list[str]) -> list[str]:
+    """``args`` with flag names as an input method types them (``－－from``) read as ASCII,
+    once, before either parser reads them (:func:`scorer.cli.argv.typed`)."""
+    if all(map(str.isascii, args)):
+        return args
+    from .argv import typed
+
+    return typed(args)
 
 
 def _fast(args: list[str]) -> Any:

@@ -56,6 +56,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from ..errors import ContextError
+from ..model.numbers import typed
 from ..model.tiles import SEATS, is_relative, narrow, seat_of
 from ..record import record
 
@@ -419,7 +420,8 @@ def parse_stake(value: Stake) -> Fraction:
     if isinstance(value, Fraction):
         frac = value
     else:
-        text = repr(value) if isinstance(value, float) else str(value).strip()
+        # (a number as an input method types it, 0。5, read as its ASCII: model.numbers)
+        text = repr(value) if isinstance(value, float) else typed(str(value).strip())
         if len(text) > 64:
             raise LedgerError("stake.too_long", flag="--stake", n=len(text), limit=64)
         try:

@@ -263,6 +263,56 @@ def test_a_config_value_of_another_toml_type(tmp_path: Path,
          f"{path}:1 stake: the value must be a text or a number (this one is a boolean)")
 
 
+# ---- 4. numbers and flag names as a Chinese input method types them
+
+def _json(*args: str) -> Any:
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    return [json.loads(x) for x in out.splitlines()]
+
+
+def test_a_stake_with_a_chinese_full_stop(tmp_path: Path) -> None:
+    f = tmp_path / "b.txt"
+    f.write_text(f"{HAND} --rules hangzhou --self-draw\n", encoding="utf-8")
+    for stake in ("0。5", "０．５", "0.5"):
+        code, out, err = run("batch", str(f), "--stake", stake, "--totals")
+        assert code == 0, err
+        totals = json.loads(out.splitlines()[-1])
+        # E wins 2 fan as dealer: 4 from each of S, W, N (12 points); at 0.5 a point, 6 and -2
+        assert totals["stake"] == "0.5"
+        assert {p["name"]: p["net"] for p in totals["players"]} == {"E": "6", "S": "-2",
+                                                                   "W": "-2", "N": "-2"}
+
+
+def test_full_width_digits_in_a_number_flag() -> None:
+    by_ascii = _json("score", HAND, "--rules", "hangzhou", "--self-draw", "--piao", "2")
+    assert _json("score", HAND, "--rules", "hangzhou", "--self-draw", "--piao", "２") == by_ascii
+    assert by_ascii[0]["best"]["score"] == 8  # 暴头 2 with 2 piao: 2 ** (1 + 2)
+
+
+def test_full_width_flag_names_as_separate_arguments() -> None:
+    # MCR: 上家 of E is N; a discard win of 13 fan: N pays 21, S and W 8, E gets 37
+    want = {"E": 37, "S": -8, "W": -8, "N": -21}
+    for typed in (["－－from", "上家"], ["——from", "上家"], ["—from", "上家"],
+                  ["－－ｆｒｏｍ", "上家"], ["－－from＝上家"], ["--from", "N"]):
+        rec = _json("score", MCR, "--rules", "mcr", *typed)[0]
+        assert rec["payments"] == want, typed
+    zimo = _json("score", HAND, "--rules", "hangzhou", "——self-draw")[0]
+    assert zimo["payments"] == {"E": 12, "S": -4, "W": -4, "N": -4}
+
+
+def test_a_name_or_a_hand_is_never_read_as_a_flag(tmp_path: Path) -> None:
+    f = tmp_path / "b.txt"
+    f.write_text(f"{HAND} --rules hangzhou --self-draw\n", encoding="utf-8")
+    code, out, err = run("batch", str(f), "--players", "——甲,乙,丙,丁", "--totals")
+    assert code == 0, err
+    names = [p["name"] for p in json.loads(out.splitlines()[-1])["players"]]
+    assert names == ["——甲", "乙", "丙", "丁"]
+    # after '--' nothing is a flag: the hand '－－from' is refused as a hand, position 1
+    code, _, err = run("score", "--rules", "mcr", "--lang", "en", "--", "－－from")
+    assert code == 2 and err.startswith("mjscore: position 1: "), err
+
+
 def test_a_chinese_line_names_what_the_english_one_names() -> None:
     zh = render("file.unreadable", {"path": "a.txt", "reason": "quota", "errno": "EDQUOT"}, "zh")
     en = render("file.unreadable", {"path": "a.txt", "reason": "quota", "errno": "EDQUOT"}, "en")

@@ -1,4 +1,5 @@
-"""Numbers as people type them: ASCII digits only; a long text named by its length."""
+"""Numbers as people type them: ASCII digits (or an input method's full-width ones) only; a
+long text named by its length."""
 
 from __future__ import annotations
 
@@ -15,8 +16,14 @@ def test_ascii_digits_are_read(text: str, value: int) -> None:
     assert whole(text) == value and is_whole(text)
 
 
+@pytest.mark.parametrize("text,value", [("３", 3), ("１２８", 128), ("－１", -1), ("1２", 12)])
+def test_full_width_digits_as_an_input_method_types_them_are_read(text: str, value: int) -> None:
+    # a Chinese input method in full-width mode types ０-９ and －: the same number
+    assert whole(text) == value and is_whole(text)
+
+
 # each of these int() reads (or fails on with its own error): none is a number here
-@pytest.mark.parametrize("text", ["٣", "３", "²", "١٢", "1_000", "+3", " 3", "3 ", "", "-",
+@pytest.mark.parametrize("text", ["٣", "²", "＋３", "١٢", "1_000", "+3", " 3", "3 ", "", "-",
                                   "--1", "1e3", "0x10", "3.0", "三", "\u0663\u0663"])
 def test_what_int_would_read_is_refused(text: str) -> None:
     with pytest.raises(NotANumber) as info:
