@@ -62,7 +62,7 @@ from .functions import CONDITION, FUNCTIONS, NUMBERS, TILE_NAME
 from .ops import BINOPS, METERED_BINOPS
 from .runtime import checked_index, optional_attr, per_item, ticked
 
-__all__ = ["CodegenError", "Emitter", "check_source"]
+__all__ = ["CodegenError", "Emitter", "ListBits", "check_source"]
 
 # the deepest expression tree written as text (deeper: the closures are kept); Python's
 # own parser refuses far less deep nesting of parentheses (about 200 levels)
@@ -87,6 +87,34 @@ _SIMPLE = re.compile(r"(_v[0-9]+|env\['[A-Za-z_][A-Za-z_0-9]*'\])\Z")
 _LOCAL = re.compile(r"_[a-z]+[0-9]*\Z")  # the names the emitter and its callers assign
 
 
+class ListBits:
+    """Lists whose items are told apart, by the attributes in ``attrs``, only by a small key
+    (a reading's groups by their kind and first tile): what lets :class:`Emitter` write
+    ``any``/``all``/``count`` over such a list as bit tests, and skip a loop no item of
+    which can pass its leading conditions, with masks worked out when the text is written.
+
+    ``parts`` maps a list's name to its parts, each ``(local, samples, twice)``: a local
+    the caller's function sets to the mask of the keys its items have (bit *k* for key
+    *k*), ``samples[k]``, an item with key *k* (None for a key no item has), and the bit
+    that the local ``unique`` names sets when two of its items share a key (``count`` is
+    otherwise the number of bits). ``other`` maps a list's name to a local that is true
+    when the list may hold an item of no part (the bit tests are then not used);
+    ``popcount`` counts an int's bits. The caller's promise, which its tests hold to the loops themselves:
+    every attribute of ``attrs`` has the same value on an item and on its key's sample.
+    """
+
+    def __init__(self, attrs: Iterable[Callable[..., Any]],
+                 parts: Mapping[str, tuple[tuple[str, tuple[Any, ...], int], ...]],
+                 other: Mapping[str, str], unique: str,
+                 popcount: Callable[[int], int]) -> None:
+        self.attrs = {id(fn) for fn in attrs}
+        self._keep = list(attrs)
+        self.parts = dict(parts)
+        self.other = dict(other)
+        self.unique = unique
+        self.popcount = popcount
+
+
 class Emitter:
     """Writes expressions as Python source and compiles functions made of them.
 
@@ -95,7 +123,7 @@ class Emitter:
     """
 
     def __init__(self, inline: Mapping[Callable[..., Any], str] | None = None,
-                 names: Mapping[str, str] | None = None) -> None:
+                 names: Mapping[str, str] | None = None, lists: ListBits | None = None) -> None:
         # attribute accessors written as source instead of a call: accessor -> a template
         # with one '{}' for the value (e.g. "{}.kind == 'pair'"); the caller's promise,
         # which its tests hold to the accessor. The attributes they read are the only
@@ -107,6 +135,10 @@ class Emitter:
         # environment's value. ``named`` gathers the ones the text uses.
         self.names: dict[str, str] = dict(names or {})
         self.named: set[str] = set()
+        # lists whose loops may be written as bit tests (ListBits; unmetered text only),
+        # and the mask locals the text written so far reads (the caller sets them)
+        self.lists = lists
+        self.masks: set[str] = set()
         self.attributes: set[str] = set()
         for fn, template in (inline or {}).items():
             self.inline[fn] = _template(template, self.attributes)
@@ -349,7 +381,154 @@ class _Writer:
             parts += [f"if {self.visit(cond, inner, depth)}" for cond in gen.ifs]
         elt = self.visit(node.elt, inner, depth)
         # every item is computed before the result is used, as the closures do
-        return f"{self.em.helper(tuple)}([{elt} {' '.join(parts)}])"
+        text = f"{self.em.helper(tuple)}([{elt} {' '.join(parts)}])"
+        keyed = self._keyed_loop(node, local)
+        if keyed is None:
+            return text
+        # no item can pass the loop's leading conditions that read only its key: no loop
+        name, var, conds = keyed
+        lead: list[ast.expr] = []
+        for cond in conds:
+            if not self._of_key(cond, var):
+                break
+            lead.append(cond)
+        masks = self._masks(name, var, lead, None, depth) if lead else None
+        if masks is None:
+            return text
+        lb = self.em.lists
+        assert lb is not None  # (_keyed_loop)
+        if all(t | f == full for _, t, f, full in masks):  # every key passes: nothing to skip
+            return text
+        test = " and ".join([f"(({self._mask(loc)} & {t | f}) == 0)" for loc, t, f, _ in masks
+                             if t | f]) or "True"
+        if name in lb.other:
+            test = f"(not {self._mask(lb.other[name])}) and {test}"
+        return f"(() if ({test}) else {text})"
+
+    # -- loops over a ListBits list, as bit tests ---------------------------------------
+    def _keyed_loop(self, node: ast.GeneratorExp | ast.ListComp, local: dict[str, str]
+                    ) -> tuple[str, str, list[ast.expr]] | None:
+        """(list, loop variable, conditions split at ``and``) of an unmetered loop over one
+        list of the emitter's ListBits; None for any other loop."""
+        lb = self.em.lists
+        if lb is None or self.metered or len(node.generators) != 1:
+            return None
+        gen = node.generators[0]
+        it = gen.iter
+        if not (isinstance(gen.target, ast.Name) and isinstance(it, ast.Name)) or (
+                it.id not in lb.parts or it.id in local or it.id in self.em.names
+                or id(it) in self.c.consts):
+            return None
+        conds: list[ast.expr] = []
+        todo = list(reversed(gen.ifs))
+        while todo:
+            cond = todo.pop()
+            if isinstance(cond, ast.BoolOp) and isinstance(cond.op, ast.And) and (
+                    id(cond) not in self.c.consts):
+                todo += reversed(cond.values)
+            else:
+                conds.append(cond)
+        return it.id, gen.target.id, conds
+
+    def _of_key(self, node: ast.expr, var: str) -> bool:
+        """Whether ``node`` reads nothing but the loop variable ``var``, and that only
+        through attributes of its key (ListBits.attrs): no name of the environment, no
+        other loop, no function over the readings."""
+        lb = self.em.lists
+        assert lb is not None
+        stack: list[ast.AST] = [node]
+        while stack:
+            n = stack.pop()
+            if id(n) in self.c.consts:
+                continue
+            if isinstance(n, ast.Attribute):
+                hit = self.c.attr_at.get(id(n))
+                if hit is None or hit[0].env:
+                    return False
+                if isinstance(n.value, ast.Name) and n.value.id == var:
+                    if id(hit[0].fn) not in lb.attrs:
+                        return False
+                    continue
+                stack.append(n.value)
+            elif isinstance(n, (ast.Name, ast.GeneratorExp, ast.ListComp, ast.Lambda)):
+                return False
+            elif isinstance(n, ast.Call):
+                if not isinstance(n.func, ast.Name) or n.func.id not in FUNCTIONS or (
+                        FUNCTIONS[n.func.id].args == CONDITION or n.keywords):
+                    return False
+                stack.extend(n.args)
+            else:
+                stack.extend(ast.iter_child_nodes(n))
+        return True
+
+    def _mask(self, local: str) -> str:
+        self.em.masks.add(local)
+        return local
+
+    def _masks(self, name: str, var: str, conds: list[ast.expr], elt: ast.expr | None,
+               depth: int) -> list[tuple[str, int, int, int]] | None:
+        """For each part of list ``name``: its mask local (marked as read), the keys whose
+        sample passes ``conds`` (in order, as the loop tests them) and gives a true ``elt``
+        (always, when None), those that pass and give a false one, and every key of the
+        part; None when a condition raises on a sample (the loop is then written as is)."""
+        lb = self.em.lists
+        assert lb is not None
+        fns = []
+        for n in (*conds, elt):
+            if n is None:
+                continue
+            text = self.visit(n, {var: "_q"}, depth)
+            fns.append(self.em.function(f"def _p(env, _q):\n    return {text}\n", "_p"))
+        out: list[tuple[str, int, int, int]] = []
+        for loc, samples, _ in lb.parts[name]:
+            t = f = full = 0
+            for k, item in enumerate(samples):
+                if item is None:
+                    continue
+                full |= 1 << k
+                try:
+                    passed = all(fn({}, item) for fn in fns[:len(conds)])
+                    value = fns[-1]({}, item) if passed and elt is not None else True
+                    if passed and value:
+                        t |= 1 << k
+                    elif passed:
+                        f |= 1 << k
+                except Exception:  # raising on a sample: no bits, the loop as it is
+                    return None
+            out.append((loc, t, f, full))
+        return out
+
+    def bits_call(self, fname: str, node: ast.expr, local: dict[str, str], depth: int,
+                  text: str) -> str:
+        """``text``, the call ``fname(node)`` for any/all/count, written as bit tests of
+        the list's masks where the whole loop reads only its items' keys."""
+        lb = self.em.lists
+        if lb is None or not isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+            return text
+        keyed = self._keyed_loop(node, local)
+        if keyed is None:
+            return text
+        name, var, conds = keyed
+        if not all(self._of_key(n, var) for n in (*conds, node.elt)):
+            return text
+        masks = self._masks(name, var, conds, node.elt, depth)
+        if masks is None:
+            return text
+        if fname == "any":
+            tests = [f"(({self._mask(loc)} & {t}) != 0)" for loc, t, _, _ in masks if t]
+            bits = f"({' or '.join(tests)})" if tests else "False"
+        elif fname == "all":
+            tests = [f"(({self._mask(loc)} & {f}) == 0)" for loc, _, f, _ in masks if f]
+            bits = f"({' and '.join(tests)})" if tests else "True"
+        else:  # count: the number of keys, where no two items share one
+            pc = self.em.helper(lb.popcount)
+            terms = [f"{pc}({self._mask(loc)} & {t})" for loc, t, _, _ in masks if t]
+            bits = f"({' + '.join(terms)})" if terms else "0"
+            twice = sum(bit for _, _, bit in lb.parts[name])
+            bits = f"({bits} if (({self._mask(lb.unique)} & {twice}) == 0) else {text})"
+        if name in lb.other:
+            bits = f"({text} if {self._mask(lb.other[name])} else {bits})"
+        return bits
 
     v_ListComp = v_GeneratorExp
 
@@ -370,7 +549,10 @@ class _Writer:
             raise CodegenError(f"{row.name}() has no implementation")
         if self.metered and row.per_item and not (row.args == NUMBERS and len(args) != 1):
             return f"{self.em.wrapped('per_item', impl, per_item)}({', '.join(args)})"
-        return f"{self.em.helper(impl)}({', '.join(args)})"
+        text = f"{self.em.helper(impl)}({', '.join(args)})"
+        if row.name in ("any", "all", "count") and len(node.args) == 1 and not self.metered:
+            return self.bits_call(row.name, node.args[0], local, depth, text)
+        return text
 
 
 def _template(template: str, attributes: set[str]) -> str:

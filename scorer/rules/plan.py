@@ -31,12 +31,13 @@ from ..lang import GROUP, Compiled, EvalError, budget
 from ..memo import Memo, make_room
 from ..record import record
 from ..search.combine import TILE_ONLY_ATTRS, Family, predicate
+from ..search.decompose import Group
 from . import analysis
 from . import facts as F
 from . import profile as TP
 
 if TYPE_CHECKING:  # the model, for annotations only (it does not import this module)
-    from ..lang.codegen import Emitter
+    from ..lang.codegen import Emitter, ListBits
     from .model import Check, Pattern, Ruleset
 
 # (pattern, when, value, count, each): the compiled closures, unwrapped
@@ -419,13 +420,51 @@ def described_names(rs: Ruleset) -> dict[str, str]:
             if n in reading and n not in shadowed}
 
 
+# A reading's group lists as the generated loop reads them: any/all/count over pungs,
+# chows, pairs, sets, kongs_held or groups whose loop reads only the attributes below of
+# its items (values of a group's kind and tiles alone) become bit tests of the reading's
+# group masks (profile.group_masks, unpacked into GROUP_MASK_LOCALS once a reading), and
+# a loop no item of which can pass its leading such conditions is not run. The masks each
+# test reads are worked out when the text is written, by the loop's own text on one
+# sample group of each kind and first tile (scorer.lang.codegen.ListBits).
+# tests/twins/test_bits.py holds every loop so written to the loop itself.
+GROUP_MASK_LOCALS = "_gp, _gk, _gc, _gr, _go, _gu"
+KEY_ATTRS = ("kind", "tiles", "tile", "suit", "number", "pair", "chow", "pung", "kong",
+             "honor", "wind", "dragon", "suited", "terminal", "yaojiu")
+_PUNG = ("_gp", tuple(Group("pung", (t,) * 3) for t in range(34)), 1)
+_KONG = ("_gk", tuple(Group("kong", (t,) * 4) for t in range(34)), 2)
+_CHOW = ("_gc", tuple(Group("chow", (t, t + 1, t + 2)) if t < 27 and t % 9 <= 6 else None
+                      for t in range(34)), 4)
+_PAIR = ("_gr", tuple(Group("pair", (t, t)) for t in range(34)), 8)
+_LIST_PARTS = {"pungs": (_PUNG, _KONG), "kongs_held": (_KONG,), "chows": (_CHOW,),
+               "pairs": (_PAIR,), "sets": (_CHOW, _PUNG, _KONG),
+               "groups": (_PUNG, _KONG, _CHOW, _PAIR)}
+
+
+def list_bits(rs: Ruleset) -> ListBits:
+    """The group lists of :data:`_LIST_PARTS` the generated loop of ``rs`` may read as bit
+    tests: every one that is a reading fact no option of ``rs`` shadows.
+
+    >>> from scorer.rules.load import load_ruleset
+    >>> sorted(list_bits(load_ruleset("mcr")).parts)
+    ['chows', 'groups', 'kongs_held', 'pairs', 'pungs', 'sets']
+    """
+    from ..lang.codegen import ListBits
+
+    shadowed = set(F.names_at("context", "hand")) | set(rs.options)
+    reading = F.names_at("reading")
+    parts = {n: p for n, p in _LIST_PARTS.items() if n in reading and n not in shadowed}
+    return ListBits([F.GROUP_ATTRS[a].fn for a in KEY_ATTRS], parts,
+                    {"groups": "_go"} if "groups" in parts else {}, "_gu", int.bit_count)
+
+
 # Complexity 17, over the 15 allowed, on purpose: it writes the text of scoring._choose's
 # per-pattern steps (a family's count, when, each, count, value) one branch for one, so that
 # the two read side by side.
 def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]:  # noqa: C901
     from ..lang.codegen import CodegenError, Emitter
 
-    em = Emitter(INLINE_ATTRS, described_names(rs))
+    em = Emitter(INLINE_ATTRS, described_names(rs), list_bits(rs))
     reading = frozenset(F.names_at("reading"))
     out = ["def _loop(env, _m):", "    _found = []"]
     memo_keys = iter(range(1 << 30))
@@ -507,6 +546,8 @@ def _loop_source(rs: Ruleset, fams: tuple[Family, ...]) -> tuple[str, Emitter]: 
     # the description and the one-pass facts, once a reading, before any pattern reads them
     if not em.named.isdisjoint(DESCRIBED):
         out.insert(1, f"    {DESCRIPTION_LOCALS} = {em.helper(TP.description)}(env)")
+    if em.masks:
+        out.insert(1, f"    {GROUP_MASK_LOCALS} = {em.helper(TP.group_masks)}(env)")
     if "concealed_pungs" in em.named:
         out.insert(1, f"    {ONE_PASS['concealed_pungs']} = {em.helper(TP.concealed_pungs_once)}(env)")
     out.append("    return _found")

@@ -197,3 +197,55 @@ class Profiled:
 
     def __call__(self, env: Env) -> Any:
         return profile(env, self.name)
+
+
+# -- a reading's groups as masks ---------------------------------------------------------
+# (pungs, kongs, chows, pairs: the mask of the first tiles of the groups of each kind; a
+# group of another kind held; the kinds of which two groups share a first tile, as bits)
+GroupMasks = tuple[int, int, int, int, bool, int]
+
+
+def group_masks(env: Env) -> GroupMasks:
+    """A reading's groups as masks, in one pass, for the generated pattern loop
+    (scorer.rules.plan): bit t of the first is set when the reading holds a pung (not a
+    kong) of tile t, of the second a kong, of the third a chow from t, of the fourth a
+    pair of t; then whether it holds a group of another kind (a knitted straight's, a lone
+    tile), and the kinds of which two groups share a first tile (1 pungs, 2 kongs, 4
+    chows, 8 pairs: two equal chows, or with wildcards two pungs of one tile).
+    tests/twins/test_bits.py holds every loop the generated code writes with them to the
+    loop itself.
+
+    >>> from scorer.search.decompose import Group
+    >>> from scorer.search.readings import Reading
+    >>> r = Reading("standard", (Group("chow", (0, 1, 2)), Group("pung", (31, 31, 31)),
+    ...                          Group("chow", (0, 1, 2)), Group("pair", (4, 4))), -1, False)
+    >>> pungs, kongs, chows, pairs, other, twice = group_masks(Env(__reading__=r))
+    >>> pungs == 1 << 31, kongs, chows, pairs == 1 << 4, other, twice
+    (True, 0, 1, True, False, 4)
+    """
+    r: Reading = env["__reading__"]
+    pungs = kongs = chows = pairs = 0
+    other = False
+    twice = 0
+    for g in r.groups:
+        kind = g.kind
+        bit = 1 << g.tiles[0]
+        if kind == "chow":
+            if chows & bit:
+                twice |= 4
+            chows |= bit
+        elif kind == "pung":
+            if pungs & bit:
+                twice |= 1
+            pungs |= bit
+        elif kind == "pair":
+            if pairs & bit:
+                twice |= 8
+            pairs |= bit
+        elif kind == "kong":
+            if kongs & bit:
+                twice |= 2
+            kongs |= bit
+        else:
+            other = True
+    return pungs, kongs, chows, pairs, other, twice

@@ -137,3 +137,111 @@ def test_the_generated_loops_read_the_description(rid: str) -> None:
     assert (P.DESCRIPTION_LOCALS in src) == bool(reads & set(P.DESCRIBED))
     assert not [n for n in {**P.DESCRIBED, **P.ONE_PASS} if f"env[{n!r}]" in src]
     assert ("_dc = " in src) == ("concealed_pungs" in reads)
+
+
+# -- loops over a reading's groups as bit tests of its group masks (plan.list_bits) ------
+def _loops_both_ways(rid: str) -> list[tuple[str, Callable[[Env], Any], Callable[[Env], Any]]]:
+    """Every expression of the patterns of ``rid`` whose text the group masks change:
+    (its source, the text with the masks, the text without), written and checked as the
+    generated loop is, each with the lines that set the locals it reads."""
+    rs = load_ruleset(rid)
+    out = []
+    for p in rs.patterns:
+        if p.count_once is not None:
+            continue
+        for c in (p.when, p.value, p.count, p.each):
+            if c is None or c.const:
+                continue
+            fns = []
+            for lists in (P.list_bits(rs), None):
+                em = Emitter(P.INLINE_ATTRS, P.described_names(rs), lists)
+                text = em.expr(c)
+                lines = ["def _f(env):"]
+                if em.masks:
+                    lines.append(f"    {P.GROUP_MASK_LOCALS} = {em.helper(TP.group_masks)}(env)")
+                if not em.named.isdisjoint(P.DESCRIBED):
+                    lines.append(f"    {P.DESCRIPTION_LOCALS} = {em.helper(TP.description)}(env)")
+                if "concealed_pungs" in em.named:
+                    lines.append(f"    _dc = {em.helper(TP.concealed_pungs_once)}(env)")
+                fns.append((text, em.function("\n".join([*lines, f"    return {text}"]) + "\n",
+                                              "_f")))
+            if fns[0][0] != fns[1][0]:
+                out.append((c.src, fns[0][1], fns[1][1]))
+    return out
+
+
+def _outcome(fn: Callable[[Env], Any], env: Env) -> tuple[Any, ...]:
+    try:
+        v = fn(env)
+    except Exception as e:  # the same failure both ways
+        return ("raised", type(e).__name__)
+    return (v, type(v))
+
+
+def _palette() -> list[Group]:
+    """Groups of every kind on tiles of every class (a 1 and 9, a middle tile, each honor
+    class), each also as a claimed meld and as the one the winning tile completed."""
+    out = []
+    for t in (0, 4, 8, 13, 26, 27, 30, 31, 33):
+        kinds: list[tuple[str, tuple[int, ...]]] = [
+            ("pung", (t,) * 3), ("kong", (t,) * 4), ("pair", (t, t)), ("single", (t,))]
+        if t < 27 and t % 9 <= 6:
+            kinds.append(("chow", (t, t + 1, t + 2)))
+        if t in (0, 9, 18):
+            kinds.append(("knit", (t, t + 3, t + 6)))
+        out += [Group(k, tiles, meld=0 if claimed else -1, exposed=claimed, has_win=won)
+                for k, tiles in kinds for claimed in (False, True) for won in (False, True)]
+    return out
+
+
+@pytest.mark.parametrize("rid", list_builtin())
+def test_group_loops_as_bits_on_every_golden_and_made_reading(rid: str) -> None:
+    # every text the group masks change, with them and without, on every reading of every
+    # golden and example line, and on 4,000 readings made of one to six groups (repeated
+    # kinds and tiles, as wildcards read them; knitted and lone-tile groups) under the hand
+    # of each of the first golden lines
+    exprs = _loops_both_ways(rid)
+    if rid in ("mcr", "mcr-house", "xiamen"):
+        assert exprs, "the group masks were expected to serve this ruleset"
+    if not exprs:
+        return
+    rs = load_ruleset(rid)
+    clo = with_plan(rs, plan_of(rs).closures_only())
+    rng = random.Random(f"groups {rid}")
+    palette = _palette()
+    compared = made = 0
+    for line in _golden(rid) + _examples(rid):
+        argv = shlex.split(line)
+        try:
+            p = parse_score_args([*argv, "--rules", rid] if "--rules" not in argv else argv)
+            r = score(str(p["hand"]), clo, context_from_params(p))
+        except MjscoreError:
+            continue
+        envs = [c.env for c in r.candidates]
+        if made < 4000:
+            parent = envs[0].parent
+            assert parent is not None
+            for _ in range(200):
+                groups = tuple(sorted(rng.choices(palette, k=rng.randint(1, 6))))
+                reading = Reading(rng.choice(("standard", "knitted_straight")), groups,
+                                  rng.randrange(-1, len(groups)), rng.random() < 0.2)
+                envs.append(Env(parent, __reading__=reading))
+                made += 1
+        for env in envs:
+            for src, bits, plain in exprs:
+                fresh = Env(env.parent, **{k: v for k, v in env.items() if k == "__reading__"
+                                           or k == "__win_natural__"})
+                assert _outcome(bits, fresh) == _outcome(plain, Env(env.parent, **fresh)), (
+                    line, src, env["__reading__"])
+                compared += 1
+    assert made >= 1000 and compared >= 1000 * len(exprs)
+
+
+def test_the_masks_are_read_where_they_pay() -> None:
+    # MCR's loops over pungs and groups of tile classes alone are bit tests; a loop that
+    # reads a hand's name (圈风刻: the round wind) or a group's own flags stays a loop
+    src = plan_of(load_ruleset("mcr")).generate_now(load_ruleset("mcr")).generated.source
+    assert P.GROUP_MASK_LOCALS in src
+    assert "(_gp & " in src and "for _v13 in env['pungs']" in src
+    xsrc = plan_of(load_ruleset("xiamen")).generate_now(load_ruleset("xiamen")).generated.source
+    assert "(() if (" in xsrc  # an each: loop skipped where no pung passes its tile test
