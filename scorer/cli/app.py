@@ -87,7 +87,9 @@ def _parameter(f: Flag) -> inspect.Parameter:
         annotation = f.type | None
     default: Any = ... if f.field in REQUIRED else (None if f.multiple else f.default)
     # a number is read as every number is (ASCII digits: scorer.cli.params.integer)
-    number: Any = {"parser": integer, "metavar": "INTEGER"} if f.type is int else {}
+    number: Any = {"parser": integer} if f.type is int else {}
+    if f.value_name:  # the flag table's (SEAT, TILE, N, …), not typer's <str>
+        number["metavar"] = f.value_name
     complete = BY_FIELD.get(f.field)  # the values the shell completes (scorer.cli.complete)
     extra: Any = {"autocompletion": complete} if complete is not None else {}
     return inspect.Parameter(f.field, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
@@ -100,7 +102,7 @@ def _parameter(f: Flag) -> inspect.Parameter:
 def _signature() -> inspect.Signature:
     # variadic: a hand split over several arguments (unquoted) is joined (scorer.lines.grammar)
     hand = inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                             annotation=list[str], default=typer.Argument(...))
+                             annotation=list[str], default=typer.Argument(..., metavar="HAND"))
     return inspect.Signature([hand, *map(_parameter, OPTIONS)], return_annotation=None)
 
 
@@ -140,12 +142,14 @@ def _batch_signature() -> inspect.Signature:
         inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                           annotation=typer.Context),
         inspect.Parameter("file", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
-                          default=typer.Argument(...)),
+                          default=typer.Argument(..., metavar="FILE")),
     ]
     for o in batchcmd.OPTIONS:
         default = defaults[o.field]
         annotation: Any = o.type if default is not None else o.type | None
-        number: Any = {"parser": integer, "metavar": "INTEGER"} if o.type is int else {}
+        number: Any = {"parser": integer} if o.type is int else {}
+        if o.metavar:
+            number["metavar"] = o.metavar
         complete = {"fmt": batch_formats, "lang": langs}.get(o.field)
         if complete is not None:
             number["autocompletion"] = complete
@@ -182,7 +186,7 @@ def line_flag_rows(lang: str) -> Rows:
     for f in OPTIONS:
         if f.field in ("as_json", "explain", "no_unicode", "lang"):
             continue
-        value = "" if f.switch else " " + (f.metavar or f.type.__name__.upper())
+        value = f" {f.value_name}" if f.value_name else ""
         out.append((" / ".join(f.names) + value, param_text(("score",), f.field, lang)))
     out.append(("--players SEATING", text("help.batch.players", lang)))
     return out

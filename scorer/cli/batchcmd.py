@@ -34,27 +34,29 @@ class BatchArgs(NamedTuple):
 
 class Option(NamedTuple):
     """One of batch's own options: the field of :class:`BatchArgs` it sets, its name (a
-    switch pair as ``--on/--off``), its type (``bool`` for a switch) and its short name, if
-    any. Its help is the catalogue's ``help.batch.FIELD`` (scorer.cli.helpfmt)."""
+    switch pair as ``--on/--off``), its type (``bool`` for a switch), its short name, if
+    any, and what ``--help`` shows for its value. Its help is the catalogue's
+    ``help.batch.FIELD`` (scorer.cli.helpfmt)."""
 
     field: str
     name: str
     type: type
     short: str = ""
+    metavar: str = ""
 
 
 # batch's own options: the one table both the parser below and the typer command (.app)
 # are built from; defaults are BatchArgs'
 OPTIONS = (
-    Option("fmt", "--format", str),
-    Option("jobs", "--jobs", int),
+    Option("fmt", "--format", str, metavar="FORMAT"),
+    Option("jobs", "--jobs", int, metavar="N"),
     Option("progress", "--progress/--no-progress", bool),
-    Option("lang", "--lang", str),
+    Option("lang", "--lang", str, metavar="zh|en"),
     Option("totals", "--totals/--no-totals", bool),
-    Option("stake", "--stake", str),
+    Option("stake", "--stake", str, metavar="AMOUNT"),
     Option("subtotals", "--subtotals/--no-subtotals", bool),
     Option("as_json", "--json", bool),
-    Option("totals_csv", "--totals-csv", str),
+    Option("totals_csv", "--totals-csv", str, metavar="FILE"),
     Option("quiet", "--quiet", bool, "-q"),
 )
 _VALUED = {o.name: o for o in OPTIONS if o.type is not bool}

@@ -58,7 +58,7 @@ def config_text(data: dict[str, Any], lang: str) -> str:
 
 def config_cmd(
     as_json: bool = typer.Option(False, "--json"),
-    lang: str | None = typer.Option(None, "--lang", autocompletion=langs),
+    lang: str | None = typer.Option(None, "--lang", metavar="zh|en", autocompletion=langs),
 ) -> None:
     """Show the defaults in force and where each came from: MJSCORE_RULES, MJSCORE_LANG,
     MJSCORE_PLAYERS, MJSCORE_STAKE, MJSCORE_FORMAT, the config file (config.toml in the

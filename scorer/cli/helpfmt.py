@@ -182,6 +182,8 @@ def page(command: Any, ctx: Any) -> str:
             piece = text("help.options_metavar", lang)
         elif piece == getattr(command, "subcommand_metavar", None):
             piece = text("help.command_metavar", lang)
+        elif piece.startswith("{") and "}" in piece:  # typer's {FILE}...: required, as
+            piece = piece[1:].replace("}", "", 1)  # a bare name says (FILE...; [FILE] optional)
         pieces.append(piece)
     head = text("help.usage", lang) + ctx.command_path + " "
     hang = " " * (display_width(head) if fold - display_width(head) >= 20 else 4)
@@ -195,7 +197,9 @@ def page(command: Any, ctx: Any) -> str:
         if record is None:
             continue
         if p.param_type_name == "argument":
-            arguments.append((record[0], _said(p, lang)))
+            # its name as the usage line writes it (FILE...), without typer's "<list[str]>"
+            named = (p.metavar or p.name.upper()) + ("..." if p.nargs < 0 else "")
+            arguments.append((named, _said(p, lang)))
         else:
             options.append((record[0], _said(p, lang)))
     listed = [(text(f"help.{kind}", lang), found) for kind, found in

@@ -67,13 +67,13 @@ def seating_of(text: str) -> str | None:
 
 
 def round_cmd(
-    files: list[str] = typer.Argument(...),
-    rules: str = typer.Option("sichuan", "--rules", autocompletion=rulesets),
+    files: list[str] = typer.Argument(..., metavar="FILE"),
+    rules: str = typer.Option("sichuan", "--rules", metavar="ID|FILE", autocompletion=rulesets),
     as_json: bool = typer.Option(False, "--json"),
-    lang: str | None = typer.Option(None, "--lang", autocompletion=langs),
+    lang: str | None = typer.Option(None, "--lang", metavar="zh|en", autocompletion=langs),
     totals: bool = typer.Option(False, "--totals"),
-    stake: str | None = typer.Option(None, "--stake"),
-    players: str | None = typer.Option(None, "--players"),
+    stake: str | None = typer.Option(None, "--stake", metavar="AMOUNT"),
+    players: str | None = typer.Option(None, "--players", metavar="NAMES"),
 ) -> None:
     """Settle Sichuan rounds, 血战到底 or 血流成河 (--rules sichuan-xueliu): kongs, wins,
     查花猪, 查大叫, 退税; who paid whom and why; with several files or --totals, what each

@@ -72,7 +72,7 @@ class RulesGroup(HelpGroup):
 
 app = typer.Typer(cls=RulesGroup, no_args_is_help=False, add_completion=False)
 
-_LANG = typer.Option(None, "--lang", autocompletion=langs)
+_LANG = typer.Option(None, "--lang", metavar="zh|en", autocompletion=langs)
 
 
 def _lang(lang: str | None) -> str:
@@ -92,7 +92,7 @@ _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 @app.command("list", context_settings=_EXTRA, cls=HelpCommand)
 def list_cmd(ctx: typer.Context,
              facts: bool = typer.Option(False, "--facts"),
-             option: list[str] | None = typer.Option(None, "--option", hidden=True),
+             option: list[str] | None = typer.Option(None, "--option", hidden=True, metavar="KEY=VALUE"),
              as_yaml: bool = typer.Option(False, "--yaml", hidden=True),
              as_markdown: bool = typer.Option(False, "--markdown", hidden=True),
              as_json: bool = typer.Option(False, "--json"),
@@ -127,9 +127,9 @@ def list_cmd(ctx: typer.Context,
 @app.command("show", context_settings={"allow_extra_args": True}, cls=HelpCommand)
 def show_cmd(
     ctx: typer.Context,
-    ruleset: str | None = typer.Argument(None, autocompletion=rulesets),
-    rules_opt: str | None = typer.Option(None, "--rules", autocompletion=rulesets),
-    option: list[str] | None = typer.Option(None, "--option"),
+    ruleset: str | None = typer.Argument(None, metavar="ID|FILE", autocompletion=rulesets),
+    rules_opt: str | None = typer.Option(None, "--rules", metavar="ID|FILE", autocompletion=rulesets),
+    option: list[str] | None = typer.Option(None, "--option", metavar="KEY=VALUE"),
     as_yaml: bool = typer.Option(False, "--yaml"),
     resolved: bool = typer.Option(False, "--resolved"),
     as_markdown: bool = typer.Option(False, "--markdown"),
@@ -175,7 +175,7 @@ def show_cmd(
 
 
 @app.command("check", cls=HelpCommand)
-def check_cmd(files: list[str] | None = typer.Argument(None),
+def check_cmd(files: list[str] | None = typer.Argument(None, metavar="FILE"),
               lang: str | None = _LANG) -> None:
     """Check ruleset files: every problem on a line of its own (exit 2 if any)."""
     try:
@@ -187,10 +187,10 @@ def check_cmd(files: list[str] | None = typer.Argument(None),
 
 @app.command("new", cls=HelpCommand)
 def new_cmd(
-    files: list[str] | None = typer.Argument(None),
-    from_: str | None = typer.Option(None, "--from", autocompletion=rulesets),
+    files: list[str] | None = typer.Argument(None, metavar="FILE"),
+    from_: str | None = typer.Option(None, "--from", metavar="ID|FILE", autocompletion=rulesets),
     rules_opt: str | None = typer.Option(None, "--rules", hidden=True),
-    option: list[str] | None = typer.Option(None, "--option"),
+    option: list[str] | None = typer.Option(None, "--option", metavar="KEY=VALUE"),
     force: bool = typer.Option(False, "--force"),
     lang: str | None = _LANG,
 ) -> None:

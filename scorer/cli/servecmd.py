@@ -43,11 +43,11 @@ def lan_address() -> str | None:
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host"),
-    port: int = typer.Option(8000, "--port"),
-    rules: list[str] | None = typer.Option(None, "--rules", autocompletion=rulesets),
-    db: str | None = typer.Option(None, "--db"),
-    workers: int = typer.Option(0, "--workers", show_default=False),  # (0: the cores)
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST"),
+    port: int = typer.Option(8000, "--port", metavar="N"),
+    rules: list[str] | None = typer.Option(None, "--rules", metavar="ID|FILE", autocompletion=rulesets),
+    db: str | None = typer.Option(None, "--db", metavar="FILE"),
+    workers: int = typer.Option(0, "--workers", metavar="N", show_default=False),  # (0: the cores)
 ) -> None:
     """Serve the scoring page, the table's shared score sheet and the JSON API (until Ctrl-C)."""
     # The per-user ruleset cache (scorer.rules.store) writes an entry per file compiled:

@@ -44,13 +44,13 @@ def _lines(path: str) -> list[tuple[int, str]]:
 
 
 def standings_cmd(
-    files: list[str] = typer.Argument(...),
-    rules: str = typer.Option("mcr", "--rules", autocompletion=rulesets),
-    players: str | None = typer.Option(None, "--players"),
-    fmt: str = typer.Option("table", "--format",
+    files: list[str] = typer.Argument(..., metavar="FILE"),
+    rules: str = typer.Option("mcr", "--rules", metavar="ID|FILE", autocompletion=rulesets),
+    players: str | None = typer.Option(None, "--players", metavar="NAMES"),
+    fmt: str = typer.Option("table", "--format", metavar="FORMAT",
                             autocompletion=standings_formats),
     as_json: bool = typer.Option(False, "--json"),
-    lang: str | None = typer.Option(None, "--lang", autocompletion=langs),
+    lang: str | None = typer.Option(None, "--lang", metavar="zh|en", autocompletion=langs),
 ) -> None:
     """MCR match standings: each game's 比赛分 (its hands, penalties and adjustments), places
     and 标准分 4/2/1/0 (ties share), then the standings over all games by 标准分, then 比赛分.

@@ -35,21 +35,23 @@ from ..text import close_matches
 from ..text.lang import LANGS, choose_lang
 
 RULES = Flag("rules", ("--rules",), str, "Ruleset: hangzhou, jinhua, xiamen, mcr, or a path "
-             "to a YAML file.", key=None)
+             "to a YAML file.", key=None, metavar="ID|FILE")
 # What is not a fact of the win: a second ruleset to compare with, and how to print.
 RUN: tuple[Flag, ...] = (
     Flag("vs", ("--vs",), str, "Dispute mode: also score under this ruleset (id or path) "
-         "and show where the results differ.", key=None),
+         "and show where the results differ.", key=None, metavar="ID|FILE"),
     Flag("vs_options", ("--vs-option",), str, "Dispute mode: option KEY=VALUE for the --vs "
-         "side (without --vs: the same ruleset with this option).", (), multiple=True, key=None),
+         "side (without --vs: the same ruleset with this option).", (), multiple=True, key=None,
+         metavar="KEY=VALUE"),
     Flag("as_json", ("--json",), bool, "Print the result as JSON.", False, key=None),
     Flag("explain", ("--explain",), bool, "List the readings considered, best first (the "
          "best 10; --explain-top N for another number).", False, key=None),
     Flag("explain_top", ("--explain-top",), int, "With or without --explain: list the best N "
-         "distinct readings considered.", None, key=None, minimum=1),
+         "distinct readings considered.", None, key=None, minimum=1,
+         metavar="N"),
     Flag("lang", ("--lang",), str, "Language of the output and the errors: zh or en (default: "
          "$MJSCORE_LANG, else the locale's: LC_ALL/LC_MESSAGES/LANG zh* is zh, another "
-         "language en; else zh).", None, key=None),
+         "language en; else zh).", None, key=None, metavar="zh|en"),
     Flag("no_unicode", ("--no-unicode",), bool, "Do not print Unicode tiles.", False, key=None),
 )
 # Every option of `score`, in the order --help lists them.
@@ -170,7 +172,7 @@ def _converted(given: Given, positional: list[tuple[int, str]]) -> dict[str, Any
     for key in order:
         if key == "hand":
             if not positional:
-                raise ArgvError("usage.missing_argument", param="hand")
+                raise ArgvError("usage.missing_argument", param="HAND")  # as --help names it
             words = [t for _, t in positional]
             out["hand"] = words[0] if len(words) == 1 else join_hand_args(words)
             continue

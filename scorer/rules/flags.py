@@ -76,6 +76,18 @@ class Flag:
         return self.field if self.key == "" else self.key
 
     @property
+    def value_name(self) -> str:
+        """What ``--help`` shows for the flag's value: its ``metavar``, else N for a whole
+        number and TEXT for words ("" for a switch).
+
+        >>> FLAG["discarder"].value_name, FLAG["kongs"].value_name, FLAG["self_draw"].value_name
+        ('SEAT', 'N', '')
+        """
+        if self.type is bool:
+            return ""
+        return self.metavar or ("N" if self.type is int else "TEXT")
+
+    @property
     def switch(self) -> bool:
         """A flag that takes no value (``--self-draw``)."""
         return self.type is bool
@@ -104,24 +116,24 @@ FLAGS: tuple[Flag, ...] = (
          key="from", always=True, feeds=("discarder", "discard", "self_draw"),
          # a self-drawn win has no discarder; every flag that implies a self-draw
          # (--kong-draw, --piao, --you, --ready-at-deal, --heavenly) excludes it through that
-         excludes=("self_draw",)),
+         excludes=("self_draw",), metavar="SEAT"),
     Flag("seat", ("--seat",), str, "The winner's seat, E S W N (东南西北); E is the dealer.", "E",
          always=True,
-         feeds=("seat", "seat_wind", "winner_is_dealer")),
+         feeds=("seat", "seat_wind", "winner_is_dealer"), metavar="SEAT"),
     Flag("round", ("--round",), str, "Prevalent wind.", "E", always=True,
-         feeds=("round", "round_wind")),
-    Flag("wild", ("--wild",), str, "Wildcard face (财神 / 金), e.g. 3m.", feeds=("wild",)),
+         feeds=("round", "round_wind"), metavar="WIND"),
+    Flag("wild", ("--wild",), str, "Wildcard face (财神 / 金), e.g. 3m.", feeds=("wild",), metavar="TILE"),
     # the longest run a table counts: Hangzhou's 老庄 stop at 3; a 连庄 run (Xiamen doubles
     # the dealer's 底 each time) longer than the 16 deals of a four-wind game is no table's
     # (docs/rulings.md#xiamen-di), and 2^16 keeps every amount a table can pay
     Flag("dealer_streak", ("--dealer-streak",), int, "老庄 / 连庄 count (the dealer's streak).",
-         feeds=("dealer_streak",), minimum=0, maximum=MAX_STREAK),
+         feeds=("dealer_streak",), minimum=0, maximum=MAX_STREAK, metavar="N"),
     Flag("kong_draw", ("--kong-draw",), bool, "Won on a kong replacement.", False,
          feeds=("kong_draw", "kongs"), implies=("self_draw",),
          excludes=(*_FIRST_ROUND, "robbing_kong")),
     # a hand holds at most four kongs, so at most four came one after another
     Flag("kongs", ("--kongs",), int, "Consecutive kongs before the win.", feeds=("kongs",),
-         minimum=0, maximum=4, implies=("kong_draw",)),
+         minimum=0, maximum=4, implies=("kong_draw",), metavar="N"),
     Flag("robbing_kong", ("--robbing-kong",), bool, "Won by robbing a kong.", False,
          feeds=("robbing_kong",),
          # the robbed tile comes from another player's kong, before any replacement draw;
@@ -133,9 +145,9 @@ FLAGS: tuple[Flag, ...] = (
          feeds=("fourth_tile",)),
     # 财飘 counts the winner's turns with a wildcard discard before the win: Hangzhou's 0..3
     Flag("piao", ("--piao",), int, "财飘: consecutive wildcard discards.", feeds=("piao",),
-         minimum=0, maximum=3, implies=("self_draw",)),
+         minimum=0, maximum=3, implies=("self_draw",), metavar="N"),
     Flag("you", ("--you",), int, "游金 level: 1, 2 (双游), 3 (三游).", feeds=("you",),
-         minimum=0, maximum=3, implies=("self_draw",)),
+         minimum=0, maximum=3, implies=("self_draw",), metavar="N"),
     Flag("ready_at_deal", ("--ready-at-deal",), bool, "天听: ready at the deal.", False,
          feeds=("ready_at_deal",), implies=("self_draw",), excludes=_FIRST_ROUND),
     Flag("heavenly", ("--heavenly",), bool, "天胡 / 三金倒 at the deal.", False,
@@ -148,19 +160,19 @@ FLAGS: tuple[Flag, ...] = (
     Flag("human", ("--human",), bool, "人胡 (the human win).", False, feeds=("human",),
          excludes=("heavenly", "earthly", *_LATER)),
     Flag("flowers", ("--flowers",), str, "A count 0-8, or which: 1258f / 春夏梅.",
-         feeds=("flowers", "flower_list", "flowers_known")),
+         feeds=("flowers", "flower_list", "flowers_known"), metavar="N|TILES"),
     Flag("chengbao", ("--chengbao",), str, "A:B — A made three 摊 off B (repeatable).", (),
-         multiple=True),
+         multiple=True, metavar="A:B"),
     Flag("base", ("--base",), int, "底分 / 底注 (the base stake).",
-         feeds=("base",), minimum=1, maximum=MAX_BASE),
+         feeds=("base",), minimum=1, maximum=MAX_BASE, metavar="N"),
     Flag("after_kong", ("--after-kong",), bool,
          "杠上炮: won on the discard after the discarder's own kong.", False,
          feeds=("after_kong",), excludes=("self_draw", "kong_draw", "robbing_kong")),
     Flag("out", ("--out",), str, "Seats already out of the round (血战到底), e.g. S,W or "
          "上家,对家 (repeatable).", (),
-         multiple=True, feeds=("out",)),
+         multiple=True, feeds=("out",), metavar="SEATS"),
     Flag("options", ("--option",), str, "Ruleset option KEY=VALUE (repeatable), e.g. cap=128.",
-         (), multiple=True, key=None),
+         (), multiple=True, key=None, metavar="KEY=VALUE"),
 )
 
 FLAG: dict[str, Flag] = {f.field: f for f in FLAGS}

@@ -163,8 +163,8 @@ WHERE = " (mjscore score --help)"
 
 @pytest.mark.parametrize(("args", "code", "zh", "en"), [
     (["score", HAND], "usage.missing_option", "缺少选项 '--rules'", "Missing option '--rules'."),
-    (["score", "--rules", "mcr"], "usage.missing_argument", "缺少参数 'hand'",
-     "Missing argument 'hand'."),
+    (["score", "--rules", "mcr"], "usage.missing_argument", "缺少参数 'HAND'",
+     "Missing argument 'HAND'."),
     ([*SCORE, "--self-drew"], "usage.no_such_option_near",
      "没有这个选项：--self-drew（相近的选项：--self-draw）",
      "No such option: --self-drew (Possible options: --self-draw)"),

@@ -159,9 +159,9 @@ def test_groups_list_their_commands_in_the_language() -> None:
 
 def test_batch_help_lists_a_lines_flags_in_the_language() -> None:
     zh, en = cli("batch", "--help", lang="zh").out, cli("batch", "--help", lang="en").out
-    assert "每一行可以用的参数" in zh and "  --self-draw          胡的那张是自摸的。\n" in zh
+    assert "每一行可以用的参数" in zh and "  --self-draw            胡的那张是自摸的。\n" in zh
     assert "Flags of each line" in en
-    assert "  --self-draw          The winning tile was self-drawn.\n" in en
+    assert "  --self-draw            The winning tile was self-drawn.\n" in en
     assert "--players SEATING" in zh and "--players SEATING" in en
     # batch's own switch pair, its default in the language
     assert "（默认：no-subtotals）" in zh and "[default: no-subtotals]" in en
