@@ -26,10 +26,10 @@ from .output import (
     COMMANDS,
     EXIT_INTERRUPT,
     asks_json,
-    command_name,
     fail,
     lang_of,
     stopped,
+    stopped_line,
     usage_error,
 )
 from .output import EXIT_INTERNAL as EXIT_INTERNAL
@@ -217,7 +217,7 @@ def run(args: list[str]) -> int:
     except typer.Exit as e:
         raise SystemExit(e.exit_code) from None
     except typer.Abort:
-        stopped(f"aborted ({command_name(args)})", EXIT_INTERRUPT)
+        stopped(stopped_line("aborted", args), EXIT_INTERRUPT)
     except typer.TyperException as e:  # usage errors of the vendored click
         if type(e).__name__ == "NoArgsIsHelpError":
             ctx = getattr(e, "ctx", None)

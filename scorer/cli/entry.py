@@ -25,12 +25,12 @@ from .output import (
     EXIT_PIPE,
     EXIT_TERM,
     asks_json,
-    command_name,
     drop_notices,
     fail,
     pipe_closed,
     say_notices,
     stopped,
+    stopped_line,
 )
 
 
@@ -62,7 +62,6 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     gc.set_threshold(10_000, 5, 5)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _on_term)
-    command = command_name(args)
     output.json_asked = asks_json(args)  # every error of the run, as JSON too (output.fail)
     drop_notices()  # (a run in a process that ran others says only its own)
     try:
@@ -90,9 +89,9 @@ def main(argv: list[str] | None = None, fast: bool = True) -> None:
     except BrokenPipeError:
         pipe_closed()
     except KeyboardInterrupt:
-        stopped(f"interrupted ({command})", EXIT_INTERRUPT)
+        stopped(stopped_line("interrupted", args), EXIT_INTERRUPT)
     except Terminated:
-        stopped(f"terminated ({command})", EXIT_TERM)
+        stopped(stopped_line("terminated", args), EXIT_TERM)
     except OSError as e:
         fail(e)
     except SystemExit as e:

@@ -232,6 +232,20 @@ def command_name(args: list[str]) -> str:
         "mjscore"
 
 
+def stopped_line(stop: str, args: list[str]) -> str:
+    """Why a run stopped (``stop``: interrupted, terminated, aborted) and its command, in
+    the language of the command line (:func:`lang_of`).
+
+    >>> stopped_line("interrupted", ["score", "--lang", "zh"])
+    '已中断（mjscore score）'
+    >>> stopped_line("aborted", ["rules", "--lang", "en"])
+    'aborted (mjscore rules)'
+    """
+    from ..text.render import word
+
+    return word("output.stopped", lang_of(args), stop=stop, command=command_name(args))
+
+
 def stopped(message: str, status: int) -> NoReturn:
     """Stopped by a signal: what was written stays (flushed whole), one line, ``status``."""
     # a second Ctrl-C while finishing must not leave a traceback instead of the status

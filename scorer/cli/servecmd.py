@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import sys
+from typing import Any
 
 import typer
 
@@ -96,10 +97,8 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
         path = db or os.environ.get("MJSCORE_DB") or default_path()
         try:
             store = Store(path)
-        except (OSError, RuntimeError) as e:
-            raise ContextError("serve.db_open", "--db", path=path, error=str(e)) from None
-        except Exception as e:  # sqlite3.DatabaseError: not a database
-            raise ContextError("serve.db_bad", "--db", path=path, error=str(e)) from None
+        except Exception as e:  # the file, or SQLite, refused it: said from codes
+            raise ContextError(*db_refused(e), "--db", path=path, **db_reason(e)) from None
         sock = _listen(host, port)
         pool = Pool(size=workers or max(2, os.cpu_count() or 2), extra=rules)
         app = create_app(pool, store)
@@ -136,6 +135,45 @@ def _serve(host: str, port: int, rules: list[str], db: str | None, workers: int)
         store.close()
     print(word("serve_stopped", lang), file=sys.stderr)
     raise SystemExit(0)
+
+
+# SQLite's refusals that are the file's, not its content's: the reason words (reason.*)
+_SQLITE_REASONS = {"SQLITE_PERM": "permission", "SQLITE_READONLY": "read_only",
+                   "SQLITE_IOERR": "io", "SQLITE_FULL": "no_space", "SQLITE_CANTOPEN": "other"}
+
+
+def db_refused(e: BaseException) -> tuple[str]:
+    """The code of the error ``--db`` is refused with: the file cannot be opened
+    (``serve.db_open``), is a newer mjscore's (``serve.db_newer``) or no database of the
+    tables (``serve.db_bad``).
+
+    >>> db_refused(PermissionError(13, "Permission denied")), db_refused(ValueError())
+    (('serve.db_open',), ('serve.db_bad',))
+    """
+    from ..serve.store import NewerSchema
+
+    if isinstance(e, NewerSchema):
+        return ("serve.db_newer",)
+    if isinstance(e, OSError) or getattr(e, "sqlite_errorname", "") in _SQLITE_REASONS:
+        return ("serve.db_open",)
+    return ("serve.db_bad",)
+
+
+def db_reason(e: BaseException) -> dict[str, Any]:
+    """The parameters saying why, from the error's number or name, never its English.
+
+    >>> db_reason(PermissionError(13, "Permission denied"))
+    {'reason': 'permission', 'errno': 'EACCES'}
+    """
+    from ..errors import os_reason
+    from ..serve.store import NewerSchema
+
+    if isinstance(e, NewerSchema):
+        return {"have": e.have, "known": e.known}
+    if isinstance(e, OSError):
+        return dict(os_reason(e))
+    name = str(getattr(e, "sqlite_errorname", "") or type(e).__name__)  # (3.11+: SQLITE_…)
+    return {"reason": _SQLITE_REASONS.get(name, "other"), "errno": name}
 
 
 def _listen(host: str, port: int) -> socket.socket:

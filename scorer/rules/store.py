@@ -56,6 +56,7 @@ except ImportError:  # pragma: no cover - an interpreter without it
     import pickle  # type: ignore[no-redef]
 
 from .. import folders
+from ..errors import os_reason
 from ..lang import Scope
 from ..memo import Memo
 from . import pickled
@@ -166,19 +167,19 @@ def directory() -> Path | None:
 _said: list[str] = []  # the one line said in this process about the cache, if any
 
 
-def _unused(why: str) -> None:
+def _unused(code: str, **params: Any) -> None:
     """Say once per process that the disk cache is not used and why (a notice: said after
-    a run that succeeds, scorer.rules.notices)."""
+    a run that succeeds, scorer.rules.notices), as the catalogue's ``cache.unused`` with
+    the why, ``code`` and ``params`` (cache.*), worded in the run's language."""
     if _said:
         return
-    _said.append(why)
+    _said.append(code)
     mp = sys.modules.get("multiprocessing")
     if mp is not None and mp.parent_process() is not None:
         return  # a batch worker: its parent has said it
     from . import notices
 
-    notices.note(f"{why}; rulesets are read from their files (MJSCORE_NO_CACHE=1 turns the "
-                 "cache off)")
+    notices.note(notices.Notice("cache.unused", {"cause": {"code": code, "params": params}}))
 
 
 def _owners() -> bool:
@@ -187,13 +188,14 @@ def _owners() -> bool:
 
 
 def _trusted_dir(st: os.stat_result) -> str:
-    """Why a directory with this ``lstat`` may not be trusted, or "" if it may."""
+    """Why a directory with this ``lstat`` may not be trusted (a word of the catalogue,
+    ``trust.WORD``), or "" if it may."""
     if not stat.S_ISDIR(st.st_mode) or getattr(st, "st_reparse_tag", False):
-        return "it is not a directory (a link, a junction or a file)"
+        return "not_dir"
     if _owners() and st.st_uid != os.getuid():
-        return "it belongs to another user"
+        return "other_user"
     if _owners() and st.st_mode & 0o077:
-        return "group or others may use it (chmod 700 makes it private)"
+        return "shared"
     return ""
 
 
@@ -202,8 +204,10 @@ def safe_dir(create: bool) -> Path | None:
     d = directory()
     if d is None:
         named = os.environ.get(DIR_ENV, "")
-        _unused(f"{DIR_ENV} is not an absolute path" if named else
-                "no cache folder is known (HOME, or LOCALAPPDATA on Windows, is not set)")
+        if named:
+            _unused("cache.not_absolute", var=DIR_ENV)
+        else:
+            _unused("cache.no_folder")
         return None
     try:
         if create and not os.path.lexists(d):
@@ -213,11 +217,11 @@ def safe_dir(create: bool) -> Path | None:
     except FileNotFoundError:
         return None  # not made yet: the first write makes it
     except OSError as e:
-        _unused(f"cannot make the ruleset cache {d} ({e.strerror or e})")
+        _unused("cache.cannot_make", path=str(d), **os_reason(e))
         return None
     why = _trusted_dir(st)
     if why:
-        _unused(f"not using the ruleset cache {d}: {why}")
+        _unused("cache.untrusted", path=str(d), trust=why)
         return None
     return d
 
@@ -390,7 +394,7 @@ def write_private(d: Path, name: str, data: bytes) -> None:
         tmp = None
         _prune(d)
     except OSError as e:  # a full disk, a read-only folder: scoring goes on without it
-        _unused(f"cannot write the ruleset cache {d} ({e.strerror or e})")
+        _unused("cache.cannot_write", path=str(d), **os_reason(e))
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):

@@ -260,6 +260,16 @@ class Store:
         return new
 
 
+class NewerSchema(RuntimeError):
+    """The tables database was written by a newer mjscore: its schema ``have``, where this
+    one reads up to ``known`` (the command line says so: serve.db_newer)."""
+
+    def __init__(self, have: int, known: int) -> None:
+        super().__init__(f"the tables database is of a newer mjscore (schema {have}); this "
+                         f"one reads up to {known}")
+        self.have, self.known = have, known
+
+
 def migrate(db: sqlite3.Connection) -> int:
     """Bring the schema up to date (inside the caller's transaction); returns its version.
 
@@ -268,8 +278,7 @@ def migrate(db: sqlite3.Connection) -> int:
     """
     (have,) = db.execute("PRAGMA user_version").fetchone()
     if have > len(MIGRATIONS):
-        raise RuntimeError(f"the tables database is of a newer mjscore (schema {have}); "
-                           f"this one reads up to {len(MIGRATIONS)}")
+        raise NewerSchema(have, len(MIGRATIONS))
     for i in range(have, len(MIGRATIONS)):
         for stmt in MIGRATIONS[i].split(";"):
             if stmt.strip():

@@ -287,10 +287,14 @@ CODES: dict[str, tuple[str, str]] = {
     "serve.port": ("--port {value}：用 0..65535", "--port {value}: use 0..65535"),
     "serve.workers": ("--workers {value}：用 1..64（0：核心数）",
                       "--workers {value}: use 1..64 (0: the number of cores)"),
-    "serve.db_open": ("--db {path}：打不开牌桌的数据库：{error}",
-                      "--db {path}: cannot open the tables' database: {error}"),
-    "serve.db_bad": ("--db {path}：不是牌桌的数据库（{error}）",
-                     "--db {path}: not a tables' database ({error})"),
+    "serve.db_open": ("--db {path}：打不开牌桌的数据库：{reason:word}",
+                      "--db {path}: cannot open the tables' database: {reason:word}"),
+    "serve.db_bad": ("--db {path}：不是牌桌的数据库（{errno}）",
+                     "--db {path}: not a tables' database ({errno})"),
+    "serve.db_newer": ("--db {path}：牌桌的数据库是更新的 mjscore 写的（结构版本 {have}；"
+                       "这个版本最多读 {known}）",
+                       "--db {path}: the tables' database is a newer mjscore's (schema {have}; "
+                       "this one reads up to {known})"),
     "serve.listen": ("无法在 {host}:{port} 监听：{reason:word}",
                      "cannot listen on {host}:{port}: {reason:word}"),
     # ---- the page's API (mjscore serve): a request it cannot take (400 unless said)
@@ -610,7 +614,7 @@ CODES.update(CLI_CODES)
 # Keys of CODES that are pieces of messages, not codes an error carries.
 PIECES = ("prose", "hint", "chain", "why", "where.", "what.", "more.", "here.", "stand.",
           "inherited_by", "unit.", "state.", "conflict.", "leave.", "construct.", "use.",
-          "reason.", "toml.", "toml_type.", "output.")
+          "reason.", "toml.", "toml_type.", "output.", "trust.", "stop.")
 
 
 def codes() -> list[str]:

@@ -39,6 +39,9 @@ CLI_CODES: dict[str, tuple[str, str]] = {
     "reason.bad_name": ("名字里有 NUL 字节", "the name holds a NUL byte"),
     "reason.other": ("系统错误 {errno}", "system error {errno}"),
     "output.cannot_write": ("写不了输出：{reason:word}", "cannot write the output: {reason:word}"),
+    # a run stopped by a signal (stop.interrupted, stop.terminated: scorer/text/words.py)
+    "output.stopped": ("{stop:word}（{command}）", "{stop:word} ({command})"),
+    "stop.aborted": ("已放弃", "aborted"),
     # batch's summary when its output cannot be written (exit 74): how much the output holds
     "output.batch_stopped": ("mjscore batch：写了 {written} 行后停止，{failed} 行失败，每秒 {rate} 手"
                              "（{jobs}）；{held}（已算 {scored} 手）",
@@ -48,6 +51,25 @@ CLI_CODES: dict[str, tuple[str, str]] = {
                           "the output holds those {count} lines, each whole"),
     "output.held_cut": ("输出里有这 {count} 行完整的，最后可能还有被截断的一行",
                         "the output holds those {count} whole lines and may end with a cut one"),
+
+    # ---- the ruleset cache not used (a notice after a run that succeeded: scorer.rules.store)
+    "cache.unused": ("{cause:error}；规则从各自的文件读取（MJSCORE_NO_CACHE=1 关掉缓存）",
+                     "{cause:error}; rulesets are read from their files (MJSCORE_NO_CACHE=1 "
+                     "turns the cache off)"),
+    "cache.not_absolute": ("{var} 不是绝对路径", "{var} is not an absolute path"),
+    "cache.no_folder": ("不知道缓存该放在哪个文件夹（没有设置 HOME，在 Windows 上是 LOCALAPPDATA）",
+                        "no cache folder is known (HOME, or LOCALAPPDATA on Windows, is not set)"),
+    "cache.cannot_make": ("建不了规则缓存 {path}（{reason:word}）",
+                          "cannot make the ruleset cache {path} ({reason:word})"),
+    "cache.cannot_write": ("写不了规则缓存 {path}（{reason:word}）",
+                           "cannot write the ruleset cache {path} ({reason:word})"),
+    "cache.untrusted": ("不用规则缓存 {path}：{trust:word}",
+                        "not using the ruleset cache {path}: {trust:word}"),
+    "trust.not_dir": ("它不是文件夹（是链接、联接点或文件）",
+                      "it is not a directory (a link, a junction or a file)"),
+    "trust.other_user": ("它属于另一个用户", "it belongs to another user"),
+    "trust.shared": ("同组或其他用户可以使用它（chmod 700 让它只归你用）",
+                     "group or others may use it (chmod 700 makes it private)"),
 
     # ---- the command line's grammar, from typer's exception classes (scorer.cli.usage)
     "usage.no_such_command": ("没有这个命令：{command:q}", "No such command {command:q}"),

@@ -143,6 +143,32 @@ def test_rules_new_cannot_write(tmp_path: Path) -> None:
          f"rules new {target}: cannot write: No such file or directory")
 
 
+def test_serve_s_database_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    pytest.importorskip("starlette")  # (the [serve] extra: the command imports its app)
+    text = tmp_path / "text.sqlite"
+    text.write_text("a text, no database\n", encoding="utf-8")
+    newer = tmp_path / "newer.sqlite"
+    with contextlib.closing(sqlite3.connect(newer)) as db:
+        db.execute("PRAGMA user_version = 99")  # a schema no mjscore has written yet
+        db.commit()
+    from scorer.serve.store import MIGRATIONS
+
+    for path, zh, en in (
+            (text, f"--db {text}：不是牌桌的数据库（SQLITE_NOTADB）",
+             f"--db {text}: not a tables' database (SQLITE_NOTADB)"),
+            (newer, f"--db {newer}：牌桌的数据库是更新的 mjscore 写的（结构版本 99；这个版本最多读 "
+                    f"{len(MIGRATIONS)}）",
+             f"--db {newer}: the tables' database is a newer mjscore's (schema 99; this one "
+             f"reads up to {len(MIGRATIONS)})")):
+        if sys.version_info < (3, 11) and path == text:
+            continue  # (SQLite's error names come with Python 3.11)
+        for lang, want in (("zh", zh), ("en", en)):
+            monkeypatch.setenv("MJSCORE_LANG", lang)  # (serve speaks the host's language)
+            assert run("serve", "--db", str(path), "--port", "0")[::2] == (2, f"mjscore: {want}\n")
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
 @pytest.mark.parametrize(("lang", "line"), [("zh", "mjscore: 写不了输出：磁盘上没有空间了"),
                                             ("en", "mjscore: cannot write the output: No space "

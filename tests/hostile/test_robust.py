@@ -418,10 +418,12 @@ def test_ctrl_c_exits_130_with_one_line(command: str, monkeypatch: pytest.Monkey
     args = {"score": ["score", HAND, "--rules", "hangzhou", "--self-draw"],
             "waits": ["waits", "123m456p789s234sP", "--rules", "hangzhou", "--self-draw"],
             "rules": ["rules", "check", "x.yaml"]}[command]
-    with pytest.raises(SystemExit) as e:
-        entry.main(args)
-    assert e.value.code == 130
-    assert capsys.readouterr().err == f"mjscore: interrupted (mjscore {command})\n"
+    for lang, said in (("en", f"interrupted (mjscore {command})"),
+                       ("zh", f"已中断（mjscore {command}）")):
+        with pytest.raises(SystemExit) as e:
+            entry.main([*args, "--lang", lang])
+        assert e.value.code == 130
+        assert capsys.readouterr().err == f"mjscore: {said}\n"
 
 
 def _batch_file(tmp_path: Path, n: int) -> Path:

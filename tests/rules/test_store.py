@@ -268,13 +268,19 @@ HAND = ["score", "123m456p789s234sP9m", "--rules", "hangzhou", "--self-draw", "-
 def test_a_user_who_cannot_write_the_cache_scores_the_same(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")  # blocked/mjscore can never be made
-    plain = mjscore(*HAND, env={"MJSCORE_NO_CACHE": "1"})
-    out = mjscore(*HAND, env={"MJSCORE_CACHE_DIR": str(blocked / "mjscore")})
+    plain = mjscore(*HAND, env={"MJSCORE_NO_CACHE": "1", "MJSCORE_LANG": "en"})
+    out = mjscore(*HAND, env={"MJSCORE_CACHE_DIR": str(blocked / "mjscore"),
+                              "MJSCORE_LANG": "en"})
     assert plain.returncode == out.returncode == 0
     assert out.stdout == plain.stdout and plain.stderr == ""
     assert out.stderr == (f"mjscore: cannot make the ruleset cache {blocked / 'mjscore'} (Not a "
                           "directory); rulesets are read from their files (MJSCORE_NO_CACHE=1 "
                           "turns the cache off)\n")
+    # in Chinese, every word (the system's reason too: reason.not_dir, not its strerror)
+    zh = mjscore(*HAND, env={"MJSCORE_CACHE_DIR": str(blocked / "mjscore"),
+                             "MJSCORE_LANG": "zh"})
+    assert zh.stderr == (f"mjscore: 建不了规则缓存 {blocked / 'mjscore'}（路径中的一段不是文件夹）；"
+                         "规则从各自的文件读取（MJSCORE_NO_CACHE=1 关掉缓存）\n")
     assert json.loads(out.stdout)["payments"] == {"E": -16, "S": -8, "W": 32, "N": -8}
 
 

@@ -83,8 +83,9 @@ def test_mjscore_cache_dir_names_the_folder(monkeypatch: pytest.MonkeyPatch,
     assert store.read_built(str(builtin_path("mcr")), "id: mcr") is None
     assert store.read_built(str(builtin_path("mcr")), "id: mcr") is None
     # once, and as a notice: said after a run that succeeds (scorer.rules.notices)
-    assert notices.take() == ["MJSCORE_CACHE_DIR is not an absolute path; rulesets are read "
-                              "from their files (MJSCORE_NO_CACHE=1 turns the cache off)"]
+    assert [str(n) for n in notices.take()] == [
+        "MJSCORE_CACHE_DIR is not an absolute path; rulesets are read from their files "
+        "(MJSCORE_NO_CACHE=1 turns the cache off)"]
 
 
 # -- the command, in a child process, with a fault ----------------------------------------
@@ -98,6 +99,7 @@ def child(env: dict[str, str], prelude: str = "", args: list[str] = HAND,
             "print('yaml' in sys.modules, file=sys.stderr)\nsys.exit(code)\n")
     base = {k: os.environ[k] for k in ("PATH", "PYTHONPATH", "PYTHONSAFEPATH", "SYSTEMROOT")
             if k in os.environ}
+    base["MJSCORE_LANG"] = "en"  # (the notices' English words; zh: tests/rules/test_store.py)
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env},
                           capture_output=True, text=True, timeout=timeout, check=False)
 
@@ -247,7 +249,7 @@ def test_on_posix_a_refused_replace_leaves_nothing(tmp_path: Path,
     notices.take()
     store.write_private(tmp_path, "x.json", b"{}")
     assert list(tmp_path.iterdir()) == []  # the temporary file removed
-    said = notices.take()
+    said = [str(n) for n in notices.take()]
     assert len(said) == 1 and said[0].startswith(
         f"cannot write the ruleset cache {tmp_path} (Permission denied)")
 
@@ -264,4 +266,4 @@ def test_without_owners_only_the_file_type_and_size_are_checked(
     assert store._trusted_dir(os.lstat(tmp_path)) == ""
     link = tmp_path / "link"
     link.symlink_to(tmp_path)
-    assert store._trusted_dir(os.lstat(link)).startswith("it is not a directory")
+    assert store._trusted_dir(os.lstat(link)) == "not_dir"  # (trust.not_dir: not a directory)
