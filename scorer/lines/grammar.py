@@ -234,9 +234,11 @@ def context_from_params(p: Mapping[str, Any]) -> Context:
     return Context(**values)
 
 
-def score_args(p: Mapping[str, Any]) -> ScoreArgs:
-    """A :class:`ScoreArgs` from parsed parameters (typer's, or :func:`parse_params`')."""
-    lang = choose_lang(p.get("lang"))
+def score_args(p: Mapping[str, Any], run_lang: str | None = None) -> ScoreArgs:
+    """A :class:`ScoreArgs` from parsed parameters (typer's, or :func:`parse_params`');
+    ``run_lang`` is the run's language when the caller has chosen it (else it is chosen
+    here, :func:`~scorer.text.lang.choose_lang`), for a line without ``--lang``."""
+    lang = p.get("lang") or run_lang or choose_lang(None)
     if lang not in LANGS:
         raise ContextError("lang.bad", "--lang", value=lang)
     hand = p["hand"]
@@ -263,26 +265,31 @@ def _top(v: Any) -> int | None:
     return v
 
 
-def parse(argv: Sequence[str]) -> ScoreArgs:
+def parse(argv: Sequence[str], run_lang: str | None = None) -> ScoreArgs:
     """Parse ``HAND --flag ...`` exactly as ``mjscore score`` does (see the module doc).
+    ``run_lang``: the run's language, when the caller has chosen it already (a batch, once
+    for all its lines); else it is chosen here (``MJSCORE_LANG``, the config, the locale).
 
     >>> parse(["11m", "--rules", "mcr"]).hand, parse(["22m", "--rules", "mcr"]).hand
     ('11m', '22m')
     >>> parse(["123m", "456p", "--rules", "mcr"]).hand
     '123m 456p'
+    >>> parse(["11m", "--rules", "mcr"], "en").lang, parse(["11m", "--rules", "mcr", "--lang", "zh"], "en").lang
+    ('en', 'zh')
     """
     # The lines of a batch file share their flags: parse each flag set once. The key is
     # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.
-    # The run's language (without --lang: MJSCORE_LANG or the locale) is part of the key.
+    # The run's language (without --lang) is part of the key: reading it from the
+    # environment (four variables) cost as much as the rest of a remembered line's flags.
     words = tuple(argv)
-    lang = choose_lang(None)
+    lang = choose_lang(None) if run_lang is None else run_lang
     for i, tok in enumerate(words):
         if tok.startswith("-"):
             continue
         hit = _PARSED.get((*words[:i], _HAND, *words[i + 1:], lang))
         if hit is not None:
             return _with_hand(hit, tok)
-    args = score_args(parse_params(words))
+    args = score_args(parse_params(words), lang)
     if words.count(args.hand) == 1:
         i = words.index(args.hand)
         _PARSED.put((*words[:i], _HAND, *words[i + 1:], lang), args)

@@ -219,11 +219,12 @@ def _header_record(text: str, line: int) -> dict[str, Any] | None:
     return {"line": line, "skip": True, "players_header": header}
 
 
-def _parsed(argv: list[str]) -> ScoreArgs:
-    """A line's arguments (the batch's flags first); a line left without a ruleset says
-    where to give one (ArgvError)."""
+def _parsed(argv: list[str], lang: str) -> ScoreArgs:
+    """A line's arguments (the batch's flags first; ``lang`` the batch's language, for a
+    line without ``--lang``); a line left without a ruleset says where to give one
+    (ArgvError)."""
     try:
-        return parse(argv)
+        return parse(argv, lang)
     except ArgvError as e:
         if e.flag == "--rules" and e.code == "usage.missing_option":
             raise ArgvError("batch.no_rules", "--rules") from None
@@ -287,7 +288,7 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
                 rec["players"] = seating
             rec["line"] = line
             return rec
-        args = _parsed([*base, *own])
+        args = _parsed([*base, *own], lang)
         if args.vs is not None or args.vs_options:
             rec = _dispute_record(args, lang, resolve)
         else:
@@ -300,14 +301,18 @@ def score_record(text: str, defaults: Sequence[str] = (), line: int = 0,
         if seating is not None:
             rec["players"] = seating
     except MjscoreError as e:
-        rec = error_record(e, lang) if encoded else error_json(e, lang)
-        rec["error"]["exit"] = e.exit_code
+        if encoded:  # (its error member worded and encoded once: views.jsontext)
+            rec = error_record(e, lang, exit=True)
+        else:
+            rec = error_json(e, lang)
+            rec["error"]["exit"] = e.exit_code
         argument = getattr(e, "argument", 0) - len(base)
         if argument > 0 and argv is not None:
             # which argument of the line (after the batch's own flags) is wrong, counted
-            # as the line has it (with its --players)
-            rec["error"]["argument"] = places[argument - 1] if argument <= len(places) \
-                else argument
+            # as the line has it (with its --players); a plain dict (an encoded member's
+            # text would no longer be its JSON)
+            rec["error"] = {**rec["error"], "argument": places[argument - 1]
+                            if argument <= len(places) else argument}
         rec["kind"] = argv[0] if argv and argv[0] in (*LEDGER_KINDS, ROUND) else "dispute" if (
             argv and any(a.partition("=")[0] in ("--vs", "--vs-option") for a in argv)) else "hand"
         _keep_input(rec, text, argv)
@@ -515,6 +520,9 @@ def ledger_fields(rec: Mapping[Any, Any]) -> dict[str, Any]:
         rec = {**rec, **body.fields}
     keep = ("line", "error", "payments", "winner", "players", "skip", "kind", "penalty")
     out = {k: rec[k] for k in keep if k in rec}
+    err = out.get("error")
+    if err is not None and type(err) is not dict:  # (an encoded member: a plain dict to send)
+        out["error"] = dict(err)
     for side in ("a", "b"):
         if isinstance(rec.get(side), Mapping):
             out[side] = {k: rec[side][k] for k in ("error", "payments", "winner", "players")

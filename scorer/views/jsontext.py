@@ -46,7 +46,8 @@ from .pieces import (
     wildcard_map,
 )
 
-__all__ = ["BODY", "Body", "clear", "error_record", "json_body", "json_text", "jsonl_line"]
+__all__ = ["BODY", "Body", "Encoded", "clear", "error_member", "error_record", "json_body",
+           "json_text", "jsonl_line"]
 
 # json.dumps(ensure_ascii=False) is this encoder's encode (scorer.views.rows uses the same)
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
@@ -142,19 +143,91 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
                 if paid else {"winner": result.winner})
 
 
-def error_record(e: MjscoreError, lang: str = "zh") -> dict[Any, Any]:
+def error_record(e: MjscoreError, lang: str = "zh", exit: bool = False) -> dict[Any, Any]:
     """:func:`~scorer.views.jsondata.error_json` with the found hand of a refused win (MCR's
     below the minimum) as a :class:`Body` under :data:`BODY`: the same JSON through
-    :func:`jsonl_line`.
+    :func:`jsonl_line`. With ``exit``, the error member ends with the error's exit status
+    (``"exit": 2``), as a batch's record has it.
 
     >>> from scorer.errors import NotationError
     >>> jsonl_line(error_record(NotationError("notation.zero", 3), "en"))[:80]
     '{"error": {"kind": "notation", "message": "position 3: \\'0\\' is not a tile number '
     """
-    out: dict[Any, Any] = {"error": error_fields(e, lang)}
+    out: dict[Any, Any] = {"error": error_member(e, lang, exit)}
     if isinstance(e, NotAWin) and isinstance(e.details, Result):
         out[BODY] = json_body(e.details, lang, paid=False)
     return out
+
+
+class Encoded(dict[str, Any]):
+    """A record's member as a dict that also carries its JSON text (``text``):
+    :func:`jsonl_line` writes the text instead of encoding the dict again. Whoever changes
+    the dict makes a plain dict of it first (its text would no longer be its JSON).
+
+    >>> jsonl_line({"x": Encoded({"a": 1}, '{"a": 1}')})
+    '{"x": {"a": 1}}\\n'
+    """
+
+    def __init__(self, fields: dict[str, Any], text: str) -> None:
+        super().__init__(fields)
+        self.text = text
+
+
+# The error member of a record (error_fields, with the exit status or without), and its
+# JSON text, by what it is made of: the error's class, kind, exit status, code, position,
+# reason and parameters (their types too: True and 1 are equal keys, not the same JSON)
+# and the language. A batch of MCR hands refuses two lines in three below the 8-fan
+# minimum, with a few dozen distinct messages; wording and encoding one cost 60-90k
+# instructions a line.
+_ERRORS: Memo[tuple[Any, ...], tuple[dict[str, Any], str]] = Memo(LIMIT, "views.jsontext.errors")
+
+
+def error_member(e: MjscoreError, lang: str = "zh", exit: bool = False) -> Encoded:
+    """The ``error`` member of an error's record (:func:`~scorer.views.jsondata.error_fields`,
+    with ``exit``: and its exit status), with its JSON text: worded and encoded once for
+    every error made of the same things (see :data:`_ERRORS`).
+
+    >>> from scorer.errors import NotationError
+    >>> m = error_member(NotationError("notation.zero", 3), "en", exit=True)
+    >>> m["code"], m["exit"], m.text[-25:]
+    ('notation.zero', 2, '"position": 3, "exit": 2}')
+    """
+    try:
+        params = _frozen(e.params)
+    except TypeError:  # a parameter that cannot be a key: worded afresh
+        fields = error_fields(e, lang)
+        if exit:
+            fields["exit"] = e.exit_code
+        return Encoded(fields, _ENCODE(fields))
+    key = (type(e), e.kind, e.exit_code, e.code, getattr(e, "position", None),
+           getattr(e, "reason", None), lang, exit, params)
+    hit = _ERRORS.get(key)
+    if hit is None:
+        fields = error_fields(e, lang)
+        if exit:
+            fields["exit"] = e.exit_code
+        hit = _ERRORS.put(key, (fields, _ENCODE(fields)))
+    return Encoded(hit[0], hit[1])
+
+
+def _frozen(v: Any) -> Any:
+    """A parameter as a key: the value with its type, a dict's items and a list's or
+    tuple's members in order; raises TypeError for anything else (a set: not remembered).
+
+    >>> _frozen({"n": 1, "ok": True}) != _frozen({"n": True, "ok": 1})
+    True
+    >>> _frozen({"tiles": ["1m"]})
+    (<class 'dict'>, (('tiles', (<class 'list'>, ((<class 'str'>, '1m'),))),))
+    """
+    t = type(v)
+    if t is str or t is int or t is bool or v is None:
+        return (t, v)
+    if t is dict:
+        return (t, tuple([(k if type(k) is str else (type(k), k), _frozen(x))
+                          for k, x in v.items()]))
+    if t is list or t is tuple:
+        return (t, tuple([_frozen(x) for x in v]))
+    raise TypeError(f"not remembered: {t.__name__}")
 
 
 class Body:
@@ -199,7 +272,7 @@ def jsonl_line(rec: dict[Any, Any]) -> str:
         key = _KEYS.get(k)
         if key is None:
             key = _KEYS.put(k, _ENCODE(k) + ": ")
-        parts.append(key + _value(v))
+        parts.append(key + (v.text if type(v) is Encoded else _value(v)))
     return "{" + ", ".join(parts) + "}\n"
 
 
@@ -420,7 +493,7 @@ def clear(*rulesets: Ruleset) -> None:
     >>> clear(load_ruleset("mcr")); len(_HAND)
     0
     """
-    for memo in (_FLAT, _KEYS, _HAND):
+    for memo in (_FLAT, _KEYS, _HAND, _ERRORS):
         memo.clear()
     for rs in rulesets:
         forget(rs, "views.jsontext")

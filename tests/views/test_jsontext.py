@@ -190,3 +190,32 @@ def test_a_flat_member_is_written_as_the_encoder_writes_it(members: list[dict]) 
     for m in members + members + [{"exit": True}, {"exit": 1}, {"exit": 1.0}]:
         rec = {"kind": "hand", "error": m, "line": 1}
         assert jsonl_line(rec) == json.dumps(rec, ensure_ascii=False) + "\n"
+
+
+ERROR_LINES = [
+    "123m5p8 --rules mcr", "123m5p8 --rules mcr", "12m5p8 --rules mcr", "11m --rules mcr",
+    "123m456p789s234sP9m --self-draw --bogus", "123m456p789s234sP9m --piao x --self-draw",
+    "123m456p789s234sP9m --self-draw --players Ann,Bo --from", "[123m,2]456p789s55pEEE",
+    "123m456p789s123p5m5m --from S", "123m456p789s123p5m5m --from S --lang en",
+]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_error_members_remembered_write_what_the_encoder_writes(lang: str) -> None:
+    """An error line's member is worded and encoded once for equal errors: each line twice
+    over, in both languages, refusals, notation and flag errors (the argument added)."""
+    jsontext.clear()
+    for _ in range(2):
+        for n, text in enumerate(ERROR_LINES, 1):
+            for defaults in (["--rules", "hangzhou"], ["--rules", "mcr"]):
+                same_line(text, defaults, n, lang)
+
+
+def test_an_error_member_tells_true_from_one() -> None:
+    from scorer.errors import HandError
+
+    a = jsontext.error_member(HandError("count.wrong", 3, have=True, need=1), "en")
+    b = jsontext.error_member(HandError("count.wrong", 3, have=1, need=1), "en")
+    assert a.text == json.dumps(dict(a), ensure_ascii=False)
+    assert b.text == json.dumps(dict(b), ensure_ascii=False)
+    assert a.text != b.text
