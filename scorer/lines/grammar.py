@@ -274,8 +274,10 @@ def parse(argv: Sequence[str], run_lang: str | None = None) -> ScoreArgs:
     ('11m', '22m')
     >>> parse(["123m", "456p", "--rules", "mcr"]).hand
     '123m 456p'
-    >>> parse(["11m", "--rules", "mcr"], "en").lang, parse(["11m", "--rules", "mcr", "--lang", "zh"], "en").lang
-    ('en', 'zh')
+    >>> parse(["11m", "--rules", "mcr"], "en").lang
+    'en'
+    >>> parse(["11m", "--rules", "mcr", "--lang", "zh"], "en").lang
+    'zh'
     """
     # The lines of a batch file share their flags: parse each flag set once. The key is
     # the argv with the hand replaced by a placeholder, so a hit is what parsing gives.
