@@ -19,7 +19,7 @@ of the expressions is :mod:`scorer.rules.analysis`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from ..lang import BOOL, GROUP, INT, STR, TILE, Attr, Type, list_of, maybe
 from ..model import tiles as T
@@ -208,8 +208,10 @@ def fill_hand(env: Env, hand: Hand, interp: Any) -> None:
 def _hand_family(hand: Hand, wild_count: int) -> dict[str, Any]:
     """Every eager hand fact in one pass over the melds and one count of the concealed
     tiles (each fact's own function computes it alone, the same value)."""
-    kongs = concealed_kongs = chows = 0
+    kongs = concealed_kongs = chows = win_melds = 0
+    win = hand.winning
     for m in hand.melds:
+        win_melds += m.tiles.count(win)
         if len(m.tiles) == 4:
             kongs += 1
             if m.offer == 0:
@@ -228,17 +230,23 @@ def _hand_family(hand: Hand, wild_count: int) -> dict[str, Any]:
         "hand_tiles": tuple(t for t, _ in hand.sources) or (*hand.concealed, hand.winning),
         "physical_quads": held.count(4), "concealed_kongs": concealed_kongs,
         "exposed_kongs": kongs - concealed_kongs,
+        # (MCR's patterns read these on every hand: one Env lookup through each reading's
+        # Env to the hand's, then the fact's function, cost more than computing them here)
+        "win_copies_concealed": held[win], "win_copies_melds": win_melds,
+        "nine_gates": _nine_gates_of(hand),
     }
 
 
 @fact("win_copies_concealed", INT, "hand",
-      "copies of the winning tile among the concealed tiles, the winning tile included")
+      "copies of the winning tile among the concealed tiles, the winning tile included",
+      eager=True)
 def _win_copies_concealed(env: Env) -> int:
     h = _hand(env)
     return 1 + h.concealed.count(h.winning)
 
 
-@fact("win_copies_melds", INT, "hand", "copies of the winning tile shown in the fixed melds")
+@fact("win_copies_melds", INT, "hand", "copies of the winning tile shown in the fixed melds",
+      eager=True)
 def _win_copies_melds(env: Env) -> int:
     h = _hand(env)
     return sum(m.tiles.count(h.winning) for m in h.melds)
@@ -246,14 +254,20 @@ def _win_copies_melds(env: Env) -> int:
 
 @fact("nine_gates", BOOL, "hand",
       "no melds, and the concealed tiles without the winning tile are 1112345678999 of one "
-      "suit (九莲宝灯: any tile of that suit wins)")
+      "suit (九莲宝灯: any tile of that suit wins)", eager=True)
 def _nine_gates(env: Env) -> bool:
-    h = _hand(env)
+    return _nine_gates_of(_hand(env))
+
+
+def _nine_gates_of(h: Hand) -> bool:
     if h.melds or h.winning >= 27:
         return False
-    base = h.winning // 9 * 9
-    want = tuple(base + k for k in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8))
-    return tuple(h.concealed) == want
+    return tuple(h.concealed) == _NINE_GATES[h.winning // 9]
+
+
+# 1112345678999 of each suit (tiles sorted)
+_NINE_GATES: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(9 * s + k for k in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)) for s in range(3))
 
 
 # -- reading facts -------------------------------------------------------------
