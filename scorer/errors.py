@@ -36,7 +36,9 @@ def _coded(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """``(code, params)``, or for a message not converted yet (prose, not a code of the
     catalogue) ``("prose", {"text": ..., **params})``: tests/text/test_codes.py fails
     while any raise site still passes prose."""
-    if any(params.get(k, 0) is None for k in _OPTIONAL):
+    # (most errors name none of them: a refused MCR hand, a third of a batch, is one)
+    if not _OPTIONAL_SET.isdisjoint(params) and any(params.get(k, 0) is None
+                                                    for k in _OPTIONAL):
         params = {k: v for k, v in params.items() if v is not None or k not in _OPTIONAL}
     if code in CATALOGUE:
         return code, params
@@ -46,6 +48,7 @@ def _coded(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 # parameters that are left out when None: where it happened, the hint, the extends chain
 _OPTIONAL = ("position", "file", "line", "column", "key", "at_line", "event", "hint", "chain",
              "by_id", "flag", "place")
+_OPTIONAL_SET = frozenset(_OPTIONAL)
 
 
 class MjscoreError(Exception):

@@ -191,15 +191,15 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:  # 
     scored: list[Scored] = []
     first_drop: dict[str, Any] | None = None
     excluded: list[tuple[Reading, dict[str, Any]]] = []
-    pay_key = _pay_key(rs, table)
     plan = plan_of(rs)
-    pay_cache = plan.settlements.get_or(pay_key, lambda: Memo(256))
+    pay_key = _pay_key(rs, table, plan)
+    pay_cache = plan.settlements.get_or(pay_key, _new_settlements)
     # readings that meet the same patterns with the same values score alike, in this hand
     # and in every hand with the same payment inputs and `also` values (reusable plans)
-    seen: Memo[tuple[Any, ...], list[Outcome]] = Memo(256)
     also_key = tuple([repr(env[n]) for n in plan.also_names]) if plan.also_names else ()
-    if plan.reusable:
-        seen = plan.outcomes.get_or((pay_key, also_key), lambda: Memo(256))
+    seen: Memo[tuple[Any, ...], list[Outcome]] = (
+        plan.outcomes.get_or((pay_key, also_key), _new_outcomes) if plan.reusable
+        else Memo(256))
     reading_checks = plan.reading_checks
     many = len(renvs) >= _MANY_READINGS
     gen = plan.generated
@@ -315,7 +315,11 @@ def _choose(h: Hand, rs: Ruleset, table: Table, renvs: list[Env]) -> Result:  # 
     for chk in rs.not_a_win:
         if chk.on == "result":
             renv = Env(best.env, score=best.score, **best.tallies)
-            if holds(chk.when, renv, f"not_a_win '{chk.id}'"):
+            try:
+                held = chk.when.fn(renv)
+            except Exception:  # evaluated again, to be worded and placed as holds does
+                held = holds(chk.when, renv, f"not_a_win '{chk.id}'")
+            if held:
                 result = Result(rs, h, table, best, scored, excluded)
                 raise NotAWin("rule.refused", chk.reason, details=result, **chk.params(renv))
     return Result(rs, h, table, best, scored, excluded)
@@ -375,14 +379,23 @@ def _hand_fast(rs: Ruleset) -> tuple[tuple[Any, ...], ...]:
                  for p in rs.patterns if p.count_once is None)
 
 
-def _pay_key(rs: Ruleset, table: Table) -> tuple[Any, ...]:
+def _new_settlements() -> Memo[tuple[Any, ...], Settlement]:
+    return Memo(256)
+
+
+def _new_outcomes() -> Memo[tuple[Any, ...], list[Outcome]]:
+    return Memo(256)
+
+
+def _pay_key(rs: Ruleset, table: Table, plan: Plan | None = None) -> tuple[Any, ...]:
     """What a settlement depends on besides the tallies: hands scored with the same key
     share the settlements cached by tallies (``plan_of(rs).settlements``, bounded there).
 
     A payment that uses no reading facts depends only on the tallies and on the context
-    names it mentions, so hands scored with the same flags share it.
+    names it mentions, so hands scored with the same flags share it. (``plan``: the
+    ruleset's, when the caller has it.)
     """
-    plan = plan_of(rs)
+    plan = plan or plan_of(rs)
     return (table.seats, table.env["seat"], table.discarder, table.chengbao,
             tuple(repr(table.env.get(n)) for n in plan.payment_names))
 
