@@ -127,9 +127,7 @@ def json_body(result: Result, lang: str = "zh", paid: bool = True) -> Body:
     patterns, tallies, chain = _scored_parts(f, rs, s, lang)
     parts = [f.head, _hand_part(result), '"best": {"score": ', _num(s.score), ', "patterns": [',
              patterns, "], ", reading_a, ', "tallies": ', tallies,
-             ', "replaced": ',
-             "[]" if not s.replaced else _ENCODE([{"id": h.pattern.id, "by": h.replaced_by}
-                                                  for h in s.replaced]),
+             ', "replaced": ', "[]" if not s.replaced else _replaced_text(f, s),
              ", ", reading_b, ', "why": ', _why_text(f, result, s, lang, key), ', "chain": ',
              chain]
     pay, lines = _payment_parts(result, s, lang)
@@ -297,6 +295,7 @@ class Fragments:
         self.scored: Memo[tuple[Any, ...], tuple[str, str, str]] = Memo(LIMIT)
         self.reading: Memo[tuple[Any, ...], tuple[str, str]] = Memo(HANDS)
         self.why: Memo[tuple[Any, ...], str] = Memo(HANDS)
+        self.replaced: Memo[tuple[Any, ...], str] = Memo(LIMIT)
         # the patterns whose why line says what the hand waited on, by place in the ruleset
         self.waits = frozenset(p.index for p in rs.patterns if reads_wait(p))
 
@@ -346,6 +345,19 @@ def _hits_text(f: Fragments, s: Scored) -> str:
             text = memo.put(key, _ENCODE(hit_json(h, s)))
         out.append(text)
     return ", ".join(out)
+
+
+# ----------------------------------------------------------------------------- replaced
+def _replaced_text(f: Fragments, s: Scored) -> str:
+    """The encoded ``replaced`` list of a reading (the patterns another one replaced, and
+    which), remembered by the patterns' places and what replaced them: MCR's 平和 replaces
+    无字 on a hand in three, and encoding the list cost 12k instructions a line."""
+    key = tuple([(h.pattern.index, h.replaced_by) for h in s.replaced])
+    hit = f.replaced.get(key)
+    if hit is None:
+        hit = f.replaced.put(key, _ENCODE([{"id": h.pattern.id, "by": h.replaced_by}
+                                           for h in s.replaced]))
+    return hit
 
 
 # ----------------------------------------------------------------------------- the chain
