@@ -228,6 +228,8 @@ def run(args: list[str]) -> int:
         command = str(getattr(ctx, "command_path", "") or "mjscore")
         if command == "mjscore" and args and args[0] in COMMANDS:
             command = f"mjscore {args[0]}"  # (click reports a missing value on the group's)
-        where = f" ({command} --help)"
         code, params = usage_code(e, args)  # (from its class, never click's English)
+        # where the flags are listed; not after the close ones (the line names them: one
+        # line of a terminal, docs/contract.md#errors)
+        where = "" if code == "usage.no_such_option_near" else f" ({command} --help)"
         usage_error(code, params, where, asks_json(args), lang_of(args))

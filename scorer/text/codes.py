@@ -26,18 +26,18 @@ CODES: dict[str, tuple[str, str]] = {
     "hint": ("；是不是 {hint:q}？", "; did you mean {hint:q}?"),
     "where.position": ("第 {n} 个字符：", "position {n}: "),
     "where.line": ("第 {n} 行：", "line {n}: "),
-    "where.event": ("一局的第 {n} 件：", "the round's event {n}: "),
-    "ruleset.more": ("（另有 {n} 个问题；运行 'mjscore rules check' 查看）",
-                     " (and {n} more problem(s); run 'mjscore rules check')"),
+    "where.event": ("第 {n} 件：", "event {n}: "),
+    "ruleset.more": ("（另有 {n} 个问题）",
+                     " (+{n} more)"),
     "ruleset.invalid": ("规则文件无效", "invalid ruleset"),
-    "chain": ("（继承链：{chain}）", " (chain: {chain})"),
+    "chain": ("（继承链：{chain}）",
+              " (chain: {chain})"),
     "why": ("（{why}）", " ({why})"),
 
     # ---- finding and reading a ruleset file (exit 2)
-    "ruleset.no_builtin": ("没有内置规则 {name:q}{hint}；内置的有：{known}；"
-                           "也可以给一个 YAML 文件的路径{chain}",
-                           "no built-in ruleset {name:q}{hint}; built-in: {known}; or give a "
-                           "path to a YAML file{chain}"),
+    "ruleset.no_builtin": ("没有内置规则 {name:q}{hint}；见 mjscore rules list，或给文件路径{chain}",
+                           "no built-in ruleset {name:q}{hint}; see mjscore rules list, or give a "
+                           "path{chain}"),
     "ruleset.name_nul": ("读不了规则 {name:q}：名字里有 NUL 字节",
                          "cannot read ruleset {name:q}: the name holds a NUL byte"),
     "ruleset.path_long": ("读不了规则 {name:q}：路径最多 {limit} 字节（这个有 {n}）",
@@ -65,8 +65,8 @@ CODES: dict[str, tuple[str, str]] = {
     "rule.refused": ("{message:rule}", "{message:rule}"),
     "chengbao.refused": ("--chengbao {value}：{message:rule}", "--chengbao {value}: {message:rule}"),
     # ---- not a legal win (exit 3)
-    "win.not_complete": ("不是胡牌：这手牌凑不成{shapes:shapes}",
-                         "not a winning hand: the tiles do not form {shapes:shapes}"),
+    "win.not_complete": ("不是胡牌：凑不成{shapes:shapes}",
+                         "not a winning hand: not {shapes:shapes}"),
     "win.no_reading": ("不是胡牌", "not a winning hand"),
 
     # ---- score --vs: both sides failed
@@ -83,11 +83,8 @@ CODES: dict[str, tuple[str, str]] = {
                       "the {ruleset} ruleset gives {players} players; 2-4 are possible"),
     "from.own_seat": ("--from {value} 是胡牌者自己的座位；自摸请用 --self-draw",
                       "--from {value} is the winner's own seat; a self-drawn win is --self-draw"),
-    "how.missing": ("请说明胡的那张怎么来的：摸来的用 --self-draw，别人打的用 --from 座位（放铳的那家）"
-                    "（{ruleset} 规则两种胡法都有）",
-                    "say how the winning tile came: --self-draw if it was drawn, or --from SEAT "
-                    "for the seat that discarded it (the {ruleset} ruleset has wins of both "
-                    "kinds)"),
+    "how.missing": ("胡的那张怎么来的？自摸加 --self-draw，别人打的加 --from 座位",
+                    "how did the tile come? --self-draw if drawn, --from SEAT if discarded"),
     "from.robbing_needs": ("--robbing-kong 需要 --from 座位：被抢杠的那家当放铳者付分",
                            "--robbing-kong needs --from SEAT: the player whose kong was robbed "
                            "pays as the discarder"),
@@ -219,18 +216,15 @@ CODES: dict[str, tuple[str, str]] = {
     "notation.no_concealed": ("手牌没有暗牌；最后写的暗牌是胡的那张",
                               "the hand has no concealed tiles; the last concealed tile is the "
                               "winning tile"),
-    "notation.offer_bad": ("',' 后面的来源 {offer:q} 必须是 1（上家）、2（对家）或 3（下家）{more:word}",
-                           "offer {offer:q} after ',' must be 1 (上家), 2 (对家) or 3 (下家)"
-                           "{more:word}"),
-    "notation.offer_missing": ("',' 后面要写来源 1（上家）、2（对家）或 3（下家）{more:word}",
-                               "',' must be followed by an offer 1 (上家), 2 (对家) or 3 (下家), "
-                               "not nothing{more:word}"),
+    "notation.offer_bad": ("',' 后的来源 {offer:q} 要写 1（上家）、2（对家）或 3（下家）{more:word}",
+                           "offer {offer:q} after ',' must be 1 (上家), 2 (对家) or 3 (下家){more:word}"),
+    "notation.offer_missing": ("',' 后要写来源 1（上家）、2（对家）或 3（下家）{more:word}",
+                               "',' needs an offer: 1 (上家), 2 (对家) or 3 (下家){more:word}"),
     "more.": ("", ""),
     "more.kong": ("；暗杠不写来源：[{body}]",
                   "; a concealed kong (暗杠) is written without an offer: [{body}]"),
-    "more.seat": ("；它说的是副露从谁那里来（从你看），不是座位（放铳者用 --from）",
-                  "; it says where the meld came from, seen from you, not a seat (the "
-                  "discarder of the winning tile is --from)"),
+    "more.seat": ("；放铳者用 --from",
+                  "; the discarder is --from"),
     "more.relative": ("；{word}家写作 {num}", "; write {num} for {word}家"),
     "notation.meld_size": ("副露有 3 或 4 张牌，这个有 {n} 张", "a meld has 3 or 4 tiles, this one has {n}"),
     "notation.meld_reading_size": ("副露有 {n} 张牌，'=' 后面的读法却有 {m} 张",
@@ -254,15 +248,12 @@ CODES: dict[str, tuple[str, str]] = {
                                "flower numbers need the suffix 'f' (e.g. 15f)"),
     "notation.flower_twice": ("花牌 {d}（{name}）写了两次", "flower {d} ({name}) is listed twice"),
     # ---- hand: readable but impossible at the table (exit 2)
-    "count.wrong": ("手牌有 {have} 张{here:word}；{ruleset} 胡牌要 {need} 张（每个杠多一张）",
-                    "the hand has {have} tiles{here:word}; a {ruleset} hand wins with {need} "
-                    "(plus one per kong)"),
-    "count.wrong_kongs": ("手牌有 {have} 张{here:word}；{ruleset} 胡牌要 {need} 张（{base} 张，"
-                          "加 {kongs} 个杠各一张）",
-                          "the hand has {have} tiles{here:word}; a {ruleset} hand wins with "
-                          "{need} ({base} plus {kongs} for kongs)"),
+    "count.wrong": ("手牌 {have} 张{here:word}；{ruleset} 胡牌要 {need} 张（每杠加一）",
+                    "{have} tiles{here:word}; {ruleset} wins with {need} (+1 per kong)"),
+    "count.wrong_kongs": ("手牌 {have} 张{here:word}；{ruleset} 胡牌要 {need} 张（含 {kongs} 个杠）",
+                          "{have} tiles{here:word}; {ruleset} wins with {need} (+{kongs} for kongs)"),
     "here.": ("", ""),
-    "here.at": ("（第 {tile_n} 张在这里）", " (tile {tile_n} is here)"),
+    "here.at": ("（第 {tile_n} 张）", " (tile {tile_n})"),
     "copies.too_many": ("{tile} 有 {n} 张；只有 {limit} 张在用",
                         "{n} copies of {tile}; only {limit} are in play"),
     "copies.over_four": ("{tile} 有 {n} 张；一种牌只有 4 张", "{n} copies of {tile}; a set has only 4"),
@@ -476,15 +467,12 @@ CODES: dict[str, tuple[str, str]] = {
                        "{flag:q}: a win line takes --from SEAT, {flags}"),
     "round.own_discard": ("--from {seat}：不能胡自己打出的牌",
                           "--from {seat}: the winner cannot win on its own discard"),
-    "round.robbing": ("--robbing-kong：上一行（同一张牌的其他胡家除外）必须是 --from 那家的补杠"
-                      "（'SEAT kong TILE added'）",
-                      "--robbing-kong: the line before (other winners of the same tile aside) "
-                      "must be the 补杠 ('SEAT kong TILE added') of the --from player"),
+    "round.robbing": ("--robbing-kong：上一行要是 --from 那家的补杠（'SEAT kong TILE added'）",
+                      "--robbing-kong: the line before must be the --from player's 补杠"),
     "round.kong_draw": ("--kong-draw：上一行必须是 {seat} 自己的杠",
                         "--kong-draw: the line before must be {seat}'s own kong"),
-    "round.after_kong": ("--after-kong：上一行（同一张牌的其他胡家除外）必须是 --from 那家的杠",
-                         "--after-kong: the line before (other winners of the same discard "
-                         "aside) must be the --from player's kong"),
+    "round.after_kong": ("--after-kong：上一行要是 --from 那家的杠",
+                         "--after-kong: the line before must be the --from player's kong"),
     "round.win_form": ("写 'SEAT win HAND --from SEAT|--self-draw [flags]'",
                        "write 'SEAT win HAND --from SEAT|--self-draw [flags]'"),
     "round.robbed_tile": ("--robbing-kong：胡的牌不是被抢的 {tile}",

@@ -27,8 +27,10 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
     "option.none": ("{flag} {option}：{ruleset} 规则没有选项",
                     "{flag} {option}: the {ruleset} ruleset has no options"),
     # the did-you-mean at the end, where every other message has it (not "?;" mid-sentence)
-    "option.unknown": ("{flag} {option}：没有这个选项；{ruleset} 的选项：{listing}",
-                       "{flag} {option}: unknown option; options of {ruleset}: {listing}"),
+    # the options and their values are listed by 'rules show', not here: an error is one
+    # line, and the did-you-mean names the closest
+    "option.unknown": ("{flag} {option}：没有这个选项（见 mjscore rules show {ruleset}）",
+                       "{flag} {option}: no such option (see mjscore rules show {ruleset})"),
     "option.bad_value": ("{flag} {name}={value}：可用的值是 {values}",
                          "{flag} {name}={value}: valid values are {values}"),
     "option.not_whole": ("{flag} {name}={value}：要一个整数（数字 0-9）",
@@ -89,16 +91,11 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
                       "--chengbao {value}: a player cannot 承包 himself"),
     "chengbao.twice": ("--chengbao {value} 给了两次", "--chengbao {value} is given twice"),
     # ---- waits
-    "waits.count": ("这手牌有 {have} 张；waits 要的是比 {ruleset} 的胡牌少一张的手牌：{need} 张"
-                    "（每个杠另加一张）{leave:word}",
-                    "the hand has {have} tiles; waits takes a {ruleset} hand one tile short of "
-                    "a win: {need} tiles (plus one per kong){leave:word}"),
-    "waits.count_kongs": ("这手牌有 {have} 张；waits 要的是比 {ruleset} 的胡牌少一张的手牌：{need} 张"
-                          "（{base} 张，加上 {kongs} 个杠的 {kongs} 张）{leave:word}",
-                          "the hand has {have} tiles; waits takes a {ruleset} hand one tile "
-                          "short of a win: {need} tiles ({base} plus {kongs} for kongs)"
-                          "{leave:word}"),
-    "leave.out": ("；去掉胡的那张", "; leave out the winning tile"),
+    "waits.count": ("{have} 张；{ruleset} 听牌要 {need} 张（每杠加一）{leave:word}",
+                    "{have} tiles; {ruleset} waits take {need} (+1 per kong){leave:word}"),
+    "waits.count_kongs": ("{have} 张；{ruleset} 听牌要 {need} 张（含 {kongs} 个杠）{leave:word}",
+                          "{have} tiles; {ruleset} waits take {need} (+{kongs} for kongs){leave:word}"),
+    "leave.out": ("；去掉胡的那张", "; drop the winning tile"),
     "leave.keep": ("", ""),
     "waits.budget": ("规则的表达式在这手牌的听牌上用了超过 {limit} 秒 CPU，已停止",
                      "the ruleset's expressions ran for more than {limit} s of CPU "

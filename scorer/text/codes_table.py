@@ -62,10 +62,10 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
     "ledger.merge_mixed": ("按玩家记的账不能和按座位记的账合并",
                            "cannot merge a ledger by player with a ledger by seat"),
     "ledger.few_seatings": ("座位比记录少", "fewer seatings than records"),
-    "ledger.named_late": ("这手牌写了玩家名字，前面的没有写",
-                          "this hand has player names and earlier ones do not"),
-    "ledger.unnamed_late": ("这手牌没写玩家名字，前面的写了",
-                            "this hand has no player names and earlier ones do"),
+    "ledger.named_late": ("这手写了玩家名字，前面的没有",
+                          "this hand names players, earlier ones do not"),
+    "ledger.unnamed_late": ("这手没写玩家名字，前面的写了",
+                            "this hand names no players, earlier ones do"),
     "ledger.winner_unnamed": ("座位 {seat} 赢了 {amount}，却没有玩家名字",
                               "seat {seat} won {amount} but has no player name"),
     "ledger.payer_unnamed": ("座位 {seat} 付了 {amount}，却没有玩家名字",
@@ -96,9 +96,8 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
     "batch.run_only": ("{flag} 对整个 batch 有效：把它给 'mjscore batch'，不要写在某一行",
                        "{flag} applies to the whole batch: give it to 'mjscore batch', not on "
                        "a line"),
-    "batch.no_rules": ("这一行没有规则：给它 --rules ID，或者给 'mjscore batch' 一个对每行都有效的 --rules",
-                       "no ruleset for this line: give it --rules ID, or give --rules to "
-                       "'mjscore batch' for every line"),
+    "batch.no_rules": ("这一行没有规则：行里加 --rules ID，或给 batch 加 --rules",
+                       "no ruleset for this line: add --rules ID to it, or --rules to batch"),
     "batch.argument": ("batch 从文件里读牌；其他参数必须是选项",
                        "batch takes the hands from the file; other arguments must be flags"),
     # ---- flags of a line or of score

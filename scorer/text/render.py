@@ -13,7 +13,8 @@ ruleset file is untrusted. A placeholder may say how its value is worded:
 * ``{name:or}`` / ``{name:and}`` — a list joined with the language's "or" / "and"
   (:func:`~scorer.text.values.join`: ``A、B或C`` in Chinese);
 * ``{name:shapes}`` — shape names (``standard``, ``seven_pairs``), worded through the
-  catalogue's ``shape.NAME.long`` with the ``sets`` parameter, joined with "or";
+  catalogue's ``shape.NAME.long`` with the ``sets`` parameter, joined with "or"; of more
+  than two, the first and how many others (``shape.more``), to keep the line short;
 * ``{name:error}`` — another error ``{"code": ..., "params": ...}``, worded whole;
 * ``{name:word}`` — the value names a word of the catalogue (``NAME.VALUE``);
 * ``{name:rule}`` — a ruleset's own message ``{"zh": ..., "en": ...}``, its ``{name}``
@@ -103,7 +104,9 @@ def value(v: Any, lang: str, how: str = "", params: Mapping[str, Any] | None = N
     if how == "shapes":
         sets = (params or {}).get("sets", 4)
         names = [word(f"shape.{s}.long", lang, sets=sets) if f"shape.{s}.long" in CATALOGUE
-                 else str(s).replace("_", " ") for s in v]
+                 else str(s).replace("_", " ") for s in v[:1 if len(v) > 2 else 2]]
+        if len(v) > 2:  # an error is one line: the first shape and how many more
+            return word("shape.more", lang, first=names[0], others=len(v) - 1)
         return join(names, lang, "or")
     if how == "error":  # another error, {code, params}, worded in the same language
         return render(str(v["code"]), v["params"], lang)

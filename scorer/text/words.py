@@ -203,7 +203,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_seating": ("座次", "seating"),
     "claimed_from": ("（{id}，取自 {file}）", " ({id} from {file})"),
     "col_players": ("玩家（E S W N）", "players (E S W N)"),
-    "not_in_totals": ("不计入合计：", "not counted in the totals: "),
+    "not_in_totals": ("不计入合计：",
+                      "not in the totals: "),
     # ---- the evening's totals (views/ledger.py)
     "totals_of": ("共 {n} {noun}的合计，按{by}", "Totals of {n} {noun}, per {by}"),
     "noun_hand": ("盘", "hand"),
@@ -326,17 +327,18 @@ SHAPE_WORDS: dict[str, tuple[str, str]] = {
     "shape.thirteen_orphans": ("十三幺", "thirteen orphans"),
     "shape.thirteen_orphans.long": ("十三幺", "thirteen orphans"),
     "shape.honors_knitted": ("全不靠", "honors and knitted"),
-    "shape.honors_knitted.long": ("全不靠", "honors and knitted tiles (全不靠)"),
+    "shape.honors_knitted.long": ("全不靠", "honors and knitted tiles"),
     "shape.knitted_straight": ("组合龙", "knitted straight"),
     "shape.knitted_straight.long": ("组合龙加一副面子和一对将",
-                                    "a knitted straight with a set and a pair (组合龙)"),
+                                    "a knitted straight, a set and a pair"),
     "shape.gapped_honors": ("十三不靠", "gapped honors"),
-    "shape.gapped_honors.long": ("十三不靠（七风）",
-                                 "14 unrelated tiles (十三不靠: each suit's tiles 3+ apart, "
-                                 "5+ honors)"),
+    "shape.gapped_honors.long": ("十三不靠（七风）", "14 unrelated tiles (十三不靠)"),
     "shape.all_honors": ("全字", "all honors"),
     "shape.all_honors.long": ("全是字牌（乱风）", "all honors"),
     "shape.as_held": ("按手牌", "as held"),
     "shape.as_held.long": ("不论牌型，照手上的牌（三金倒）", "any tiles, as held"),
+    # more shapes than a line holds: the first one and how many others
+    "shape.more": ("{first}或另外 {others} 种牌型",
+                   "{first} or {others} other shapes"),
 }
 WORDS.update(SHAPE_WORDS)

@@ -226,9 +226,9 @@ def test_names_on_some_hands_only_is_a_line_error_of_the_totals(tmp_path: Path) 
     f = tmp_path / "h.txt"
     f.write_text("123m456m789p234s55s --self-draw --players Ann,Bo,Cy,Di\n"
                  "123m456m789p234s55s --self-draw\n", encoding="utf-8")
-    for lang, said in (("en", "line 2: not counted in the totals: this hand has no player "
-                              "names and earlier ones do\n"),
-                       ("zh", "第 2 行：不计入合计：这手牌没写玩家名字，前面的写了\n")):
+    for lang, said in (("en", "line 2: not in the totals: this hand names no players, "
+                              "earlier ones do\n"),
+                       ("zh", "第 2 行：不计入合计：这手没写玩家名字，前面的写了\n")):
         r = runner.invoke(app, ["batch", str(f), "--rules", "hangzhou", "--totals",
                                 "--lang", lang])
         assert r.exit_code == 1
@@ -246,10 +246,10 @@ def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
     rows = list(csv.reader(io.StringIO(r.stdout)))
     assert rows[1][5] == "6"  # the dealer's 自摸 1 番, 2 from each of three
     assert rows[2][1] == "123m456m789p234s55s"
-    assert rows[2][9].startswith("no ruleset for this line: give it --rules")
+    assert rows[2][9].startswith("no ruleset for this line: add --rules ID")
     assert "line 2: no ruleset" in r.stderr and "Missing option" not in r.stderr
     z = runner.invoke(app, ["batch", str(f), "--format", "csv", "--lang", "zh"])
-    assert list(csv.reader(io.StringIO(z.stdout)))[2][9].startswith("这一行没有规则：给它 --rules ID")
+    assert list(csv.reader(io.StringIO(z.stdout)))[2][9].startswith("这一行没有规则：行里加 --rules ID")
     assert "第 2 行：这一行没有规则" in z.stderr and "缺少选项" not in z.stderr
 
 

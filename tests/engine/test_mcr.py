@@ -157,7 +157,7 @@ def test_chicken_hand_is_a_fallback() -> None:
 def test_below_minimum_message_names_the_minimum_and_json_keeps_the_fans() -> None:
     with pytest.raises(NotAWin) as e:
         run_line("123m456m789p234s55s --from S --option min_fan=6", "mcr")
-    assert str(e.value) == "below the 6-fan minimum: 5 fan without flowers"
+    assert str(e.value) == "below 6 fan: 5 without flowers"
     out = subprocess.run([sys.executable, "-m", "scorer", "score", "123m456m789p234s55s",
                           "--rules", "mcr", "--from", "S", "--json"],
                          capture_output=True, text=True, cwd=ROOT)

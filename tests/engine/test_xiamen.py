@@ -139,7 +139,7 @@ def test_as_held_only_where_its_condition_holds() -> None:
     # two golds: the shape is not tried, and the message names only the complete shape
     with pytest.raises(NotAWin) as e:
         xm("123m456m789p23s9s9sEFC5p --wild 9s --self-draw")
-    assert e.value.message == "not a winning hand: the tiles do not form a pair and 5 sets"
+    assert e.value.message == "not a winning hand: not a pair and 5 sets"
 
 
 def _write(tmp_path: Path, text: str) -> str:
@@ -203,14 +203,14 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 @pytest.mark.parametrize("hand,where", [
-    ("123m456m789p234s567s5p", "position 21: the hand has 16 tiles;"),  # the last tile
-    ("123m456m789p234s567s555p", "position 23: the hand has 18 tiles (tile 18 is here);")])
+    ("123m456m789p234s567s5p", "position 21: 16 tiles;"),  # the last tile
+    ("123m456m789p234s567s555p", "position 23: 18 tiles (tile 18);")])
 def test_cli_wrong_tile_count(capsys: pytest.CaptureFixture[str], hand: str,
                               where: str) -> None:
     code, out, err = _cli(capsys, "score", hand, "--rules", "xiamen", "--wild", "9m",
                           "--self-draw", "--lang", "en")
     assert code == 2 and out == ""
-    assert err == f"mjscore: {where} a xiamen hand wins with 17 (plus one per kong)\n"
+    assert err == f"mjscore: {where} xiamen wins with 17 (+1 per kong)\n"
 
 
 def test_cli_gold_on_a_discard_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,7 +220,7 @@ def test_cli_gold_on_a_discard_json(capsys: pytest.CaptureFixture[str]) -> None:
     err_json = json.loads(out)["error"]
     assert err_json["kind"] == "not_a_win"
     assert "有金不能捉炮" in err_json["message"]
-    assert err.startswith("mjscore: 有金不能捉炮：手里有金只能自摸")
+    assert err.startswith("mjscore: 有金不能捉炮：只能自摸")
     assert (err_json["code"], err_json["params"]["check"]) == ("rule.refused", "gold_discard")
 
 

@@ -5,7 +5,7 @@ C++ at install time, so the default test run does not need it: its answers on th
 differential hands (~4,000 seeded random winning hands across every shape and context,
 from ``tests/helpers/mcr_hands.py``) are committed in ``tests/data/mcr_oracle.jsonl`` with the
 version that gave them, by ``python -m tests.tools.regen_mcr_oracle``. For each hand the
-total fan and the fans with their counts must be the same. A hand below the 8-fan minimum
+total fan and the fans with their counts must be the same. A hand below 8 fan
 is compared on the fans found (the engine still reports them in ``NotAWin.details``).
 The live comparison is ``python -m pytest -m oracle`` (tests/golden/test_mcr_oracle.py).
 """

@@ -101,6 +101,7 @@ def test_against_oracle(case: tuple[Any, ...]) -> None:
     try:
         got: Any = score(hand, "xiamen", ctx).payments
     except NotAWin as e:
-        got = ("no-youjin" if "游金 shape" in e.message else
-               "illegal" if "cannot win on a discard" in e.message else "not-winning")
+        check = e.params.get("check")  # the refusing check, by its id (not its words)
+        got = ("no-youjin" if check == "you_shape" else
+               "illegal" if check == "gold_discard" else "not-winning")
     assert got == want, f"{hand} {f}"

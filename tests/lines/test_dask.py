@@ -69,7 +69,7 @@ def test_dask_totals_equal_the_serial_ledger(tmp_path: Path, scheduler: str) -> 
     path = _evening(tmp_path)
     lines = path.read_text(encoding="utf-8").splitlines()
     serial = book(score_many(lines))
-    # 10 + 14 + 12 + 11 hands; mcr.txt shows one below the 8-fan minimum, plus the 4 bad lines
+    # 10 + 14 + 12 + 11 hands; mcr.txt shows one below 8 fan, plus the 4 bad lines
     assert serial.hands == 46 and len(serial.failed) == 5
     # blocks of 512 bytes: a dozen blocks, cut wherever a line ends
     dask_ledger = _example().ledger_of(str(path), blocksize=512, scheduler=scheduler)

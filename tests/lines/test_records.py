@@ -286,8 +286,6 @@ def test_a_line_without_a_ruleset_says_where_to_give_one(tmp_path: Path) -> None
     f.write_text("123m456m789p234s55s --self-draw\n", encoding="utf-8")
     (z,), (e,) = (batch_errors(str(f), [], lang) for lang in ("zh", "en"))
     assert z["code"] == "batch.no_rules" and z["params"] == {"flag": "--rules"}
-    assert z["message"] == ("这一行没有规则：给它 --rules ID，或者给 'mjscore batch' "
-                            "一个对每行都有效的 --rules")
-    assert e["message"] == ("no ruleset for this line: give it --rules ID, or give --rules to "
-                            "'mjscore batch' for every line")
+    assert z["message"] == "这一行没有规则：行里加 --rules ID，或给 batch 加 --rules"
+    assert e["message"] == "no ruleset for this line: add --rules ID to it, or --rules to batch"
     twins(z, e)

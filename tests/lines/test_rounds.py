@@ -69,7 +69,7 @@ def test_a_bad_event_names_its_line_and_event(tmp_path: Path) -> None:
                  "--from W\npenalty Ann 1\n", encoding="utf-8")
     r = _batch(str(f), "--totals", "--format", "jsonl", "--lang", "en")
     assert r.exit_code == 1
-    assert "line 2: the round's event 2: the winner S won" in r.stderr
+    assert "line 2: event 2: the winner S won" in r.stderr
     rec = json.loads(r.stdout.splitlines()[0])
     assert rec["kind"] == "round" and rec["error"]["code"] == "round.out"
     assert rec["error"]["params"]["event"] == 2

@@ -87,7 +87,7 @@ def test_empty_and_huge_input() -> None:
 def test_counts_and_copies() -> None:
     from scorer.errors import HandError
 
-    with pytest.raises(HandError, match="13 tiles; a hangzhou hand wins with 14"):
+    with pytest.raises(HandError, match="13 tiles; hangzhou wins with 14"):
         parse_hand("123m456m789p234s5s").check_size(14, "hangzhou")
     parse_hand("[5555p]123m456s789sEE").check_size(14, "hangzhou")  # 14 + 1 kong
     with pytest.raises(HandError) as info:

@@ -218,9 +218,8 @@ def test_what_was_understood_keeps_the_users_order() -> None:
     ("白板123m", 2, "'板' is not needed: 白板 is written 白 (or P)"),
     ("红中123m", 1, "'红' is not a tile: the red dragon is 中 (or C)"),
     ("①23m", 1, "unexpected character '①' in the hand; did you mean '1'?"),
-    ("[555p,E]123m", 7, "offer 'E' after ',' must be 1 (上家), 2 (对家) or 3 (下家); it says "
-                        "where the meld came from, seen from you, not a seat (the discarder "
-                        "of the winning tile is --from)"),
+    ("[555p,E]123m", 7, "offer 'E' after ',' must be 1 (上家), 2 (对家) or 3 (下家); the "
+                        "discarder is --from"),
     ("[555p,对家]123m", 7, "offer '对家' after ',' must be 1 (上家), 2 (对家) or 3 (下家); "
                           "write 2 for 对家"),
     ("[1111m,0]123m", 8, "offer '0' after ',' must be 1 (上家), 2 (对家) or 3 (下家); a "

@@ -143,7 +143,7 @@ def test_score_equals_the_cli(server: Live, rules: str | None, line: str) -> Non
     ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S"],
      "不够 8 番起和：不算花牌只有 5 番（门前清 2 + 平和 2 + 连六 1 = 番 5）"),
     ("123m456m789p234s55s", ["--rules", "mcr", "--from", "S", "--lang", "en"],
-     "below the 8-fan minimum: 5 fan without flowers (Concealed Hand 2 + All Chows 2 + "
+     "below 8 fan: 5 without flowers (Concealed Hand 2 + All Chows 2 + "
      "Short Straight 1 = fan 5)"),
     # Hangzhou: 暴头 (a lone 财神 P paired by the winning 9m) only self-drawn; on a discard
     # the refusal says what the hand waited on: every tile
@@ -183,7 +183,7 @@ def test_the_page_says_why_a_wait_is_no_win_in_its_language(server: Live) -> Non
         assert status == 200
         said[lang] = got["entries"][2]["outcomes"][0]
     assert said["zh"]["reason"] == "不够 8 番起和：不算花牌只有 3 番"
-    assert said["en"]["reason"] == "below the 8-fan minimum: 3 fan without flowers"
+    assert said["en"]["reason"] == "below 8 fan: 3 without flowers"
     assert said["zh"]["error"]["code"] == said["en"]["error"]["code"] == "rule.refused"
     assert said["zh"]["error"]["params"] == said["en"]["error"]["params"]
 

@@ -112,7 +112,7 @@ def test_mistakes_are_answered_not_booked(tmp_path: Path) -> None:
                            ({"version": "1", "hand": "11m"}, 400)]:
             status, got = request(srv, "POST", f"/api/tables/{tid}/hands", body)
             assert status == want and "message" in got["error"], (body, got)
-        # 123m456m789p234s55s on a discard is 5 fan in MCR: below the 8-fan minimum
+        # 123m456m789p234s55s on a discard is 5 fan in MCR: below 8 fan
         status, got = book(srv, tid, 1, "123m456m789p234s55s", "--from", "S")
         assert status == 422 and "8" in got["error"]["message"]
         status, got = request(srv, "GET", f"/api/tables/{tid}")

@@ -144,7 +144,7 @@ def test_a_bad_seating_names_the_line(players: Any, fragment: str) -> None:
 
 def test_names_and_seats_do_not_mix() -> None:
     named = Ledger().add({"payments": {"E": 2, "S": -2}}, ANN)
-    with pytest.raises(LedgerError, match="line 3: this hand has no player names and earlier"):
+    with pytest.raises(LedgerError, match="line 3: this hand names no players, earlier ones do"):
         named.add({"line": 3, "payments": {"E": 2, "S": -2}})
     with pytest.raises(LedgerError, match="cannot merge a ledger by player with a ledger by seat"):
         named.merge(Ledger().add({"payments": {"E": 2, "S": -2}}))

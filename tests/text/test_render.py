@@ -21,7 +21,7 @@ def test_where_prefixes_are_rendered_in_one_place_per_language() -> None:
 def test_the_hint_is_a_parameter_worded_by_the_catalogue() -> None:
     p = {"name": "hangzou", "known": "hangzhou, mcr", "hint": "hangzhou"}
     assert body("ruleset.no_builtin", p, "en").startswith(
-        "no built-in ruleset 'hangzou'; did you mean 'hangzhou'?; built-in:")
+        "no built-in ruleset 'hangzou'; did you mean 'hangzhou'?; see mjscore rules list")
     assert "是不是 'hangzhou'？" in body("ruleset.no_builtin", p, "zh")
     assert word("hint", "en", hint=["a", "b"]) == "; did you mean 'a' or 'b'?"
 
@@ -37,8 +37,13 @@ def test_a_ruleset_template_is_never_run_as_a_format_string() -> None:
 def test_lists_and_nested_words_follow_the_language() -> None:
     p = {"shapes": ["standard", "seven_pairs"], "sets": 4}
     assert body("win.not_complete", p, "en") == \
-        "not a winning hand: the tiles do not form a pair and 4 sets or seven pairs"
-    assert body("win.not_complete", p, "zh") == "不是胡牌：这手牌凑不成一对将加4副面子或七对"
+        "not a winning hand: not a pair and 4 sets or seven pairs"
+    assert body("win.not_complete", p, "zh") == "不是胡牌：凑不成一对将加4副面子或七对"
+    # more than two: the first and how many others, so that the line stays one line
+    p = {"shapes": ["standard", "seven_pairs", "thirteen_orphans"], "sets": 4}
+    assert body("win.not_complete", p, "en") == \
+        "not a winning hand: not a pair and 4 sets or 2 other shapes"
+    assert body("win.not_complete", p, "zh") == "不是胡牌：凑不成一对将加4副面子或另外 2 种牌型"
     assert fill("{a}", {"a": ["x", "y"]}, "zh") == "x、y"
     assert fill("{a}", {"a": ["x", "y"]}, "en") == "x, y"
 
@@ -66,6 +71,6 @@ def test_an_error_survives_pickling_with_its_parameters() -> None:
 def test_a_ruleset_error_says_how_many_more_problems_in_the_language() -> None:
     e = RulesetError([Problem("a.yaml", 1, 1, "k", "ruleset.too_big", {"path": "a"}),
                       Problem("a.yaml", 2, 1, "j", "ruleset.too_big", {"path": "a"})])
-    assert str(e).endswith("(and 1 more problem(s); run 'mjscore rules check')")
-    assert e.render("zh").endswith("（另有 1 个问题；运行 'mjscore rules check' 查看）")
+    assert str(e).endswith(" (+1 more)")
+    assert e.render("zh").endswith("（另有 1 个问题）")
     assert e.code == "ruleset.too_big" and e.params["line"] == 1

@@ -13,7 +13,7 @@ from scorer.errors import ContextError, HandError
 from scorer.rules.plan import plan_of
 from scorer.search import decompose as D
 
-JINHUA_NO_WILD = "Jinhua needs --wild TILE: the face of the flipped 财神 (e.g. --wild 3m)"
+JINHUA_NO_WILD = "Jinhua needs --wild TILE, the flipped 财神 (e.g. --wild 3m)"
 
 
 def test_a_context_error_is_raised_for_every_hand_of_the_context() -> None:

@@ -129,7 +129,7 @@ def test_one_hand_read_apart_under_other_flags(hand: str) -> None:
 
 
 def test_mcr_below_the_minimum_keeps_its_fans_and_drops_its_payments() -> None:
-    """Most generated MCR lines are refused below the 8-fan minimum: their record holds
+    """Most generated MCR lines are refused below 8 fan: their record holds
     the hand found, without payments (the encoded form writes it too)."""
     line = "[2s2s2s,1]1s1s4p5p2p6m6p6m2p2p6m --from S"
     enc = batch.score_record(line, ["--rules", "mcr"], 1, encoded=True)
