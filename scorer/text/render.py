@@ -180,7 +180,7 @@ def body(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
     that extends the one at fault (``inherited_by``).
 
     >>> body("ruleset.no_builtin", {"name": "x", "known": "mcr", "position": 3}, "en")
-    "no built-in ruleset 'x'; built-in: mcr; or give a path to a YAML file"
+    "no built-in ruleset 'x'; see mjscore rules list, or give a path"
     """
     text = template(code, lang)
     chain, hint = params.get("chain"), params.get("hint")

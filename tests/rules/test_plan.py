@@ -63,7 +63,7 @@ def test_memo_is_bounded() -> None:
 def test_check_message_fills_its_placeholders() -> None:
     c = Check("min", compile_expr(True, Scope({})),
               "below the {min_fan}-fan minimum: {fan} fan without flowers")
-    assert c.message({"min_fan": 8, "fan": 6}) == "below 8 fan: 6 without flowers"
+    assert c.message({"min_fan": 8, "fan": 6}) == "below the 8-fan minimum: 6 fan without flowers"
     assert c.message({"min_fan": None, "fan": True}) == (
         "below the none-fan minimum: true fan without flowers")
 
