@@ -81,16 +81,14 @@ CODES: dict[str, tuple[str, str]] = {
                           "{flag} {value}: a {players}-player table has seats {seats}"),
     "table.players": ("{ruleset} 规则给出 {players} 个玩家；只能是 2-4 个",
                       "the {ruleset} ruleset gives {players} players; 2-4 are possible"),
-    "from.own_seat": ("--from {value} 是胡牌者自己的座位；自摸请用 --self-draw",
-                      "--from {value} is the winner's own seat; a self-drawn win is --self-draw"),
+    "from.own_seat": ("--from {value} 是胡牌者自己的座位；自摸用 --self-draw",
+                      "--from {value} is the winner's own seat: use --self-draw"),
     "how.missing": ("胡的那张怎么来的？自摸加 --self-draw，别人打的加 --from 座位",
                     "how did the tile come? --self-draw if drawn, --from SEAT if discarded"),
-    "from.robbing_needs": ("--robbing-kong 需要 --from 座位：被抢杠的那家当放铳者付分",
-                           "--robbing-kong needs --from SEAT: the player whose kong was robbed "
-                           "pays as the discarder"),
-    "from.discard_needs": ("放铳胡需要 --from 座位（谁打出了胡的那张）；如果是自摸，加 --self-draw",
-                           "a discard win needs --from SEAT (who discarded the winning tile); add "
-                           "--self-draw if the tile was self-drawn"),
+    "from.robbing_needs": ("--robbing-kong 要 --from 座位：被抢杠的那家",
+                           "--robbing-kong needs --from SEAT, whose kong was robbed"),
+    "from.discard_needs": ("放铳胡要 --from 座位（谁打的）；自摸加 --self-draw",
+                           "a discard win needs --from SEAT; add --self-draw if drawn"),
     # ---- the command line
     "lang.bad": ("--lang {value}：用 zh 或 en", "--lang {value}: use zh or en"),
     "file.cannot_open": ("打不开 {name:q}：{reason:word}", "cannot open {name:q}: {reason:word}"),
@@ -235,8 +233,8 @@ CODES: dict[str, tuple[str, str]] = {
                             "',{offer}' ({offer_name}) cannot be its offer; some notations write "
                             "',N' on a chow for which of its tiles was claimed, which is not "
                             "accepted here: write [{written}] or [{written},1]"),
-    "notation.flowers_long": ("--flowers 是 {digits} 位的数：花牌只有 8 张",
-                              "--flowers: a number of {digits} digits; there are only 8 flowers"),
+    "notation.flowers_long": ("--flowers 是 {digits} 位数：花牌只有 8 张",
+                              "--flowers: a {digits}-digit number; there are 8 flowers"),
     "notation.flowers_count": ("--flowers {n}：花牌只有 8 张", "--flowers {n}: there are only 8 flowers"),
     "notation.flower_number": ("没有花牌 {d}（1-4 春夏秋冬，5-8 梅兰竹菊）",
                                "flower {d} does not exist (1-4 春夏秋冬, 5-8 梅兰竹菊)"),

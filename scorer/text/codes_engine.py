@@ -45,14 +45,10 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
     "flags.fixed_meld": ("{flag} 与固定的副露 {meld} 矛盾：起手时什么都没有吃、碰或杠",
                          "{flag} contradicts the fixed meld {meld}: nothing is claimed or "
                          "declared at the deal"),
-    "flags.robbed_copy": ("--robbing-kong 与手牌矛盾：手里还有一张 {tile}，而被抢的碰里已有 {tile} 的"
-                          "另外三张",
-                          "--robbing-kong contradicts the hand: it holds another {tile}, but "
-                          "the robbed pung held the other three copies of {tile}"),
-    "flags.fourth_copy": ("--fourth-tile（和绝张）与手牌矛盾：暗牌里还有一张 {tile}，而和绝张要其余三张"
-                          "都已亮在桌上",
-                          "--fourth-tile (和绝张) contradicts the hand: its concealed tiles hold "
-                          "another {tile}, but the last copy needs the three others in sight"),
+    "flags.robbed_copy": ("--robbing-kong 与手牌矛盾：手里还有一张 {tile}",
+                          "--robbing-kong contradicts the hand: it holds another {tile}"),
+    "flags.fourth_copy": ("--fourth-tile（和绝张）与手牌矛盾：暗牌里还有一张 {tile}",
+                          "--fourth-tile (和绝张): the hand holds another {tile}"),
     # ---- --out (血战: players already out of the round)
     "out.twice": ("--out {value}：有座位给了两次", "--out {value}: a seat is given twice"),
     "out.winner": ("--out {value}：胡牌者 {seat} 已经出局，不能再胡",

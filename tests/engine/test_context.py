@@ -128,8 +128,8 @@ def test_robbing_kong_with_another_copy_names_the_tile(ruleset: str) -> None:
     rec = _record(ruleset, ["--robbing-kong", "--from", "S"], hand)
     msg = rec["error"]["message"]
     # where: the second copy of 5s as written
-    assert re.match(r"position \d+: --robbing-kong contradicts the hand: it holds another 5s, "
-                    "but the robbed pung held the other three copies of 5s", msg), msg
+    assert re.match(r"position \d+: --robbing-kong contradicts the hand: it holds another 5s$",
+                    msg), msg
 
 
 def test_robbing_kong_names_a_copy_in_a_meld() -> None:
