@@ -135,7 +135,7 @@ def test_robbing_kong_with_another_copy_names_the_tile(ruleset: str) -> None:
 def test_robbing_kong_names_a_copy_in_a_meld() -> None:
     rec = score_record("[555s,1]123m456m789p22s5s --robbing-kong --from S", ["--rules", "mcr"])
     msg = rec["error"]["message"]
-    assert msg.startswith("position 1: ") and "another 5s," in msg  # the meld [555s,1]
+    assert msg.startswith("position 1: ") and msg.endswith("another 5s")  # the meld [555s,1]
 
 
 def test_the_issue_s_mcr_robbed_kong_and_fourth_tile() -> None:
@@ -149,8 +149,7 @@ def test_fourth_tile_needs_no_concealed_copy_but_melds_may_show_them() -> None:
     rec = score_record("123m456p789s23s55s4s --from S --fourth-tile", ["--rules", "mcr"])
     assert "error" not in rec, rec
     rec = score_record("123m456p789s234s55s --from S --fourth-tile", ["--rules", "mcr"])
-    assert rec["error"]["message"].startswith("position 17: --fourth-tile (和绝张) contradicts "
-                                              "the hand: its concealed tiles hold another 5s")
+    assert rec["error"]["message"] == "position 17: --fourth-tile (和绝张): the hand holds another 5s"
     # three copies in sight among the melds: 和绝张 is possible
     rec = score_record("[555s,2]123m456p11p34s5s --from S --fourth-tile", ["--rules", "mcr"])
     assert rec.get("error", {}).get("kind") != "context", rec  # (below 8 fan: exit 3)
