@@ -273,7 +273,7 @@ def short_hand(hand: Hand | str, rs: Ruleset) -> Hand:
     >>> short_hand("123m456p789s234sPP", load_ruleset("hangzhou"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scorer.errors.HandError: position 18: 14 tiles; hangzhou waits take 13 (+1 per kong); ...
+    scorer.errors.HandError: position 18: 14 tiles; waits take 13 (+1/kong); drop the winning tile
     """
     h = parse_hand(hand) if isinstance(hand, str) else hand
     need = rs.hand_size - 1 + h.kong_count

@@ -137,7 +137,7 @@ class Hand:
         >>> parse_hand("123m456p789s11z2z").check_size(14, "hangzhou")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        scorer.errors.HandError: position 16: 12 tiles; hangzhou wins with 14 (+1 per kong)
+        scorer.errors.HandError: position 16: 12 tiles; a win needs 14 (+1 per kong)
         """
         need = base_size + self.kong_count
         have = self.tile_total()

@@ -412,7 +412,7 @@ def parse_stake(value: Stake) -> Fraction:
     (Fraction(1, 2), Fraction(2, 1))
     >>> parse_stake("1/3")
     Traceback (most recent call last):
-    scorer.table.ledger.LedgerError: --stake '1/3': not a decimal number (write it like 2 or 0.5)
+    scorer.table.ledger.LedgerError: --stake '1/3': not a decimal number (like 2 or 0.5)
     """
     shown = repr(value) if not isinstance(value, str) else repr(value.strip())
     if isinstance(value, bool):

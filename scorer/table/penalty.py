@@ -71,7 +71,7 @@ def adjustment(amounts: Mapping[str, int]) -> dict[str, Any]:
     {'E': 4, 'S': -4}
     >>> adjustment({"E": 5})
     Traceback (most recent call last):
-    scorer.table.ledger.LedgerError: the adjustment does not sum to zero (+5): it moves points between players
+    scorer.table.ledger.LedgerError: the adjustment sums to +5, not 0 (points only move)
     """
     for seat, v in amounts.items():
         if seat not in SEATS:

@@ -13,16 +13,12 @@ from __future__ import annotations
 
 ENGINE_CODES: dict[str, tuple[str, str]] = {
     # ---- a seat said from a player's place (上家/下家/对家) where there is nobody to say it from
-    "seat.relative": ("{flag} {value}：上家/对家/下家 是从胡牌者的位置说的；{flag} 没有可参照的人，"
-                      "请写 E S W N（东南西北）",
-                      "{flag} {value}: 上家/对家/下家 name a seat from the winner's; {flag} has "
-                      "nobody to say it from: write E S W N (东南西北)"),
-    "seat.relative_here": ("{value}：上家/对家/下家 要从某个玩家的位置说；这里没有可参照的人，"
-                           "请写 E S W N（东南西北）",
-                           "{value}: 上家/对家/下家 name a seat from a player's; here there is "
-                           "nobody to say it from: write E S W N (东南西北)"),
-    "seat.no_opposite": ("{flag} {value}：{players} 人桌没有对家（座位 {seats}）",
-                         "{flag} {value}: a {players}-player table has no 对家 (seats {seats})"),
+    "seat.relative": ("{flag} {value}：没有可参照的人，请写 E S W N",
+                      "{flag} {value}: nobody to count it from; write E S W N"),
+    "seat.relative_here": ("{value}：这里没有可参照的人，请写 E S W N（东南西北）",
+                           "{value}: nobody to count it from here; write E S W N"),
+    "seat.no_opposite": ("{flag} {value}：{players} 人桌没有对家",
+                         "{flag} {value}: a {players}-player table has no 对家"),
     # ---- --option KEY=VALUE
     "option.none": ("{flag} {option}：{ruleset} 规则没有选项",
                     "{flag} {option}: the {ruleset} ruleset has no options"),
@@ -41,10 +37,8 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
     "kongs.too_few": ("{said} 需要 {n} 个杠；这手牌亮出 {have} 个（杠：{melds}）",
                       "{said} needs {n} kong meld(s); the hand shows {have} (kongs: {melds})"),
     "kongs.none_shown": ("{said} 需要 {n} 个杠；这手牌亮出 {have} 个（杠：无）",
-                         "{said} needs {n} kong meld(s); the hand shows {have} (kongs: none)"),
-    "flags.fixed_meld": ("{flag} 与固定的副露 {meld} 矛盾：起手时什么都没有吃、碰或杠",
-                         "{flag} contradicts the fixed meld {meld}: nothing is claimed or "
-                         "declared at the deal"),
+                         "{said} needs {n} kong(s); the hand shows {have} (none)"),
+    "flags.fixed_meld": ("{flag}：起手时不会有副露 {meld}", "{flag}: {meld} cannot be claimed at the deal"),
     "flags.robbed_copy": ("--robbing-kong 与手牌矛盾：手里还有一张 {tile}",
                           "--robbing-kong contradicts the hand: it holds another {tile}"),
     "flags.fourth_copy": ("--fourth-tile（和绝张）与手牌矛盾：暗牌里还有一张 {tile}",
@@ -52,11 +46,9 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
     # ---- --out (血战: players already out of the round)
     "out.twice": ("--out {value}：有座位给了两次", "--out {value}: a seat is given twice"),
     "out.winner": ("--out {value}：胡牌者 {seat} 已经出局，不能再胡",
-                   "--out {value}: the winner {seat} is already out of the round and cannot "
-                   "win again"),
+                   "--out {value}: the winner {seat} is already out of the round"),
     "out.discarder": ("--out {value}：放铳者 {seat} 已经出局，不会再打牌",
-                      "--out {value}: the discarder {seat} is already out of the round and "
-                      "discards nothing"),
+                      "--out {value}: the discarder {seat} is already out of the round"),
     "out.nobody": ("--out {value}：局里没有人剩下来付分",
                    "--out {value}: nobody is left in the round to pay"),
     # ---- flags that contradict each other (the flag table's implies/excludes)
@@ -72,7 +64,7 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
                                   "{conflict:word}"),
     "flags.unused": ("{flag} 在 {ruleset} 规则里没有意义", "{flag} has no meaning in the {ruleset} ruleset"),
     "range.pinned": ("{flag} {value}：在 {ruleset} 规则里必须是 {lo}",
-                     "{flag} {value}: must be {lo} in the {ruleset} ruleset"),
+                     "{flag} {value}: {ruleset} allows only {lo}"),
     "range.at_most": ("{flag} {value}：{ruleset}最多算 {hi}{unit}",
                       "{flag} {value}: {ruleset} counts at most {hi}{unit}"),
     "range.at_least": ("{flag} {value}：{ruleset}最少算 {lo}{unit}",
@@ -87,15 +79,14 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
                       "--chengbao {value}: a player cannot 承包 himself"),
     "chengbao.twice": ("--chengbao {value} 给了两次", "--chengbao {value} is given twice"),
     # ---- waits
-    "waits.count": ("{have} 张；{ruleset} 听牌要 {need} 张（每杠加一）{leave:word}",
-                    "{have} tiles; {ruleset} waits take {need} (+1 per kong){leave:word}"),
-    "waits.count_kongs": ("{have} 张；{ruleset} 听牌要 {need} 张（含 {kongs} 个杠）{leave:word}",
-                          "{have} tiles; {ruleset} waits take {need} (+{kongs} for kongs){leave:word}"),
+    "waits.count": ("{have} 张；听牌要 {need} 张（每杠加一）{leave:word}",
+                    "{have} tiles; waits take {need} (+1/kong){leave:word}"),
+    "waits.count_kongs": ("{have} 张；{kongs} 个杠时听牌要 {need} 张{leave:word}",
+                          "{have} tiles; waits take {need} ({kongs} kongs){leave:word}"),
     "leave.out": ("；去掉胡的那张", "; drop the winning tile"),
     "leave.keep": ("", ""),
-    "waits.budget": ("规则的表达式在这手牌的听牌上用了超过 {limit} 秒 CPU，已停止",
-                     "the ruleset's expressions ran for more than {limit} s of CPU "
-                     "over the waits of this hand and were stopped"),
+    "waits.budget": ("规则的表达式算听牌超过 {limit} 秒 CPU，已停止",
+                     "the ruleset took over {limit} s of CPU on these waits; stopped"),
     "tile.unknown": ("{text:q} 不是牌（例如写 5p、3m、7s、E、C、1z、东）",
                      "{text:q} is not a tile (write e.g. 5p, 3m, 7s, E, C, 1z, 东)"),
     # ---- settling

@@ -14,24 +14,20 @@ from __future__ import annotations
 
 TABLE_CODES: dict[str, tuple[str, str]] = {
     # ---- a seating written as text: --players SPEC, '# players: SPEC' (exit 2)
-    "players.mixed": ("{src} 的第 {at} 个字符：每个座位都写成 SEAT=NAME，或者只按座位顺序写名字",
-                      "{src} position {at}: write every seat as SEAT=NAME, or only names in "
-                      "seat order"),
+    "players.mixed": ("{src} 的第 {at} 个字符：都写 SEAT=NAME，或只写名字",
+                      "{src} position {at}: all SEAT=NAME, or names in order"),
     "players.too_many": ("{src} 的第 {at} 个字符：超过 {n} 个座位",
                          "{src} position {at}: more than {n} seats"),
     "players.not_seat": ("{src} 的第 {at} 个字符：{seat:q} 不是座位（E S W N）",
                          "{src} position {at}: {seat:q} is not a seat (E S W N)"),
-    "players.relative": ("{src} 的第 {at} 个字符：{seat:q} 是从某个玩家的位置说的座位；"
-                         "座位表里没有可参照的人，请写 E S W N（东南西北）",
-                         "{src} position {at}: {seat:q} names a seat from a player's; a seating has "
-                         "nobody to say it from: write E S W N (东南西北)"),
+    "players.relative": ("{src} 的第 {at} 个字符：{seat:q}？请写 E S W N",
+                         "{src} position {at}: {seat:q}? write E S W N"),
     "players.seat_twice": ("{src} 的第 {at} 个字符：座位 {seat} 写了两次",
                            "{src} position {at}: seat {seat} is named twice"),
     "players.no_name": ("{src} 的第 {at} 个字符：玩家要有名字",
                         "{src} position {at}: a player needs a name"),
-    "players.name_long": ("{src} 的第 {at} 个字符：名字是最多 {limit} 个字符的可打印文字",
-                          "{src} position {at}: a name is printable text of at most {limit} "
-                          "characters"),
+    "players.name_long": ("{src} 的第 {at} 个字符：名字最多 {limit} 个字符",
+                          "{src} position {at}: names: at most {limit} characters"),
     "players.twice": ("{src}：{name} 同时坐在 {first} 和 {second}",
                       "{src}: {name} sits at both {first} and {second}"),
     # ---- a seating given as a record's mapping (players: {E: Ann, ...})
@@ -41,22 +37,20 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
                          "players: {seat:q} is not a seat (E S W N)"),
     "players.map_no_name": ("players {seat}：玩家要有名字", "players {seat}: a player needs a name"),
     "players.map_name_long": ("players {seat}：名字是最多 {limit} 个字符的可打印文字",
-                              "players {seat}: a name is printable text of at most {limit} "
-                              "characters"),
+                              "players {seat}: a name is at most {limit} printable characters"),
 
     # ---- the stake (--stake, a table's stake; exit 2)
     "stake.not_number": ("--stake {value}：不是数", "--stake {value}: not a number"),
     "stake.too_long": ("--stake：有 {n} 个字符；最多 {limit} 个",
                        "--stake: {n} characters long; at most {limit}"),
     "stake.not_decimal": ("--stake {value}：不是十进制数（写成 2 或 0.5 这样）",
-                          "--stake {value}: not a decimal number (write it like 2 or 0.5)"),
+                          "--stake {value}: not a decimal number (like 2 or 0.5)"),
     "stake.not_finite": ("--stake {value}：不是有限的数", "--stake {value}: not a finite number"),
     "stake.range": ("--stake {value}：超出范围（1e-{exp} 到 1e{exp}）",
                     "--stake {value}: out of range (1e-{exp} to 1e{exp})"),
     "stake.not_positive": ("--stake {value}：必须大于 0", "--stake {value}: must be more than 0"),
-    "stake.not_exact": ("--stake {value}：没有精确的十进制值，金额没法付得分毫不差（写成 0.33 这样）",
-                        "--stake {value}: has no exact decimal value, so amounts could not be "
-                        "paid exactly (write it like 0.33)"),
+    "stake.not_exact": ("--stake {value}：不是精确的十进制数（写成 0.33 这样）",
+                        "--stake {value}: not an exact decimal (write it like 0.33)"),
 
     # ---- booking records in the ledger (batch totals, the page's sheet; exit 2)
     "ledger.merge_mixed": ("按玩家记的账不能和按座位记的账合并",
@@ -91,15 +85,13 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
     "line.not_utf8": ("这一行不是 UTF-8 文本（有一个不是 UTF-8 的字节）",
                       "the line is not UTF-8 text (a byte that is not UTF-8)"),
     "line.unsplittable": ("读不了这一行：引号没有配对，或行尾是反斜杠",
-                          "cannot split the line: a quote is not closed, or the line ends in "
-                          "a backslash"),
-    "batch.run_only": ("{flag} 对整个 batch 有效：把它给 'mjscore batch'，不要写在某一行",
-                       "{flag} applies to the whole batch: give it to 'mjscore batch', not on "
-                       "a line"),
-    "batch.no_rules": ("这一行没有规则：行里加 --rules ID，或给 batch 加 --rules",
-                       "no ruleset for this line: add --rules ID to it, or --rules to batch"),
+                          "cannot split the line: open quote or final backslash"),
+    "batch.run_only": ("{flag} 对整个 batch 有效，不能写在一行里",
+                       "{flag} is for the whole batch, not for one line"),
+    "batch.no_rules": ("这一行没有规则：给这一行或 batch 加 --rules ID",
+                       "no ruleset for this line: add --rules ID to it or to batch"),
     "batch.argument": ("batch 从文件里读牌；其他参数必须是选项",
-                       "batch takes the hands from the file; other arguments must be flags"),
+                       "batch reads the hands from the file; give only flags"),
     # ---- flags of a line or of score
     "flag.pairs": ("{flag} {value}：写成 KEY=VALUE（例如 cap=128）",
                    "{flag} {value}: write KEY=VALUE (e.g. cap=128)"),

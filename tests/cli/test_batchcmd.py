@@ -186,7 +186,7 @@ def test_a_stake_scales_every_amount_exactly() -> None:
     r2 = runner.invoke(app, ["batch", str(EVENING), *SEATING, "--stake", "2"])
     last = json.loads(r2.stdout.splitlines()[-1])
     assert last["kind"] == "totals" and last["players"][0]["net"] == -788
-    for lang, said in (("en", "--stake '1/3': not a decimal number (write it like 2 or 0.5)"),
+    for lang, said in (("en", "--stake '1/3': not a decimal number (like 2 or 0.5)"),
                        ("zh", "--stake '1/3'：不是十进制数（写成 2 或 0.5 这样）")):
         bad = runner.invoke(app, ["batch", str(EVENING), "--stake", "1/3", "--lang", lang])
         assert bad.exit_code == 2 and bad.stdout == ""
@@ -254,7 +254,7 @@ def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("line, words", [
-    ("123m456m789p234s55s --self-draw --stake 2", "--stake applies to the whole batch"),
+    ("123m456m789p234s55s --self-draw --stake 2", "--stake is for the whole batch"),
     ("123m456m789p234s55s --self-draw --players Ann,X=Bo", "--players position 5"),
     ("# players: Ann,Ann", "Ann sits at both E and S"),
     ("123m456m789p234s55s --self-draw --players", "requires an argument"),

@@ -249,7 +249,7 @@ def test_a_config_stake_that_is_no_number(tmp_path: Path, monkeypatch: pytest.Mo
     path = _config(tmp_path, monkeypatch, 'rules = "mcr"\nstake = "0.5x"\n')
     err = said(["config"], f"{path}:2 stake: '0.5x' 不行：--stake '0.5x'：不是十进制数（写成 2 或 0.5 这样）",
                f"{path}:2 stake: '0.5x' is not a value here: --stake '0.5x': not a decimal "
-               "number (write it like 2 or 0.5)")
+               "number (like 2 or 0.5)")
     assert err["params"]["cause"] == {"code": "stake.not_decimal",
                                       "params": {"flag": "--stake", "value": "'0.5x'"}}
 

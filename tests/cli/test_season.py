@@ -78,7 +78,7 @@ def test_a_line_that_does_not_sum_to_zero_names_its_file_and_line(tmp_path: Path
     bad.write_text("# players: Ann,Bo,Cy,Di\nadjust Ann +5 Bo -3\n", encoding="utf-8")
     r = _run("--format", "jsonl", "--lang", "en", files=[FILES[0], str(bad)])
     assert r.exit_code == 1
-    assert f"{bad}: line 2: the adjustment does not sum to zero (+2)" in r.stderr
+    assert f"{bad}: line 2: the adjustment sums to +2, not 0" in r.stderr
     season = json.loads(r.stdout.splitlines()[-1])
     assert season["failed"] == [f"{bad}:2"]
     assert {p["name"]: p["net"] for p in season["players"]} == WEEKS[0]
@@ -88,7 +88,7 @@ def test_names_in_one_file_and_seats_in_another_cannot_be_totalled(tmp_path: Pat
     bare = tmp_path / "bare.txt"
     bare.write_text("penalty S 5\n", encoding="utf-8")
     r = _run("--lang", "en", files=[FILES[0], str(bare)])
-    assert r.exit_code == 2 and "a season totals players by name" in r.stderr
+    assert r.exit_code == 2 and "no player names, unlike the files before it" in r.stderr
 
 
 def test_one_file_keeps_its_old_output() -> None:

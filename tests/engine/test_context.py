@@ -164,7 +164,7 @@ def test_kong_claims_without_the_kongs_name_the_melds(ruleset: str) -> None:
             "--kongs 2 needs 2 kong meld(s); the hand shows 1 (kongs: [1111m])"
     rec = _record(ruleset, ["--kong-draw"])
     assert rec["error"]["message"] == \
-        "--kong-draw needs 1 kong meld(s); the hand shows 0 (kongs: none)"
+        "--kong-draw needs 1 kong(s); the hand shows 0 (none)"
 
 
 @pytest.mark.parametrize("ruleset,flag", [
@@ -177,7 +177,7 @@ def test_first_round_wins_with_melds_name_the_meld(ruleset: str, flag: str) -> N
     rec = _record(ruleset, [flag, "--self-draw", "--seat", "S" if flag == "--earthly" else "E"],
                   hand)
     meld = hand[:hand.index("]") + 1]
-    assert rec["error"]["message"].startswith(f"{flag} contradicts the fixed meld {meld}")
+    assert rec["error"]["message"].startswith(f"{flag}: {meld} cannot be claimed at the deal")
 
 
 def test_mcr_house_human_is_before_any_claim() -> None:

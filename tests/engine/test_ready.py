@@ -179,7 +179,7 @@ def test_held_out_tile_is_no_wait() -> None:
     ("123m456p789s123s1m9sEEE", "xiamen", "17"),
 ])
 def test_wrong_count_is_an_input_error(hand: str, rules: str, count: str) -> None:
-    with pytest.raises(HandError, match=f"{count} tiles; {rules} waits take"):
+    with pytest.raises(HandError, match=f"{count} tiles; waits take"):
         waits(hand, rules, Context(wild="9s") if rules == "xiamen" else None)
 
 
@@ -225,7 +225,7 @@ def test_cli_not_ready_and_errors() -> None:
                               "en"])
     assert res.exit_code == 2 and "14 tiles" in res.output and "Traceback" not in res.output
     res = runner.invoke(app, ["waits", "123m456p789s234sPP", "--rules", "hangzhou"])
-    assert res.exit_code == 2 and "14 张；hangzhou 听牌要 13 张" in res.output
+    assert res.exit_code == 2 and "14 张；听牌要 13 张" in res.output
     assert "去掉胡的那张" in res.output
     res = runner.invoke(app, ["waits", "123m456p789s2355p", "--rules", "mcr", "--piao", "1",
                               "--json"])
@@ -243,7 +243,7 @@ def test_user_ruleset_is_bounded_over_the_whole_question(tmp_path, monkeypatch) 
     house.write_text("extends: hangzhou\n", encoding="utf-8")
     assert waits("123m456p789s234sP", str(house)).any_tile  # within the budget: answered
     monkeypatch.setattr(W, "WAITS_BUDGET", -1.0)
-    with pytest.raises(EvaluationError, match="over the waits of this hand"):
+    with pytest.raises(EvaluationError, match="on these waits"):
         waits("123m456p789s234sP", str(house))
     assert waits("123m456p789s234sP", "hangzhou").any_tile  # built-in rulesets are trusted
 

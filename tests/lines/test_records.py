@@ -237,11 +237,11 @@ def test_a_batch_with_more_jobs_than_pools_scores_every_line(monkeypatch: pytest
 # both written by hand; the line runs with --rules hangzhou given to batch.
 LINE_ERRORS = [
     ("123m456m789p234s55s --self-draw --stake 2", "batch.run_only",
-     "--stake 对整个 batch 有效：把它给 'mjscore batch'，不要写在某一行",
-     "--stake applies to the whole batch: give it to 'mjscore batch', not on a line"),
+     "--stake 对整个 batch 有效，不能写在一行里",
+     "--stake is for the whole batch, not for one line"),
     ("123m456m789p234s55s --self-draw --players Ann,X=Bo", "players.mixed",
-     "--players 的第 5 个字符：每个座位都写成 SEAT=NAME，或者只按座位顺序写名字",
-     "--players position 5: write every seat as SEAT=NAME, or only names in seat order"),
+     "--players 的第 5 个字符：都写 SEAT=NAME，或只写名字",
+     "--players position 5: all SEAT=NAME, or names in order"),
     ("# players: Ann,Ann", "players.twice", "# players：Ann 同时坐在 E 和 S",
      "# players: Ann sits at both E and S"),
     ("1m --players E=Ann,S=Bo,W=Cy,N=Di,E=Ed", "players.too_many",
@@ -255,7 +255,7 @@ LINE_ERRORS = [
      "--players position 7: 'Q' is not a seat (E S W N)"),
     ('123m456m789p234s55s "--self-draw', "line.unsplittable",
      "读不了这一行：引号没有配对，或行尾是反斜杠",
-     "cannot split the line: a quote is not closed, or the line ends in a backslash"),
+     "cannot split the line: open quote or final backslash"),
     ("123m456m789p234s55s --option cap", "flag.pairs", "--option cap：写成 KEY=VALUE（例如 cap=128）",
      "--option cap: write KEY=VALUE (e.g. cap=128)"),
     ("123m456m789p234s55s --explain-top 0", "explain_top.range",
@@ -286,6 +286,6 @@ def test_a_line_without_a_ruleset_says_where_to_give_one(tmp_path: Path) -> None
     f.write_text("123m456m789p234s55s --self-draw\n", encoding="utf-8")
     (z,), (e,) = (batch_errors(str(f), [], lang) for lang in ("zh", "en"))
     assert z["code"] == "batch.no_rules" and z["params"] == {"flag": "--rules"}
-    assert z["message"] == "这一行没有规则：行里加 --rules ID，或给 batch 加 --rules"
-    assert e["message"] == "no ruleset for this line: add --rules ID to it, or --rules to batch"
+    assert z["message"] == "这一行没有规则：给这一行或 batch 加 --rules ID"
+    assert e["message"] == "no ruleset for this line: add --rules ID to it or to batch"
     twins(z, e)

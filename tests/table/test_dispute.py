@@ -94,8 +94,8 @@ def test_both_sides_fail() -> None:
                          "--dealer-streak", "1", "--vs", PLATFORM, "--lang", "en")
     assert (code, out) == (2, "")
     assert err == ("mjscore: A (hangzhou): no discard wins: --self-draw, or --option "
-                   f"discard_win=true; B ({PLATFORM}): --dealer-streak 1: must be 3 in the "
-                   "hangzhou-platform ruleset\n")
+                   f"discard_win=true; B ({PLATFORM}): --dealer-streak 1: hangzhou-platform "
+                   "allows only 3\n")
 
 
 def test_flags_one_side_has_no_use_for_are_left_out_there(tmp_path: Path) -> None:

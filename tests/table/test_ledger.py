@@ -130,7 +130,7 @@ def test_a_record_it_cannot_read_is_one_clear_error(record: Any, fragment: str) 
     ({"E": "Ann", "S": "Ann", "W": "Cy", "N": "Di"}, "line 9: players: Ann sits at both E and S"),
     ({"E": "Ann", "S": "", "W": "Cy", "N": "Di"}, "line 9: players S: a player needs a name"),
     ({"E": "Ann", "Z": "Bo"}, "line 9: players: 'Z' is not a seat"),
-    ({"E": "A" * 65, "S": "B", "W": "C", "N": "D"}, "at most 64 characters"),
+    ({"E": "A" * 65, "S": "B", "W": "C", "N": "D"}, "at most 64 printable characters"),
     ("E=Ann,S=Bo,W=Cy,X=Di", "line 9: --players position 17: 'X' is not a seat"),
     (["Ann"], "players: list is not a mapping of seat to name"),
 ])
@@ -153,7 +153,7 @@ def test_names_and_seats_do_not_mix() -> None:
 
 
 @pytest.mark.parametrize("spec,fragment", [
-    ("E=Ann,Bo", "position 7: write every seat as SEAT=NAME"),
+    ("E=Ann,Bo", "position 7: all SEAT=NAME"),
     ("E=Ann,E=Bo", "position 7: seat E is named twice"),
     ("E=,S=Bo", "position 3: a player needs a name"),
     ("a,b,c,d,e", "position 9: more than 4 seats"),
@@ -171,7 +171,7 @@ def test_parse_players_reads_both_forms() -> None:
 
 @pytest.mark.parametrize("stake,fragment", [
     ("0", "must be more than 0"), (-2, "must be more than 0"), ("abc", "not a decimal number"),
-    ("1/3", "not a decimal number"), (Fraction(1, 3), "no exact decimal value"),
+    ("1/3", "not a decimal number"), (Fraction(1, 3), "not an exact decimal"),
     ("nan", "not a finite number"), ("inf", "not a finite number"), (True, "not a number"),
     ("1e999999999", "out of range"), ("1e-999999999", "out of range"), ("9" * 65, "at most 64"),
 ])
@@ -413,7 +413,7 @@ def test_a_ledger_error_is_a_code_worded_in_both_languages(record: Any, seating:
 @pytest.mark.parametrize(("stake", "zh"), [
     ("0", "--stake '0'：必须大于 0"), ("1/3", "--stake '1/3'：不是十进制数（写成 2 或 0.5 这样）"),
     ("inf", "--stake 'inf'：不是有限的数"), ("1e99", "--stake '1e99'：超出范围（1e-30 到 1e30）"),
-    (Fraction(1, 3), "--stake Fraction(1, 3)：没有精确的十进制值，金额没法付得分毫不差（写成 0.33 这样）"),
+    (Fraction(1, 3), "--stake Fraction(1, 3)：不是精确的十进制数（写成 0.33 这样）"),
 ])
 def test_a_bad_stake_is_said_in_chinese(stake: Any, zh: str) -> None:
     with pytest.raises(LedgerError) as e:

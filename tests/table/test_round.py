@@ -99,9 +99,9 @@ def test_base_multiplies_everything() -> None:
     ("S win 123m456m789m11p45p6p --from E\nW win 111s222s333s44s55s5s --from S\n", 2,
      "won at line 1"),
     ("E kong 5p concealed\nS kong 5p concealed\n", 2, "only four"),
-    ("E kong 5p concealed\nS win 123m456m789m55p66p6p --from W\n", 2, "four copies"),
-    ("E kong EEEE concealed\n", 1, "suited tiles only"),
-    ("E kong 5p\n", 1, "say how"),
+    ("E kong 5p concealed\nS win 123m456m789m55p66p6p --from W\n", 2, "only 4 exist"),
+    ("E kong EEEE concealed\n", 1, "(m, p, s)"),
+    ("E kong 5p\n", 1, "from SEAT (直杠)"),
     ("S win 123m456m789m11p45p6p --from E\nW win 111s222s333s44s55s5s --from E\n"
      "N win 777m888m99m567p78p9p --self-draw\nE win 234s567s23p44p55p5p --self-draw\n", 4,
      "round is over"),
@@ -109,7 +109,7 @@ def test_base_multiplies_everything() -> None:
     ("S win [123m,1]456m789m234m55m --from E\n", 1, "no chows"),
     ("S win 123m456m789m11p45p6p --from E --seat S\n", 1, "--seat"),
     ("S win 123m456m789m11p45p6p --from E --after-kong\n", 1, "--after-kong"),
-    ("E kong 5p concealed\nS win 123m456m789m11p78p9p --from E\n", 3, "no hand for"),
+    ("E kong 5p concealed\nS win 123m456m789m11p78p9p --from E\n", 3, "no 'SEAT hand' line for"),
     ("E dance\n", 1, "kong, win or hand"),
     ("S hand 123m\n", 1, "13"),
     ("E kong 5p concealed\nrules sichuan\n", 2, "before the first event"),
@@ -184,7 +184,7 @@ def test_a_round_needs_a_sichuan_ruleset() -> None:
         with pytest.raises(RoundError) as info:
             settle_round(win, rules)
         assert info.value.code == "round.not_sichuan" and "at_line" not in info.value.params
-        assert str(info.value).startswith(f"rules {rules}: a round is settled with a Sichuan")
+        assert str(info.value).startswith(f"rules {rules}: not a Sichuan ruleset")
         with pytest.raises(RoundError) as info:
             settle_round(f"rules {rules}\n" + win)
         assert str(info.value).startswith(f"line 1: rules {rules}: ")

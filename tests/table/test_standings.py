@@ -96,5 +96,5 @@ def test_game_of_a_ledger_counts_every_seated_player() -> None:
     g = game_of("1", led, ["Ann", "Bo", "Cy", "Di"])
     assert {r.name: (r.match, r.standard) for r in g.rows} == {
         "Ann": (10, 4), "Cy": (0, F(3, 2)), "Di": (0, F(3, 2)), "Bo": (-10, 0)}
-    with pytest.raises(LedgerError, match="name no players"):
+    with pytest.raises(LedgerError, match="no player names"):
         game_of("1", book([{"payments": {"E": 1, "S": -1}}]), [])
