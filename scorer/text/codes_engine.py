@@ -14,7 +14,7 @@ from __future__ import annotations
 ENGINE_CODES: dict[str, tuple[str, str]] = {
     # ---- a seat said from a player's place (上家/下家/对家) where there is nobody to say it from
     "seat.relative": ("{flag} {value}：没有可参照的人，请写 E S W N",
-                      "{flag} {value}: nobody to count it from; write E S W N"),
+                      "{flag} {value}: nobody to count from; write E S W N"),
     "seat.relative_here": ("{value}：这里没有可参照的人，请写 E S W N（东南西北）",
                            "{value}: nobody to count it from here; write E S W N"),
     "seat.no_opposite": ("{flag} {value}：{players} 人桌没有对家",

@@ -117,17 +117,14 @@ TABLE_CODES: dict[str, tuple[str, str]] = {
                           "--clear-cache takes nothing else: mjscore rules --clear-cache"),
     "rules_check.no_file": ("rules check 至少要一个规则文件",
                             "rules check needs at least one ruleset file"),
-    "rules_new.one_file": ("rules new 要一个写入的文件：mjscore rules new my.yaml --from hangzhou",
-                           "rules new needs one file to write: mjscore rules new my.yaml "
-                           "--from hangzhou"),
-    "rules_new.from": ("rules new 要 --from ID（要继承的规则：内置规则的 id 或路径）",
-                       "rules new needs --from ID (the ruleset to extend, a built-in id or a "
-                       "path)"),
+    "rules_new.one_file": ("rules new 要一个文件：mjscore rules new my.yaml --from hangzhou",
+                           "rules new needs one file: mjscore rules new my.yaml --from hangzhou"),
+    "rules_new.from": ("rules new 要 --from ID（内置规则的 id 或路径）",
+                       "rules new needs --from ID (a built-in id or a path)"),
     "rules_new.suffix": ("rules new {name}：文件名必须以 .yaml 结尾",
                          "rules new {name}: the file name must end in .yaml"),
-    "rules_new.exists": ("rules new {name}：文件已存在；换个名字，或加 --force 覆盖它",
-                         "rules new {name}: the file exists; choose another name or add "
-                         "--force to overwrite it"),
+    "rules_new.exists": ("rules new {name}：已存在；换个名字，或加 --force",
+                         "rules new {name}: exists; use another name or --force"),
     "rules_new.write": ("rules new {name}：写不了：{reason:word}",
                         "rules new {name}: cannot write: {reason:word}"),
 }

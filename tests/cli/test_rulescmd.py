@@ -194,7 +194,7 @@ def test_new_refuses_to_overwrite(capsys, tmp_path: Path) -> None:
     target = tmp_path / "t.yaml"
     target.write_text("keep me\n", encoding="utf-8")
     code, _, err = run(capsys, "rules", "new", str(target), "--from", "hangzhou", "--lang", "en")
-    assert code == 2 and "the file exists" in err
+    assert code == 2 and ": exists; use another name" in err
     assert target.read_text(encoding="utf-8") == "keep me\n"
     code, _, _ = run(capsys, "rules", "new", str(target), "--from", "hangzhou", "--force")
     assert code == 0 and load_ruleset(str(target)).id == "t"
@@ -358,10 +358,10 @@ def test_rules_errors_are_codes_worded_in_both_languages(args: list[str], code: 
 
 
 @pytest.mark.parametrize(("args", "zh", "en"), [
-    (["rules", "new"], "rules new 要一个写入的文件：mjscore rules new my.yaml --from hangzhou",
-     "rules new needs one file to write: mjscore rules new my.yaml --from hangzhou"),
-    (["rules", "new", "a.yaml"], "rules new 要 --from ID（要继承的规则：内置规则的 id 或路径）",
-     "rules new needs --from ID (the ruleset to extend, a built-in id or a path)"),
+    (["rules", "new"], "rules new 要一个文件：mjscore rules new my.yaml --from hangzhou",
+     "rules new needs one file: mjscore rules new my.yaml --from hangzhou"),
+    (["rules", "new", "a.yaml"], "rules new 要 --from ID（内置规则的 id 或路径）",
+     "rules new needs --from ID (a built-in id or a path)"),
     (["rules", "new", "a.txt", "--from", "mcr"], "rules new a.txt：文件名必须以 .yaml 结尾",
      "rules new a.txt: the file name must end in .yaml"),
     (["rules", "check"], "rules check 至少要一个规则文件",

@@ -88,7 +88,7 @@ def test_names_in_one_file_and_seats_in_another_cannot_be_totalled(tmp_path: Pat
     bare = tmp_path / "bare.txt"
     bare.write_text("penalty S 5\n", encoding="utf-8")
     r = _run("--lang", "en", files=[FILES[0], str(bare)])
-    assert r.exit_code == 2 and "no player names, unlike the files before it" in r.stderr
+    assert r.exit_code == 2 and "no player names, unlike earlier files" in r.stderr
 
 
 def test_one_file_keeps_its_old_output() -> None:

@@ -211,7 +211,7 @@ def test_what_was_understood_keeps_the_users_order() -> None:
     ("红中123m", 1, "'红' is not a tile: the red dragon is 中 (or C)"),
     ("①23m", 1, "unexpected character '①' in the hand; did you mean '1'?"),
     ("[555p,E]123m", 7, "offer 'E': 1 (上家), 2 (对家), 3 (下家); discarder: --from"),
-    ("[555p,对家]123m", 7, "offer '对家': 1 (上家), 2 (对家), 3 (下家); 对家 is 2"),
+    ("[555p,对家]123m", 7, "offer '对家': 1 (上家), 2 (对家), 3 (下家); 对家: 2"),
     ("[1111m,0]123m", 8, "offer '0': 1 (上家), 2 (对家), 3 (下家); 暗杠: [1111m]"),
 ])
 def test_hints_say_what_was_probably_meant(text: str, position: int, message: str) -> None:

@@ -25,7 +25,7 @@ def test_mcr_false_win_is_ten_to_each_other_player() -> None:
 def test_other_rulesets_take_the_amount_on_the_line() -> None:
     assert false_win("S", 24, load_ruleset("hangzhou"))["payments"] == {
         "E": 24, "S": -72, "W": 24, "N": 24}
-    with pytest.raises(LedgerError, match="how many points"):
+    with pytest.raises(LedgerError, match="how much"):
         false_win("S", None, load_ruleset("sichuan"))
     with pytest.raises(LedgerError, match="no ruleset"):
         false_win("S")
