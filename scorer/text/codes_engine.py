@@ -37,7 +37,7 @@ ENGINE_CODES: dict[str, tuple[str, str]] = {
     "kongs.too_few": ("{said} 需要 {n} 个杠；这手牌亮出 {have} 个（杠：{melds}）",
                       "{said} needs {n} kong meld(s); the hand shows {have} (kongs: {melds})"),
     "kongs.none_shown": ("{said} 需要 {n} 个杠；这手牌亮出 {have} 个（杠：无）",
-                         "{said} needs {n} kong(s); the hand shows {have} (none)"),
+                         "{said} needs {n} kong meld(s); the hand shows {have} (none)"),
     "flags.fixed_meld": ("{flag}：起手时不会有副露 {meld}", "{flag}: {meld} cannot be claimed at the deal"),
     "flags.robbed_copy": ("--robbing-kong 与手牌矛盾：手里还有一张 {tile}",
                           "--robbing-kong contradicts the hand: it holds another {tile}"),

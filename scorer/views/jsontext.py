@@ -149,7 +149,7 @@ def error_record(e: MjscoreError, lang: str = "zh", exit: bool = False) -> dict[
 
     >>> from scorer.errors import NotationError
     >>> jsonl_line(error_record(NotationError("notation.zero", 3), "en"))[:80]
-    '{"error": {"kind": "notation", "message": "position 3: \\'0\\' is not a tile number '
+    '{"error": {"kind": "notation", "message": "position 3: \\'0\\' is no tile number (1-'
     """
     out: dict[Any, Any] = {"error": error_member(e, lang, exit)}
     if isinstance(e, NotAWin) and isinstance(e.details, Result):

@@ -249,7 +249,8 @@ def test_rules_may_be_left_to_each_line(tmp_path: Path) -> None:
     assert rows[2][9].startswith("no ruleset for this line: add --rules ID")
     assert "line 2: no ruleset" in r.stderr and "Missing option" not in r.stderr
     z = runner.invoke(app, ["batch", str(f), "--format", "csv", "--lang", "zh"])
-    assert list(csv.reader(io.StringIO(z.stdout)))[2][9].startswith("这一行没有规则：行里加 --rules ID")
+    assert list(csv.reader(io.StringIO(z.stdout)))[2][9].startswith(
+        "这一行没有规则：给这一行或 batch 加 --rules ID")
     assert "第 2 行：这一行没有规则" in z.stderr and "缺少选项" not in z.stderr
 
 

@@ -128,7 +128,7 @@ def test_a_relative_seat_counts_the_turn_among_the_seats_at_the_table() -> None:
     assert err["code"] == "seat.no_opposite" and err["params"]["seats"] == "E S W"
 
 
-@pytest.mark.parametrize("lang, said", [("en", "nobody to say it from"), ("zh", "没有可参照的人")])
+@pytest.mark.parametrize("lang, said", [("en", "nobody to count from"), ("zh", "没有可参照的人")])
 @pytest.mark.parametrize("flag", ["--seat", "--round"])
 def test_a_relative_seat_with_nobody_to_say_it_from_is_a_coded_error(lang: str, said: str,
                                                                       flag: str) -> None:

@@ -89,15 +89,15 @@ def test_mistakes_name_their_file_and_line(tmp_path: Path) -> None:
     r = _run("--lang", "en", files=(str(five),))
     assert r.exit_code == 2 and f"{five}:1: game g: 5 players (A, B, C, D, E)" in r.stderr
     zh = _run("--lang", "zh", files=(str(five),))
-    assert f"{five}:1: 第 g 局：5 个玩家（A、B、C、D、E）；一局是 4 个玩家" in zh.stderr
+    assert f"{five}:1: 第 g 局：5 个玩家（A、B、C、D、E）；一局要 4 个" in zh.stderr
     loose = tmp_path / "loose.txt"
     loose.write_text("# players: A,B,C,D\npenalty A 1\n# game: g\n", encoding="utf-8")
     r = _run("--lang", "en", files=(str(loose),))
-    assert r.exit_code == 2 and f"{loose}:2: a line before the first '# game:' line" in r.stderr
+    assert r.exit_code == 2 and f"{loose}:2: a line before the first '# game:'" in r.stderr
     bare = tmp_path / "bare.txt"
     bare.write_text("1112345678999m5m --self-draw\n", encoding="utf-8")
     r = _run("--lang", "en", files=(str(bare),))
-    assert r.exit_code == 2 and "name no players" in r.stderr
+    assert r.exit_code == 2 and "no player names" in r.stderr
     bad = tmp_path / "bad.txt"
     bad.write_text("# players: A,B,C,D\n1112345678999m5m --self-draw\n123m\n", encoding="utf-8")
     r = _run("--json", "--lang", "en", files=(str(bad),))

@@ -164,7 +164,7 @@ def test_kong_claims_without_the_kongs_name_the_melds(ruleset: str) -> None:
             "--kongs 2 needs 2 kong meld(s); the hand shows 1 (kongs: [1111m])"
     rec = _record(ruleset, ["--kong-draw"])
     assert rec["error"]["message"] == \
-        "--kong-draw needs 1 kong(s); the hand shows 0 (none)"
+        "--kong-draw needs 1 kong meld(s); the hand shows 0 (none)"
 
 
 @pytest.mark.parametrize("ruleset,flag", [
